@@ -1,0 +1,38 @@
+# Compiler settings shared by every target, as INTERFACE libraries so a target opts in by linking.
+option(GATEKIT_WERROR "Treat compiler warnings as errors" OFF)
+option(GATEKIT_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+
+add_library(gatekit_standard INTERFACE)
+add_library(gatekit::standard ALIAS gatekit_standard)
+target_compile_features(gatekit_standard INTERFACE cxx_std_20)
+set(CMAKE_CXX_EXTENSIONS OFF)
+if(GATEKIT_SANITIZE)
+  target_compile_options(gatekit_standard INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(gatekit_standard INTERFACE -fsanitize=address,undefined)
+endif()
+
+add_library(gatekit_warnings INTERFACE)
+add_library(gatekit::warnings ALIAS gatekit_warnings)
+target_compile_options(gatekit_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  -Wno-missing-field-initializers
+  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual
+  -Wnull-dereference -Wimplicit-fallthrough
+  $<$<BOOL:${GATEKIT_WERROR}>:-Werror>)
+
+# gatekit_tool(NAME) builds tools/NAME: a library NAME_lib from every .cpp but main.cpp,
+# and the executable NAME from main.cpp. Tests link NAME_lib so the whole CLI is testable.
+function(gatekit_tool name)
+  file(GLOB lib_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  list(REMOVE_ITEM lib_sources "${CMAKE_CURRENT_SOURCE_DIR}/main.cpp")
+  string(REPLACE "-" "_" lib "${name}_lib")
+  add_library(${lib} STATIC ${lib_sources})
+  target_include_directories(${lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(${lib} PUBLIC gatekit::core PRIVATE gatekit::warnings)
+  add_executable(${name} main.cpp)
+  target_link_libraries(${name} PRIVATE ${lib} gatekit::warnings)
+  install(TARGETS ${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endfunction()

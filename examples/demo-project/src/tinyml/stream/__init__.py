@@ -1,0 +1,1 @@
+"""Concurrency helpers used to feed work to devices."""

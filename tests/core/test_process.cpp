@@ -1,0 +1,122 @@
+#include <chrono>
+
+#include "catch.hpp"
+#include "gatekit/process.hpp"
+#include "temp_dir.hpp"
+
+using namespace gatekit;
+using namespace std::chrono_literals;
+
+TEST_CASE("a program's exit code and output are captured") {
+  SystemProcessRunner runner;
+  auto r = runner.run({.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"}});
+  REQUIRE(r.ok());
+  CHECK(r->exit_code == 3);
+  CHECK(r->signal == 0);
+  CHECK(r->out == "out\n");
+  CHECK(r->err == "err\n");
+  CHECK_FALSE(r->succeeded());
+  CHECK(r->describe() == "exit code 3");
+}
+
+TEST_CASE("argv is passed without a shell") {
+  SystemProcessRunner runner;
+  auto r = runner.run({.argv = {"printf", "%s|", "a b", "$HOME", "*"}});
+  REQUIRE(r.ok());
+  CHECK(r->out == "a b|$HOME|*|");
+}
+
+TEST_CASE("a missing program is an error, not a failed run") {
+  SystemProcessRunner runner;
+  auto r = runner.run({.argv = {"gatekit-no-such-program"}});
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message == "program 'gatekit-no-such-program' not found on PATH");
+}
+
+TEST_CASE("working directory, environment and stdin reach the child") {
+  testing::TempDir tmp;
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "pwd; echo \"$GK_A\"; echo \"${HOME-unset}\"; cat"}};
+  spec.cwd = tmp.path();
+  spec.env_set = {{"GK_A", "value"}};
+  spec.env_unset = {"HOME"};
+  spec.stdin_data = "from stdin";
+  auto r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->out == tmp.path().string() + "\nvalue\nunset\nfrom stdin");
+}
+
+TEST_CASE("a timeout sends SIGTERM to the whole process group") {
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "sleep 30 & sleep 30; echo never"}};
+  spec.timeout = 200ms;
+  auto start = std::chrono::steady_clock::now();
+  auto r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->timed_out);
+  CHECK_FALSE(r->killed);
+  CHECK(r->signal == 15);
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+  CHECK(r->describe(200ms) == "timed out after 200ms");
+}
+
+TEST_CASE("a child that ignores SIGTERM is killed after the grace period") {
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "trap '' TERM; echo ready; while :; do sleep 0.05; done"}};
+  spec.timeout = 200ms;
+  spec.kill_grace = 200ms;
+  auto r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->timed_out);
+  CHECK(r->killed);
+  CHECK(r->signal == 9);
+  CHECK(r->out == "ready\n");
+}
+
+TEST_CASE("a child that dies by a signal reports it") {
+  SystemProcessRunner runner;
+  auto r = runner.run({.argv = {"sh", "-c", "kill -SEGV $$"}});
+  REQUIRE(r.ok());
+  CHECK(r->signal == 11);
+  CHECK(r->describe() == "killed by signal 11 (SIGSEGV)");
+}
+
+TEST_CASE("captured output is bounded but fully counted and streamed") {
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "head -c 3000000 /dev/zero"}};
+  spec.capture_limit = 1000;
+  std::size_t streamed = 0;
+  spec.on_output = [&](OutputStream, std::string_view chunk) { streamed += chunk.size(); };
+  auto r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->out.size() == 1000);
+  CHECK(r->out_bytes == 3000000);
+  CHECK(streamed == 3000000);
+}
+
+TEST_CASE("merged stderr keeps the order of the two streams") {
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "echo 1; echo 2 >&2; echo 3"}};
+  spec.merge_stderr = true;
+  auto r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->out == "1\n2\n3\n");
+  CHECK(r->err.empty());
+}
+
+TEST_CASE("a background process left holding the pipe does not hang the run") {
+  SystemProcessRunner runner;
+  auto start = std::chrono::steady_clock::now();
+  auto r = runner.run({.argv = {"sh", "-c", "sleep 30 & echo started"}});
+  REQUIRE(r.ok());
+  CHECK(r->exit_code == 0);
+  CHECK(r->out == "started\n");
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+}
+
+TEST_CASE("find_program searches PATH in order") {
+  auto found = find_program("sh", "/nonexistent:/bin:/usr/bin");
+  REQUIRE(found.ok());
+  CHECK(found->filename() == "sh");
+  CHECK_FALSE(find_program("sh", "/nonexistent").ok());
+}

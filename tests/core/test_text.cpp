@@ -1,0 +1,66 @@
+#include <array>
+
+#include "catch.hpp"
+#include "gatekit/exit_code.hpp"
+#include "gatekit/result.hpp"
+#include "gatekit/text.hpp"
+
+using namespace gatekit;
+using namespace std::chrono_literals;
+
+TEST_CASE("edit distance") {
+  CHECK(edit_distance("", "") == 0);
+  CHECK(edit_distance("name", "naem") == 1);  // a swap is one typo
+  CHECK(edit_distance("abc", "") == 3);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("closest match suggests only near words") {
+  constexpr std::array<std::string_view, 3> keys{"min_gpus", "timeout", "command"};
+  CHECK(closest_match("min_gpu", keys) == "min_gpus");
+  CHECK(closest_match("timout", keys) == "timeout");
+  CHECK_FALSE(closest_match("xyz", keys).has_value());
+}
+
+TEST_CASE("markdown tables escape pipes and newlines") {
+  CHECK(markdown_table({"a", "b"}, {{"x|y", "1\n2"}, {"only"}}) ==
+        "| a | b |\n| --- | --- |\n| x\\|y | 1<br>2 |\n| only |  |\n");
+}
+
+TEST_CASE("durations read like a person would write them") {
+  CHECK(format_duration(850ms) == "850ms");
+  CHECK(format_duration(4200ms) == "4.2s");
+  CHECK(format_duration(185s) == "3m 05s");
+  CHECK(format_duration(3720s) == "1h 02m");
+}
+
+TEST_CASE("lines, trim and join") {
+  CHECK(split_lines("a\r\nb\n\nc") == std::vector<std::string>{"a", "b", "", "c"});
+  CHECK(trim("  x y \n") == "x y");
+  CHECK(join({"a", "b"}, ", ") == "a, b");
+}
+
+TEST_CASE("exit codes keep the worst outcome; could-not-evaluate never becomes pass") {
+  CHECK(to_int(ExitCode::pass) == 0);
+  CHECK(to_int(ExitCode::verdict_fail) == 1);
+  CHECK(to_int(ExitCode::usage_error) == 2);
+  CHECK(to_int(ExitCode::could_not_evaluate) == 3);
+  CHECK(worst(ExitCode::pass, ExitCode::could_not_evaluate) == ExitCode::could_not_evaluate);
+  CHECK(worst(ExitCode::verdict_fail, ExitCode::could_not_evaluate) == ExitCode::could_not_evaluate);
+  CHECK(worst(ExitCode::could_not_evaluate, ExitCode::usage_error) == ExitCode::usage_error);
+  CHECK(worst(ExitCode::verdict_fail, ExitCode::pass) == ExitCode::verdict_fail);
+}
+
+TEST_CASE("Result holds a value or an error") {
+  Result<int> good = 4;
+  Result<int> bad = make_error("boom", ExitCode::usage_error);
+  REQUIRE(good.ok());
+  CHECK(*good == 4);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message == "boom");
+  CHECK(bad.error().code == ExitCode::usage_error);
+  Status fine;
+  CHECK(fine.ok());
+  Status failed = make_error("x");
+  CHECK(failed.error().code == ExitCode::could_not_evaluate);
+}

@@ -1,0 +1,10 @@
+#pragma once
+// Catch2 2.x (Debian 12) and 3.x (Ubuntu 24.04) differ in headers; tests include this.
+#if __has_include(<catch2/catch_test_macros.hpp>)
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#define GATEKIT_CATCH3 1
+#else
+#include <catch2/catch.hpp>
+#endif

@@ -1,0 +1,76 @@
+#pragma once
+// YAML configuration loading. Errors name file, line, column and the field's path
+// (`smokes[1].min_gpus`); validation collects every error and reports them together.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/compat.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit {
+
+struct ConfigIssue {
+  std::string file;
+  int line = 0;    // 1-based, 0 unknown
+  int column = 0;  // 1-based, 0 unknown
+  std::string field;  // path of the field, e.g. smokes[1].min_gpus; empty for the document
+  std::string message;
+};
+
+// "file:line:col: field: message"
+std::string format_issue(const ConfigIssue& issue);
+
+class ConfigErrors {
+ public:
+  explicit ConfigErrors(std::string file) : file_(std::move(file)) {}
+  // Locates the error at `at`; a null value has no position of its own in yaml-cpp, so the
+  // error is placed at `key` (the value's key) when given.
+  void add(const YAML::Node& at, std::string field, std::string message,
+           const YAML::Node* key = nullptr);
+  void add(int line, int column, std::string field, std::string message);
+  bool empty() const { return issues_.empty(); }
+  const std::vector<ConfigIssue>& issues() const { return issues_; }
+  const std::string& file() const { return file_; }
+  // Every issue on its own line, in document order.
+  std::string format() const;
+  // An Error (usage_error) carrying format(), for Result-returning loaders.
+  Error to_error() const;
+
+ private:
+  std::string file_;
+  std::vector<ConfigIssue> issues_;
+};
+
+// Parses YAML; a syntax error names file, line and column.
+Result<YAML::Node> load_yaml_file(const std::string& path);
+Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name);
+
+// Adds an error for every key of `map` not in `allowed`, with a "did you mean" hint.
+void reject_unknown_keys(const YAML::Node& map, std::span<const std::string_view> allowed,
+                         const std::string& field_prefix, ConfigErrors& errors);
+
+// Strict scalar readers. Each returns nullopt and records an error when the node has the
+// wrong type; quoted scalars are strings, never numbers or booleans. `key` (optional) is the
+// value's key node, used to place errors about empty values.
+std::optional<std::string> read_string(const YAML::Node& node, const std::string& field,
+                                       ConfigErrors& errors, const YAML::Node* key = nullptr);
+std::optional<std::int64_t> read_int(const YAML::Node& node, const std::string& field,
+                                     ConfigErrors& errors, const YAML::Node* key = nullptr);
+std::optional<bool> read_bool(const YAML::Node& node, const std::string& field,
+                              ConfigErrors& errors, const YAML::Node* key = nullptr);
+std::optional<double> read_number(const YAML::Node& node, const std::string& field,
+                                  ConfigErrors& errors, const YAML::Node* key = nullptr);
+// A sequence of scalars; each is taken as text (numbers and booleans too).
+std::optional<std::vector<std::string>> read_string_list(const YAML::Node& node,
+                                                         const std::string& field,
+                                                         ConfigErrors& errors,
+                                                         const YAML::Node* key = nullptr);
+
+// How YAML spelled a node, for messages: "'two' (a string)", "a list", "a map".
+std::string describe_node(const YAML::Node& node);
+
+}  // namespace gatekit

@@ -1,0 +1,46 @@
+#pragma once
+// Environment variables behind an interface, so tools can be tested with a map.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gatekit {
+
+class Environment {
+ public:
+  virtual ~Environment() = default;
+  virtual std::optional<std::string> get(std::string_view name) const = 0;
+  // A set, non-empty value, else nullopt: the common "is it configured" question.
+  std::optional<std::string> get_nonempty(std::string_view name) const {
+    auto v = get(name);
+    if (!v || v->empty()) return std::nullopt;
+    return v;
+  }
+};
+
+class SystemEnvironment final : public Environment {
+ public:
+  std::optional<std::string> get(std::string_view name) const override;
+};
+
+class MapEnvironment final : public Environment {
+ public:
+  MapEnvironment() = default;
+  explicit MapEnvironment(std::map<std::string, std::string, std::less<>> values)
+      : values_(std::move(values)) {}
+  void set(std::string name, std::string value) { values_[std::move(name)] = std::move(value); }
+  void unset(std::string_view name) {
+    if (auto it = values_.find(name); it != values_.end()) values_.erase(it);
+  }
+  std::optional<std::string> get(std::string_view name) const override {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, std::string, std::less<>> values_;
+};
+
+}  // namespace gatekit

@@ -1,0 +1,13 @@
+#include "gatekit/clock.hpp"
+
+#include <thread>
+
+namespace gatekit {
+
+Clock::time_point SystemClock::now() const {
+  return std::chrono::time_point_cast<duration>(std::chrono::system_clock::now());
+}
+
+void SystemClock::sleep_for(duration d) { std::this_thread::sleep_for(d); }
+
+}  // namespace gatekit
