@@ -1,0 +1,214 @@
+#pragma once
+// GitHub REST client (libcurl + Boost.JSON). Transport, clock and environment are injected,
+// so retries, rate limits and pagination are tested without a network or real sleeps.
+//
+// Contract for every call:
+// - pagination only by following `Link: rel="next"`, first request with per_page=100;
+// - connection errors, timeouts and 5xx are retried with exponential backoff and jitter
+//   while the total time budget lasts; 403/429 rate limits wait for Retry-After or
+//   x-ratelimit-reset when that fits in the budget, else fail saying when the limit resets;
+// - the token is never printed; it is masked through Workflow::mask when one is given.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gatekit/clock.hpp"
+#include "gatekit/compat.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/result.hpp"
+#include "gatekit/workflow.hpp"
+
+namespace gatekit::github {
+
+// ---- Transport -----------------------------------------------------------------------
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string url;  // absolute
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::chrono::milliseconds timeout{30'000};
+};
+
+struct HttpResponse {
+  int status = 0;
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
+  std::string body;
+  std::optional<std::string> header(std::string_view name) const;  // case-insensitive
+};
+
+enum class TransportErrorKind { connect, timeout, dropped, other };
+
+struct TransportError {
+  TransportErrorKind kind = TransportErrorKind::other;
+  std::string message;
+};
+
+// One HTTP exchange. Implementations: CurlTransport (one reused connection) and test fakes.
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  // Either a response (any status) or a transport error.
+  virtual std::variant<HttpResponse, TransportError> send(const HttpRequest& request) = 0;
+};
+
+std::unique_ptr<HttpTransport> make_curl_transport();
+
+// ---- Errors --------------------------------------------------------------------------
+
+enum class ApiErrorKind {
+  network,           // could not connect, timed out, connection dropped
+  http_status,       // GitHub answered with an error status
+  decode,            // the body was not the JSON we expected
+  budget_exhausted,  // retries / rate-limit waits did not fit the time budget
+};
+
+struct ApiError {
+  ApiErrorKind kind = ApiErrorKind::network;
+  int status = 0;                 // http_status only
+  std::string message;            // human text, includes GitHub's `message`
+  std::string documentation_url;  // GitHub's, when given
+  std::string method;
+  std::string url;
+  // "GET /repos/o/r/pulls/1/files: HTTP 404: Not Found (https://docs...)"
+  std::string describe() const;
+};
+
+template <class T>
+using ApiResult = std::variant<T, ApiError>;
+
+// ---- Client --------------------------------------------------------------------------
+
+struct ClientOptions {
+  std::string base_url = "https://api.github.com";  // GITHUB_API_URL
+  std::string token;                                // GITHUB_TOKEN / GH_TOKEN / option
+  std::chrono::milliseconds budget{120'000};        // total for one logical call, retries included
+  std::chrono::milliseconds request_timeout{30'000};
+  int max_attempts = 6;
+  std::string api_version = "2022-11-28";
+};
+
+// Reads GITHUB_API_URL, GITHUB_TOKEN, GH_TOKEN; `explicit_token` wins when non-empty.
+ClientOptions options_from_environment(const Environment& env, const std::string& explicit_token = "");
+
+struct PullFile {
+  std::string filename;
+  std::string status;  // added|removed|modified|renamed|copied|changed|unchanged
+  std::string previous_filename;  // renames only
+};
+
+struct PullRequest {
+  std::int64_t number = 0;
+  std::string state;
+  std::string head_sha;
+  std::string base_sha;
+  std::string head_ref;
+  std::string base_ref;
+  std::int64_t changed_files = -1;  // -1: missing or not a number
+};
+
+struct Issue {
+  std::int64_t number = 0;
+  std::string title;
+  std::string body;
+  std::string state;  // open|closed
+  std::vector<std::string> labels;
+  std::string html_url;
+};
+
+struct CommitStatus {
+  std::string state;  // error|failure|pending|success
+  std::string context;
+  std::string description;
+  std::string target_url;
+  std::string created_at;
+};
+
+struct WorkflowJob {
+  std::int64_t id = 0;
+  std::string name;
+  std::string status;      // queued|in_progress|completed|...
+  std::string conclusion;  // success|failure|cancelled|skipped|... or empty
+  std::string html_url;
+  std::string started_at;
+  std::string completed_at;
+};
+
+struct WorkflowRun {
+  std::int64_t id = 0;
+  std::string name;
+  std::string head_branch;
+  std::string head_sha;
+  std::string event;
+  std::string status;
+  std::string conclusion;
+  std::string html_url;
+  std::string created_at;
+};
+
+struct Artifact {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t size_in_bytes = 0;
+  bool expired = false;
+  std::string archive_download_url;
+};
+
+class Client {
+ public:
+  Client(ClientOptions options, HttpTransport& transport, Clock& clock,
+         Workflow* workflow = nullptr, std::uint64_t jitter_seed = 0);
+
+  // Raw access (the gatekit-api CLI). `path` is relative to base_url ("/repos/...") or an
+  // absolute URL. paginate: follows Link rel=next and concatenates JSON arrays (or the
+  // array under `items`/`workflow_runs`/`jobs`/`artifacts` for wrapped listings).
+  ApiResult<boost::json::value> request(const std::string& method, const std::string& path,
+                                        const std::optional<boost::json::value>& body = std::nullopt,
+                                        bool paginate = false);
+
+  ApiResult<PullRequest> get_pull_request(const std::string& repo, std::int64_t number);
+  ApiResult<std::vector<PullFile>> list_pull_request_files(const std::string& repo, std::int64_t number);
+
+  ApiResult<std::vector<Issue>> list_issues(const std::string& repo, const std::string& label,
+                                            const std::string& state);
+  ApiResult<Issue> create_issue(const std::string& repo, const std::string& title,
+                                const std::string& body, const std::vector<std::string>& labels);
+  ApiResult<Issue> update_issue(const std::string& repo, std::int64_t number,
+                                const boost::json::object& fields);  // title, body, state, labels
+  ApiResult<boost::json::value> add_issue_comment(const std::string& repo, std::int64_t number,
+                                                  const std::string& body);
+  ApiResult<boost::json::value> add_labels(const std::string& repo, std::int64_t number,
+                                           const std::vector<std::string>& labels);
+
+  ApiResult<CommitStatus> create_status(const std::string& repo, const std::string& sha,
+                                        const CommitStatus& status);
+  ApiResult<std::vector<CommitStatus>> list_statuses(const std::string& repo, const std::string& sha);
+
+  ApiResult<boost::json::value> get_ref(const std::string& repo, const std::string& ref);  // "heads/main"
+
+  ApiResult<std::vector<WorkflowRun>> list_workflow_runs(const std::string& repo,
+                                                          const std::string& workflow_file,
+                                                          const std::string& branch,
+                                                          const std::string& status);
+  ApiResult<std::vector<WorkflowJob>> list_run_jobs(const std::string& repo, std::int64_t run_id);
+  ApiResult<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
+  ApiResult<std::monostate> dispatch_workflow(const std::string& repo, const std::string& workflow_file,
+                                              const std::string& ref,
+                                              const std::map<std::string, std::string>& inputs);
+
+  // Requests sent so far (attempts included), for tests and the summary.
+  int requests_sent() const { return requests_sent_; }
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+  int requests_sent_ = 0;
+};
+
+}  // namespace gatekit::github
