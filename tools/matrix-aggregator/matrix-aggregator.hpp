@@ -1,3 +1,3 @@
 #pragma once
-// Collapses a job matrix into one stable required check.
+// Collapses a gated job matrix into one stable required check (see docs/actions/matrix-aggregator.md).
 int matrix_aggregator_main(int argc, const char* const* argv);

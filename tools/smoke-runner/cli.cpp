@@ -1,15 +1,332 @@
 #include "smoke-runner.hpp"
 
+#include <ctime>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "executor.hpp"
 #include "gatekit/cli.hpp"
+#include "gatekit/gpu.hpp"
+#include "gatekit/termination.hpp"
+#include "gatekit/text.hpp"
+#include "manifest.hpp"
+#include "plan.hpp"
+#include "report.hpp"
 
-// smoke-runner has no commands in this version; the frame (help, version, option errors) is in place.
+namespace smoke_runner {
+
+namespace {
+
+using gatekit::ExitCode;
+using gatekit::ToolError;
+
+struct Options {
+  std::string manifest = "config/ci/gpu_regression_smokes.yaml";
+  std::string tier;
+  std::string tier_env = kDefaultTierEnv;
+  int gpus = -1;  // -1: detect
+  bool allow_no_gpu = false;
+  bool serial = false;
+  bool fail_fast = false;
+  std::string report_dir = "smoke-reports";
+  std::string durations_from;
+  bool check = false;
+  bool list = false;
+};
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+const char* kPassthrough =
+    "no GPU is visible to this job. Check the device passthrough: a ROCm container needs "
+    "--device /dev/kfd --device /dev/dri (and the video/render groups), an NVIDIA one the NVIDIA "
+    "container runtime (--gpus all); check that ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and "
+    "CUDA_VISIBLE_DEVICES do not hide every device. Pass --allow-no-gpu to report every smoke as "
+    "skipped instead";
+
+int check_manifest(const Manifest& m, gatekit::Workflow& wf) {
+  int pr = 0;
+  for (const auto& s : m.smokes) pr += s.pr ? 1 : 0;
+  wf.log(m.path + ": " + std::to_string(m.smokes.size()) + (m.smokes.size() == 1 ? " smoke" : " smokes") +
+         ", " + std::to_string(pr) + " in the pr tier: OK");
+  if (pr == 0) {
+    wf.annotate({gatekit::Severity::warning,
+                 "no entry has pr: true, so a run in the pr tier fails; mark at least one entry pr: true",
+                 "smoke-runner", m.path, 1, 0});
+  }
+  return 0;
+}
+
+void list_plan(const Manifest& m, Tier tier, const gatekit::GpuInventory& gpus, bool serial,
+               const std::map<std::string, milliseconds>& previous, gatekit::Workflow& wf) {
+  const auto decisions = select_smokes(m, tier, gpus.count);
+  const auto jobs = make_jobs(m, decisions, previous);
+  const auto plan = plan_runs(jobs, gpus.count, serial);
+  wf.log("Tier " + std::string(to_string(tier)) + " on " + std::to_string(gpus.count) +
+         (gpus.count == 1 ? " GPU" : " GPUs") + ": " + std::to_string(jobs.size()) + " of " +
+         std::to_string(m.smokes.size()) + " smokes run");
+  for (const auto& run : plan.runs) {
+    const auto& s = m.smokes[run.id];
+    wf.log("  RUN  " + s.name + ": " + display_command(s.command) + " [GPU" + (run.devices.size() == 1 ? " " : "s ") +
+           display_devices(run.devices) + "] from +" + gatekit::format_duration(run.start) + ", estimate " +
+           gatekit::format_duration(run.end - run.start));
+  }
+  for (std::size_t i = 0; i < m.smokes.size(); ++i) {
+    if (!decisions[i].run) wf.log("  SKIP " + m.smokes[i].name + ": " + decisions[i].reason);
+  }
+  if (!plan.runs.empty()) {
+    wf.log("  expected: " + gatekit::format_duration(plan.makespan) + " (one after another: " +
+           gatekit::format_duration(plan.serial_time) + ")");
+  }
+}
+
+std::map<std::string, milliseconds> load_durations(const std::string& path, gatekit::Workflow& wf) {
+  if (path.empty()) return {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    // The first run has no previous report: pack with the timeouts as estimates.
+    wf.annotate({gatekit::Severity::notice, "no previous report at " + path + "; packing uses the timeouts as estimates",
+                 "smoke-runner", "", 0, 0});
+    return {};
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto durations = read_durations(text.str());
+  if (!durations) {
+    wf.annotate({gatekit::Severity::warning, path + ": " + durations.error().message + "; packing uses the timeouts as estimates",
+                 "smoke-runner", "", 0, 0});
+    return {};
+  }
+  return *durations;
+}
+
+class Run {
+ public:
+  Run(const Options& o, const gatekit::Environment& env, gatekit::StreamWorkflow& wf) : o_(o), env_(env), wf_(wf) {}
+
+  ExitCode go() {
+    gatekit::install_termination_handlers();
+    report_.started_at = now_iso();
+    started_ = std::chrono::steady_clock::now();
+    auto loaded = load_manifest_file(o_.manifest);
+    if (!loaded) {
+      manifest_.path = o_.manifest;
+      report_.manifest = &manifest_;
+      return stop(loaded.error().code, loaded.error().message);
+    }
+    manifest_ = std::move(*loaded);
+    report_.manifest = &manifest_;
+    report_.smokes.resize(manifest_.smokes.size());
+    for (std::size_t i = 0; i < report_.smokes.size(); ++i) {
+      report_.smokes[i].index = i;
+      report_.smokes[i].reason = "not started";
+    }
+
+    auto tier = resolve_tier(o_.tier, o_.tier_env, tier_env_given_, env_);
+    if (!tier) return stop(tier.error().code, tier.error().message);
+    report_.tier = std::string(to_string(*tier));
+
+    if (o_.gpus >= 0) {
+      report_.gpus = gatekit::override_inventory(o_.gpus, env_);
+    } else {
+      auto detected = gatekit::detect_gpus(env_);
+      if (!detected) return stop(ExitCode::could_not_evaluate, "cannot count GPUs: " + detected.error().message);
+      report_.gpus = *detected;
+    }
+    report_.gpus_known = true;
+    const int gpus = report_.gpus.count;
+    wf_.log("GPUs: " + report_.gpus.describe());
+    if (gatekit::termination_signal() != 0) return cancelled();
+    if (gpus == 0 && !o_.allow_no_gpu) return stop(ExitCode::could_not_evaluate, kPassthrough);
+
+    const auto decisions = select_smokes(manifest_, *tier, gpus);
+    if (*tier == Tier::pr && std::none_of(manifest_.smokes.begin(), manifest_.smokes.end(), [](auto& s) { return s.pr; })) {
+      return stop(ExitCode::usage_error,
+                  manifest_.path + ": no entry has pr: true, so the pr tier has nothing to run; mark at least one entry pr: true");
+    }
+    for (std::size_t i = 0; i < decisions.size(); ++i) {
+      if (decisions[i].run) continue;
+      report_.smokes[i].status = Status::skipped;
+      report_.smokes[i].reason = decisions[i].reason;
+      wf_.log("SKIP " + manifest_.smokes[i].name + ": " + decisions[i].reason);
+    }
+    const auto previous = load_durations(o_.durations_from, wf_);
+    const auto jobs = make_jobs(manifest_, decisions, previous);
+    report_.concurrent = !o_.serial && gpus >= 2 && jobs.size() >= 2;
+    const auto plan = plan_runs(jobs, gpus, o_.serial);
+    if (report_.concurrent) {
+      // Estimates are only worth printing when they come from a previous run, not from timeouts.
+      const std::string estimate =
+          all_estimates_known(manifest_, decisions, previous)
+              ? "; expected " + gatekit::format_duration(plan.makespan) + " (one after another: " +
+                    gatekit::format_duration(plan.serial_time) + ")"
+              : " (no previous durations: the largest and longest-timeout smokes start first)";
+      wf_.log("Packing " + std::to_string(jobs.size()) + " smokes onto " + std::to_string(gpus) + " GPUs" + estimate);
+    }
+
+    gatekit::SystemProcessRunner runner;
+    Executor executor(runner, wf_, std::cout, env_);
+    ExecOptions exec;
+    exec.gpus = gpus;
+    exec.serial = o_.serial;
+    exec.fail_fast = o_.fail_fast;
+    exec.stream = !report_.concurrent;
+    exec.replay_plan = report_.concurrent && !previous.empty() && all_estimates_known(manifest_, decisions, previous);
+    report_.result = "running";
+    report_.smokes = executor.run(manifest_, decisions, plan, exec, [&](const std::vector<SmokeResult>& now) {
+      report_.smokes = now;
+      report_.duration = elapsed();
+      // Progress reports: a job killed outright still leaves the latest state behind.
+      (void)write_reports(report_, o_.report_dir);
+    });
+    if (gatekit::termination_signal() != 0) return cancelled();
+
+    const auto c = count_results(report_.smokes);
+    for (const auto& r : report_.smokes) {
+      if (!is_failure(r.status)) continue;
+      const auto& s = manifest_.smokes[r.index];
+      wf_.annotate({gatekit::Severity::error, "smoke " + s.name + " failed: " + r.reason, "smoke-runner",
+                    manifest_.path, s.line, 0});
+    }
+    if (c.failed + c.timed_out + c.errors > 0) {
+      return finish(ExitCode::verdict_fail, "failed",
+                    std::to_string(c.failed + c.timed_out + c.errors) + " of " + std::to_string(jobs.size()) +
+                        " smokes did not pass");
+    }
+    if (c.ran() == 0) {
+      if (gpus == 0 && o_.allow_no_gpu) {
+        wf_.annotate({gatekit::Severity::warning, "no GPU visible (--allow-no-gpu): every smoke was skipped", "smoke-runner",
+                      "", 0, 0});
+        return finish(ExitCode::pass, "passed", "no GPU visible (--allow-no-gpu): every smoke was skipped");
+      }
+      return stop(ExitCode::could_not_evaluate,
+                  "no smoke ran: every " + std::string(*tier == Tier::pr ? "pr-tier " : "") + "entry needs more GPUs than the " +
+                      std::to_string(gpus) + " this runner has");
+    }
+    return finish(ExitCode::pass, "passed", "");
+  }
+
+  void set_tier_env_given(bool given) { tier_env_given_ = given; }
+
+ private:
+  milliseconds elapsed() const {
+    return std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started_);
+  }
+
+  ExitCode cancelled() {
+    const std::string sig = gatekit::signal_name(gatekit::termination_signal());
+    for (auto& r : report_.smokes) {
+      if (r.status == Status::not_run) r.reason = "not started: the runner received " + sig;
+    }
+    return stop(ExitCode::could_not_evaluate, "cancelled: the runner received " + sig + "; reports written");
+  }
+
+  // An error or a cancellation: reports are still written, then the tool fails.
+  ExitCode stop(ExitCode code, const std::string& message) {
+    finish(code, code == ExitCode::could_not_evaluate && gatekit::termination_signal() != 0 ? "cancelled" : "error", message);
+    throw ToolError{code, message};
+  }
+
+  ExitCode finish(ExitCode code, const std::string& result, const std::string& message) {
+    report_.result = result;
+    report_.exit_code = gatekit::to_int(code);
+    report_.message = message;
+    report_.duration = elapsed();
+    auto written = write_reports(report_, o_.report_dir);
+    const auto c = count_results(report_.smokes);
+    const auto paths = report_paths(o_.report_dir);
+    wf_.set_output("result", result);
+    wf_.set_output("passed", std::to_string(c.passed));
+    wf_.set_output("failed", std::to_string(c.failed + c.timed_out + c.errors));
+    wf_.set_output("skipped", std::to_string(c.skipped));
+    wf_.set_output("report-dir", o_.report_dir);
+    wf_.set_output("json", paths.json.string());
+    wf_.set_output("junit", paths.junit.string());
+    wf_.append_summary(report_summary(report_));
+    if (!written) throw ToolError{ExitCode::could_not_evaluate, written.error().message};
+    if (!wf_.write_errors().empty()) throw ToolError{ExitCode::could_not_evaluate, wf_.write_errors().front()};
+    if (code == ExitCode::pass || code == ExitCode::verdict_fail) {
+      wf_.log(std::string(code == ExitCode::pass ? "smoke-runner: passed" : "smoke-runner: failed") +
+              (message.empty() ? "" : ": " + message) + " (reports in " + o_.report_dir + ")");
+    }
+    return code;
+  }
+
+  const Options& o_;
+  const gatekit::Environment& env_;
+  gatekit::StreamWorkflow& wf_;
+  Manifest manifest_;
+  RunReport report_;
+  std::chrono::steady_clock::time_point started_;
+  bool tier_env_given_ = false;
+};
+
+ExitCode act(const Options& o, bool tier_env_given) {
+  gatekit::SystemEnvironment env;
+  auto wf = gatekit::make_workflow(env, std::cout);
+  if (o.check || o.list) {
+    auto loaded = load_manifest_file(o.manifest);
+    if (!loaded) throw ToolError{loaded.error().code, loaded.error().message};
+    if (o.check) return ExitCode{check_manifest(*loaded, *wf)};
+    std::vector<Tier> tiers{Tier::pr, Tier::full};
+    if (!o.tier.empty() || env.get_nonempty(o.tier_env) || (!tier_env_given && env.get_nonempty(kCompatTierEnv))) {
+      auto tier = resolve_tier(o.tier, o.tier_env, tier_env_given, env);
+      if (!tier) throw ToolError{tier.error().code, tier.error().message};
+      tiers = {*tier};
+    }
+    gatekit::GpuInventory gpus;
+    if (o.gpus >= 0) {
+      gpus = gatekit::override_inventory(o.gpus, env);
+    } else {
+      auto detected = gatekit::detect_gpus(env);
+      if (!detected) throw ToolError{ExitCode::could_not_evaluate, "cannot count GPUs: " + detected.error().message};
+      gpus = *detected;
+    }
+    wf->log("GPUs: " + gpus.describe());
+    const auto previous = load_durations(o.durations_from, *wf);
+    for (auto tier : tiers) list_plan(*loaded, tier, gpus, o.serial, previous, *wf);
+    return ExitCode::pass;
+  }
+  Run run(o, env, *wf);
+  run.set_tier_env_given(tier_env_given);
+  return run.go();
+}
+
+}  // namespace
+
+}  // namespace smoke_runner
+
 int smoke_runner_main(int argc, const char* const* argv) {
+  smoke_runner::Options o;
+  CLI::Option* tier_env = nullptr;
   return gatekit::run_tool(
-      {"smoke-runner", "Runs GPU workload smokes from a YAML manifest, by tier and GPU count."}, argc, argv, [](CLI::App&) {},
-      [](CLI::App&) -> gatekit::ExitCode {
-        throw gatekit::ToolError{gatekit::ExitCode::usage_error,
-                                 "smoke-runner has no commands in this version of gatekit"};
+      {"smoke-runner", "Runs GPU workload smokes from a YAML manifest, by tier and GPU count."}, argc, argv,
+      [&](CLI::App& app) {
+        app.add_option("--manifest", o.manifest, "The smoke manifest (docs/smoke-manifest.md)");
+        app.add_option("--tier", o.tier, "pr or full (default: from --tier-env)");
+        tier_env = app.add_option("--tier-env", o.tier_env,
+                                  "Variable holding the tier when --tier is not given; when this option is not "
+                                  "given, AORTA_CI_TIER is read too");
+        app.add_option("--gpus", o.gpus, "Do not probe the runtimes: N GPUs are installed (the *_VISIBLE_DEVICES "
+                                         "variables still narrow them)")
+            ->check(CLI::Range(0, 1024));
+        app.add_flag("--allow-no-gpu", o.allow_no_gpu, "Zero visible GPUs skips every smoke instead of failing (exit 3)");
+        app.add_flag("--serial", o.serial, "Run one smoke at a time, each seeing every GPU (no packing)");
+        app.add_flag("--fail-fast", o.fail_fast, "Start no further smoke after the first failure");
+        app.add_option("--report-dir", o.report_dir, "Where smoke-results.json, smoke-junit.xml and smoke-summary.md go");
+        app.add_option("--durations-from", o.durations_from,
+                       "A previous smoke-results.json: its durations order and pack the smokes");
+        app.add_flag("--check", o.check, "Only validate the manifest (for pre-commit)");
+        app.add_flag("--list", o.list, "Show what each tier would run on the GPUs found (or --gpus N); run nothing");
+      },
+      [&](CLI::App&) -> gatekit::ExitCode {
+        return smoke_runner::act(o, tier_env != nullptr && tier_env->count() > 0);
       });
 }

@@ -10,10 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 
+#include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 
 namespace bp = boost::process;
@@ -165,6 +167,8 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   Capture out_capture{&result.out, &result.out_bytes, spec.capture_limit};
   Capture err_capture{&result.err, &result.err_bytes, spec.capture_limit};
   const pid_t pgid = static_cast<pid_t>(group.native_handle());
+  // Termination signals received by the tool are forwarded to this group (termination.hpp).
+  const ScopedProcessGroup forwarded(pgid);
 
   bool exited = false;
   bool term_sent = false;
@@ -216,6 +220,11 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
       term_sent = true;
       ::killpg(pgid, SIGTERM);
       kill_at = now + spec.kill_grace;
+    }
+    if (!exited && !term_sent && termination_signal() != 0) {
+      term_sent = true;
+      ::killpg(pgid, SIGTERM);
+      kill_at = now + std::min(spec.kill_grace, termination_grace());
     }
     if (!exited && term_sent && !result.killed && now >= kill_at) {
       result.killed = true;

@@ -9,13 +9,16 @@
 //   x-ratelimit-reset when that fits in the budget, else fail saying when the limit resets;
 // - the token is never printed; it is masked through Workflow::mask when one is given.
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "gatekit/clock.hpp"
@@ -79,6 +82,8 @@ struct ApiError {
   // "GET /repos/o/r/pulls/1/files: HTTP 404: Not Found (https://docs...)"
   std::string describe() const;
 };
+
+std::string_view to_string(ApiErrorKind kind);  // "network", "http_status", ...
 
 template <class T>
 using ApiResult = std::variant<T, ApiError>;
@@ -172,9 +177,13 @@ class Client {
                                         const std::optional<boost::json::value>& body = std::nullopt,
                                         bool paginate = false);
 
+  // Typed calls. Listings follow every Link rel=next page. Decoding is strict about the
+  // fields the structs hold: a missing or mistyped required field is a `decode` error.
   ApiResult<PullRequest> get_pull_request(const std::string& repo, std::int64_t number);
   ApiResult<std::vector<PullFile>> list_pull_request_files(const std::string& repo, std::int64_t number);
 
+  // label: one label name, or "" for any; state: open|closed|all ("" = open). Pull requests,
+  // which GitHub's issues listing also returns, are left out.
   ApiResult<std::vector<Issue>> list_issues(const std::string& repo, const std::string& label,
                                             const std::string& state);
   ApiResult<Issue> create_issue(const std::string& repo, const std::string& title,
@@ -192,10 +201,14 @@ class Client {
 
   ApiResult<boost::json::value> get_ref(const std::string& repo, const std::string& ref);  // "heads/main"
 
+  // workflow_file: "ci.yml" or a numeric id, "" for all workflows; branch/status: "" = any.
+  // Newest first. limit: stop after this many runs (0 = every page; "the last main run" is
+  // limit 1, one request).
   ApiResult<std::vector<WorkflowRun>> list_workflow_runs(const std::string& repo,
                                                           const std::string& workflow_file,
                                                           const std::string& branch,
-                                                          const std::string& status);
+                                                          const std::string& status,
+                                                          std::size_t limit = 0);
   ApiResult<std::vector<WorkflowJob>> list_run_jobs(const std::string& repo, std::int64_t run_id);
   ApiResult<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
   ApiResult<std::monostate> dispatch_workflow(const std::string& repo, const std::string& workflow_file,
@@ -203,12 +216,11 @@ class Client {
                                               const std::map<std::string, std::string>& inputs);
 
   // Requests sent so far (attempts included), for tests and the summary.
-  int requests_sent() const { return requests_sent_; }
+  int requests_sent() const;
 
  private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
-  int requests_sent_ = 0;
 };
 
 }  // namespace gatekit::github

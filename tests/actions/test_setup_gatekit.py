@@ -1,0 +1,272 @@
+"""actions/setup-gatekit/setup-gatekit.sh, run in a sandbox with fake build tools.
+
+Each test copies the real script into a small fake gatekit source tree (its own version and
+tools), puts fake `cmake`, `apt-get`, `dpkg-query` and `sudo` first on PATH (each logs its
+argv; the fake cmake "builds" tool scripts that print a version), and runs `probe` then
+`install` as action.yml does, reading back GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH.
+"""
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml  # PyYAML, from tests/requirements.txt
+
+SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+ACTION = SOURCE / "actions" / "setup-gatekit"
+VERSION = "9.8.7"
+TOOLS = ["matrix-aggregator", "path-classifier"]
+DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n'
+UBUNTU = 'PRETTY_NAME="Ubuntu 24.04.1 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n'
+FEDORA = 'PRETTY_NAME="Fedora Linux 40 (Container Image)"\nID=fedora\nVERSION_ID=40\n'
+COMMON = ["g++", "cmake", "ninja-build", "libyaml-cpp-dev", "libcli11-dev", "libcurl4-openssl-dev", "libexpat1-dev"]
+
+
+def executable(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+def fake_tool(folder: Path, name: str, version: str) -> None:
+    executable(folder / name, f'#!/bin/sh\necho "{name} (gatekit) {version}"\n')
+
+
+FAKE_CMAKE = r"""#!/usr/bin/env bash
+# Logs "cmake <cwd> <args>"; `--build DIR ... --target T...` writes DIR/tools/T/T.
+echo "cmake $PWD $*" >> "$FAKE_LOG"
+[ -z "${FAKE_CMAKE_FAIL:-}" ] || exit 1
+if [ "$1" = --build ]; then
+  dir="$2"; targets=0
+  for arg in "$@"; do
+    if [ "$arg" = --target ]; then targets=1; continue; fi
+    if [ "$targets" = 1 ]; then
+      mkdir -p "$dir/tools/$arg"
+      printf '#!/bin/sh\necho "%s (gatekit) %s"\n' "$arg" "$FAKE_BUILT_VERSION" > "$dir/tools/$arg/$arg"
+      chmod +x "$dir/tools/$arg/$arg"
+    fi
+  done
+fi
+"""
+
+
+class Sandbox:
+    def __init__(self, root: Path):
+        self.root = root
+        self.src = root / "src"
+        (self.src / "cmake").mkdir(parents=True)
+        (self.src / "cmake" / "GatekitSettings.cmake").write_text("# fake\n")
+        (self.src / "CMakeLists.txt").write_text(f"cmake_minimum_required(VERSION 3.25)\n"
+                                                 f"project(gatekit VERSION {VERSION} LANGUAGES CXX)\n")
+        (self.src / "CMakePresets.json").write_text("{}\n")
+        for tool in ["core", *TOOLS]:
+            (self.src / "tools" / tool).mkdir(parents=True)
+            (self.src / "tools" / tool / "CMakeLists.txt").write_text(f"gatekit_tool({tool})\n")
+        (self.src / "tools" / "planned").mkdir()  # no CMakeLists.txt: not a tool
+        self.action = self.src / "actions" / "setup-gatekit"
+        self.action.mkdir(parents=True)
+        shutil.copy(ACTION / "setup-gatekit.sh", self.action / "setup-gatekit.sh")
+        self.fakes = root / "fakes"
+        self.log = root / "commands.log"
+        self.log.write_text("")
+        executable(self.fakes / "cmake", FAKE_CMAKE)
+        executable(self.fakes / "apt-get", '#!/bin/sh\necho "apt-get $*" >> "$FAKE_LOG"\n')
+        executable(self.fakes / "dpkg-query", "#!/bin/sh\nexit 1\n")  # nothing is installed
+        executable(self.fakes / "sudo", '#!/bin/sh\n[ "$1" = -n ] && shift\nexec "$@"\n')
+        self.os_release = root / "os-release"
+        self.os_release.write_text(DEBIAN)
+        self.temp = root / "runner-temp"
+        self.temp.mkdir()
+        self.files = {name: root / name for name in ["output", "env", "path", "summary"]}
+        for f in self.files.values():
+            f.write_text("")
+        self.path = [str(self.fakes), "/usr/bin", "/bin"]
+
+    def run(self, mode: str, **env):
+        full = {
+            "PATH": os.pathsep.join(self.path), "HOME": str(self.root), "FAKE_LOG": str(self.log),
+            "FAKE_BUILT_VERSION": VERSION, "GATEKIT_OS_RELEASE": str(self.os_release),
+            "GITHUB_ACTION_PATH": str(self.action), "RUNNER_TEMP": str(self.temp),
+            "GITHUB_OUTPUT": str(self.files["output"]), "GITHUB_ENV": str(self.files["env"]),
+            "GITHUB_PATH": str(self.files["path"]), "GITHUB_STEP_SUMMARY": str(self.files["summary"]),
+            **env,
+        }
+        return subprocess.run(["bash", str(self.action / "setup-gatekit.sh"), mode], env=full, cwd=self.root,
+                              capture_output=True, text=True, timeout=60)
+
+    def action_run(self, **env):
+        """probe, then (unless it says skip) install: the action's two script steps."""
+        probe = self.run("probe", **env)
+        if probe.returncode != 0 or self.outputs().get("skip") == "true":
+            return probe, None
+        return probe, self.run("install", **env)
+
+    def outputs(self) -> dict:
+        lines = self.files["output"].read_text().splitlines()
+        return dict(line.split("=", 1) for line in lines)
+
+    def commands(self) -> list:
+        return self.log.read_text().splitlines()
+
+
+@pytest.fixture
+def box(tmp_path):
+    sandbox = Sandbox(tmp_path)
+    assert shutil.which("path-classifier", path=os.pathsep.join(sandbox.path)) is None
+    return sandbox
+
+
+def test_tools_on_path_with_this_version_skip_everything(box):
+    have = box.root / "have"
+    for tool in TOOLS:
+        fake_tool(have, tool, VERSION)
+    box.path.insert(0, str(have))
+    probe, install = box.action_run()
+    assert probe.returncode == 0, probe.stdout + probe.stderr
+    assert install is None
+    assert box.outputs() == {"skip": "true", "bin": str(have), "version": VERSION, "source": "path"}
+    assert box.files["env"].read_text() == f"GATEKIT_BIN={have}\n"
+    assert box.files["path"].read_text() == ""  # already on PATH
+    assert box.commands() == []
+    assert f"using the gatekit {VERSION} tools on PATH in {have}" in probe.stdout
+
+
+def test_missing_tools_are_built_with_the_release_preset(box):
+    probe, install = box.action_run()
+    assert probe.returncode == 0, probe.stdout + probe.stderr
+    assert install.returncode == 0, install.stdout + install.stderr
+    build, bin_dir = box.temp / "gatekit-build", box.temp / "gatekit-build" / "bin"
+    debian = COMMON + ["libboost1.81-dev", "libboost-json1.81-dev", "libboost-filesystem1.81-dev"]
+    assert box.commands() == [
+        "apt-get update -qq",
+        "apt-get install -y -qq --no-install-recommends " + " ".join(debian),
+        f"cmake {box.src} --preset release -B {build} -DBUILD_TESTING=OFF",
+        f"cmake {box.root} --build {build} --parallel {install_jobs()} --target {' '.join(TOOLS)}",
+    ]
+    assert sorted(p.name for p in bin_dir.iterdir()) == TOOLS
+    assert box.files["path"].read_text() == f"{bin_dir}\n"
+    assert box.files["env"].read_text() == f"GATEKIT_BIN={bin_dir}\n"
+    outputs = box.outputs()
+    assert outputs["skip"] == "false" and outputs["source"] == "built"
+    assert outputs["bin"] == str(bin_dir) and outputs["version"] == VERSION
+    assert outputs["key"].startswith("debian-12-") and len(outputs["key"]) == len("debian-12-") + 64
+    for phase in ["probe", "dependencies (apt)", "configure (cmake --preset release)", "build (", "install into"]:
+        assert f"::group::setup-gatekit: {phase}" in probe.stdout + install.stdout
+    assert "| built |" in box.files["summary"].read_text()
+
+
+def install_jobs() -> str:
+    return subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or "2"
+
+
+def test_ubuntu_gets_its_own_boost_packages(box):
+    box.os_release.write_text(UBUNTU)
+    _, install = box.action_run()
+    assert install.returncode == 0, install.stdout + install.stderr
+    apt = [c for c in box.commands() if c.startswith("apt-get install")]
+    assert apt == ["apt-get install -y -qq --no-install-recommends " + " ".join(
+        COMMON + ["libboost-dev", "libboost-json-dev", "libboost-filesystem-dev"])]
+    assert box.outputs()["key"].startswith("ubuntu-24.04-")
+
+
+def test_unsupported_os_is_a_clear_error_before_any_work(box):
+    box.os_release.write_text(FEDORA)
+    probe, install = box.action_run()
+    assert probe.returncode == 2 and install is None
+    assert ("::error title=setup-gatekit::unsupported OS for installing the build dependencies: "
+            "Fedora Linux 40 (Container Image) (ID=fedora, VERSION_ID=40); supported: Debian 12, Ubuntu 24.04.") \
+        in probe.stderr
+    assert "set install-deps: false" in probe.stderr
+    assert box.commands() == []
+    assert box.files["path"].read_text() == ""
+
+
+def test_unsupported_os_builds_when_the_runner_has_the_dependencies(box):
+    box.os_release.write_text(FEDORA)
+    _, install = box.action_run(INPUT_INSTALL_DEPS="false")
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert [c.split()[0] for c in box.commands()] == ["cmake", "cmake"]
+    assert box.outputs()["key"].startswith("fedora-40-")
+
+
+def test_other_version_on_path_is_not_used(box):
+    old = box.root / "old"
+    for tool in TOOLS:
+        fake_tool(old, tool, "0.0.1")
+    box.path.insert(0, str(old))
+    probe, install = box.action_run()
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert f"{old} holds gatekit 0.0.1, this source is {VERSION}" in probe.stdout
+    assert box.outputs()["source"] == "built"
+
+
+def test_force_builds_although_the_tools_are_on_path(box):
+    have = box.root / "have"
+    for tool in TOOLS:
+        fake_tool(have, tool, VERSION)
+    box.path.insert(0, str(have))
+    probe, install = box.action_run(INPUT_FORCE="true")
+    assert install is not None and install.returncode == 0, install.stdout + install.stderr
+    assert "force: true" in probe.stdout
+    assert box.outputs()["source"] == "built"
+    assert box.files["path"].read_text() == f"{box.temp / 'gatekit-build' / 'bin'}\n"
+
+
+def test_cache_hit_uses_the_restored_tools(box):
+    bin_dir = box.temp / "gatekit-build" / "bin"
+    for tool in TOOLS:
+        fake_tool(bin_dir, tool, VERSION)
+    _, install = box.action_run(GATEKIT_CACHE_HIT="true")
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert box.commands() == []
+    assert box.outputs()["source"] == "cache"
+    assert box.files["path"].read_text() == f"{bin_dir}\n"
+
+
+def test_cache_hit_that_does_not_run_is_rebuilt(box):
+    bin_dir = box.temp / "gatekit-build" / "bin"
+    fake_tool(bin_dir, "path-classifier", VERSION)  # matrix-aggregator is missing
+    _, install = box.action_run(GATEKIT_CACHE_HIT="true")
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert "the cached tools do not run yet" in install.stdout
+    assert any(c.split()[2:3] == ["--build"] for c in box.commands())
+    assert box.outputs()["source"] == "built"
+
+
+def test_build_failure_exits_3(box):
+    _, install = box.action_run(FAKE_CMAKE_FAIL="1")
+    assert install.returncode == 3
+    assert "::error title=setup-gatekit::cmake configure failed" in install.stderr
+    assert box.files["path"].read_text() == ""
+
+
+def test_built_tools_of_another_version_exit_3(box):
+    _, install = box.action_run(FAKE_BUILT_VERSION="1.0.0")
+    assert install.returncode == 3
+    assert f"holds gatekit 1.0.0, this source is {VERSION}" in install.stderr
+    assert box.files["path"].read_text() == ""
+
+
+@pytest.mark.parametrize("name,var", [("force", "INPUT_FORCE"), ("cache", "INPUT_CACHE"),
+                                      ("install-deps", "INPUT_INSTALL_DEPS")])
+def test_bad_boolean_input_exits_2(box, name, var):
+    probe = box.run("probe", **{var: "yes"})
+    assert probe.returncode == 2
+    assert f"::error title=setup-gatekit::input {name} must be 'true' or 'false', got 'yes'" in probe.stderr
+
+
+def test_action_wires_the_script_and_the_cache():
+    action = yaml.safe_load((ACTION / "action.yml").read_text())
+    steps = {s["id"]: s for s in action["runs"]["steps"]}
+    assert steps["probe"]["run"].strip() == 'bash "$GITHUB_ACTION_PATH/setup-gatekit.sh" probe'
+    assert steps["install"]["run"].strip() == 'bash "$GITHUB_ACTION_PATH/setup-gatekit.sh" install'
+    assert steps["install"]["env"]["GATEKIT_CACHE_HIT"] == "${{ steps.cache.outputs.cache-hit }}"
+    cache = steps["cache"]
+    assert cache["uses"].startswith("actions/cache@")
+    assert cache["with"]["path"] == "${{ steps.probe.outputs.bin }}"
+    assert "${{ steps.probe.outputs.key }}" in cache["with"]["key"] and "${{ runner.os }}" in cache["with"]["key"]
+    for step in (cache, steps["install"]):
+        assert "steps.probe.outputs.skip != 'true'" in step["if"]

@@ -1,0 +1,299 @@
+// The client over a scripted fake transport and a FakeClock: headers, retries, rate-limit
+// waits, budgets, pagination and typed errors, without a network or real sleeps.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/version.hpp"
+
+using namespace gatekit;
+using namespace gatekit::github;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Answers requests from a script, in order, and records every request it saw.
+class ScriptedTransport final : public HttpTransport {
+ public:
+  using Answer = std::variant<HttpResponse, TransportError>;
+  std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
+    requests.push_back(request);
+    if (answers.empty()) return TransportError{TransportErrorKind::other, "script exhausted"};
+    auto a = answers.front();
+    answers.pop_front();
+    return a;
+  }
+  void add(int status, std::string body = "[]", std::vector<std::pair<std::string, std::string>> headers = {}) {
+    HttpResponse r;
+    r.status = status;
+    r.body = std::move(body);
+    r.headers = std::move(headers);
+    r.headers.emplace_back("content-type", "application/json; charset=utf-8");
+    answers.emplace_back(r);
+  }
+  void fail(TransportErrorKind kind, std::string message = "boom") {
+    answers.emplace_back(TransportError{kind, std::move(message)});
+  }
+  std::deque<Answer> answers;
+  std::vector<HttpRequest> requests;
+};
+
+ClientOptions test_options() {
+  ClientOptions o;
+  o.base_url = "https://ghe.example/api/v3";
+  o.token = "s3cret-token";
+  return o;
+}
+
+std::string header(const HttpRequest& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers)
+    if (k == name) return v;
+  return "";
+}
+
+template <class T>
+ApiError error_of(const ApiResult<T>& r) {
+  REQUIRE(std::holds_alternative<ApiError>(r));
+  return std::get<ApiError>(r);
+}
+
+const char* kPull = R"({"number": 1, "state": "open", "changed_files": 2,
+    "head": {"sha": "h", "ref": "f"}, "base": {"sha": "b", "ref": "main"}})";
+
+}  // namespace
+
+TEST_CASE("github client: requests carry auth, API version, Accept and a gatekit User-Agent") {
+  ScriptedTransport t;
+  FakeClock clock;
+  RecordingWorkflow wf;
+  t.add(200, kPull);
+  Client client(test_options(), t, clock, &wf, 1);
+  auto pr = client.get_pull_request("o/r", 1);
+  REQUIRE(std::holds_alternative<PullRequest>(pr));
+  REQUIRE(t.requests.size() == 1);
+  const auto& r = t.requests[0];
+  CHECK(r.url == "https://ghe.example/api/v3/repos/o/r/pulls/1");
+  CHECK(header(r, "Authorization") == "Bearer s3cret-token");
+  CHECK(header(r, "Accept") == "application/vnd.github+json");
+  CHECK(header(r, "X-GitHub-Api-Version") == "2022-11-28");
+  CHECK(header(r, "User-Agent") == std::string("gatekit/") + kVersion);
+  CHECK(wf.masked == std::vector<std::string>{"s3cret-token"});
+  CHECK(client.requests_sent() == 1);
+}
+
+TEST_CASE("github client: options come from the environment; an explicit token wins") {
+  MapEnvironment env({{"GITHUB_API_URL", "https://ghe.example/api/v3/"}, {"GH_TOKEN", "gh"}});
+  auto o = options_from_environment(env);
+  CHECK(o.base_url == "https://ghe.example/api/v3");
+  CHECK(o.token == "gh");
+  env.set("GITHUB_TOKEN", "gt");
+  CHECK(options_from_environment(env).token == "gt");
+  CHECK(options_from_environment(env, "explicit").token == "explicit");
+  CHECK(options_from_environment(MapEnvironment{}).base_url == "https://api.github.com");
+}
+
+TEST_CASE("github client: 5xx and connection errors are retried with backoff on the clock") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(502, "<html>bad gateway</html>");
+  t.fail(TransportErrorKind::dropped);
+  t.fail(TransportErrorKind::timeout);
+  t.add(200, kPull);
+  Client client(test_options(), t, clock, nullptr, 42);
+  auto pr = client.get_pull_request("o/r", 1);
+  REQUIRE(std::holds_alternative<PullRequest>(pr));
+  CHECK(client.requests_sent() == 4);
+  // three backoffs: each within [d/2, d] for d = 1 s, 2 s, 4 s
+  CHECK(clock.total_slept() >= 3500ms);
+  CHECK(clock.total_slept() <= 7000ms);
+}
+
+TEST_CASE("github client: retries stop after max_attempts with the last error") {
+  ScriptedTransport t;
+  FakeClock clock;
+  for (int i = 0; i < 3; ++i) t.add(503, R"({"message": "Service Unavailable"})");
+  auto o = test_options();
+  o.max_attempts = 3;
+  Client client(o, t, clock, nullptr, 1);
+  const auto e = error_of(client.get_pull_request("o/r", 1));
+  CHECK(e.kind == ApiErrorKind::http_status);
+  CHECK(e.status == 503);
+  CHECK(e.describe() == "GET /api/v3/repos/o/r/pulls/1: HTTP 503: Service Unavailable (gave up after 3 attempts)");
+  CHECK(t.requests.size() == 3);
+}
+
+TEST_CASE("github client: a wait that does not fit the budget is a budget error") {
+  ScriptedTransport t;
+  FakeClock clock;
+  // the primary limit resets in an hour; the budget is 2 minutes
+  auto reset = std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count() + 3600;
+  t.add(403, R"({"message": "API rate limit exceeded"})",
+        {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", std::to_string(reset)}});
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.kind == ApiErrorKind::budget_exhausted);
+  CHECK(e.status == 403);
+  CHECK(e.message ==
+        "HTTP 403: rate limit exceeded (x-ratelimit-remaining: 0); waiting 3601 s more would exceed the time "
+        "budget of 120 s; the rate limit resets at 2023-11-14T23:13:20Z");
+  CHECK(clock.total_slept() == 0ms);
+  CHECK(t.requests.size() == 1);
+}
+
+TEST_CASE("github client: rate-limit waits within the budget are waited out") {
+  ScriptedTransport t;
+  FakeClock clock;
+  auto reset = std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count() + 20;
+  t.add(403, R"({"message": "API rate limit exceeded"})",
+        {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", std::to_string(reset)}});
+  t.add(403, R"({"message": "You have exceeded a secondary rate limit"})", {{"retry-after", "5"}});
+  t.add(429, R"({"message": "slow down"})", {{"retry-after", "3"}});
+  t.add(200, R"([{"filename": "a", "status": "added"}])");
+  Client client(test_options(), t, clock, nullptr, 1);
+  auto files = client.list_pull_request_files("o/r", 1);
+  REQUIRE(std::holds_alternative<std::vector<PullFile>>(files));
+  CHECK(clock.total_slept() == 21000ms + 5000ms + 3000ms);
+}
+
+TEST_CASE("github client: the budget spans all pages of a listing") {
+  ScriptedTransport t;
+  FakeClock clock;
+  auto o = test_options();
+  o.budget = 10s;
+  t.add(200, R"([{"filename": "a", "status": "added"}])", {{"link", "<https://ghe.example/api/v3/p2>; rel=\"next\""}});
+  t.add(429, "{}", {{"retry-after", "6"}});
+  t.add(200, R"([{"filename": "b", "status": "added"}])", {{"link", "<https://ghe.example/api/v3/p3>; rel=\"next\""}});
+  t.add(429, "{}", {{"retry-after", "6"}});  // 6 s waited already: 6 more exceed 10
+  Client client(o, t, clock, nullptr, 1);
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.kind == ApiErrorKind::budget_exhausted);
+  CHECK(clock.total_slept() == 6s);
+}
+
+TEST_CASE("github client: pagination follows Link rel=next only, from per_page=100") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, R"([{"filename": "a", "status": "added"}])",
+        {{"link", R"(<https://ghe.example/api/v3/repositories/9/pulls/1/files?per_page=100&page=2>; rel="next")"}});
+  t.add(200, R"([{"filename": "b", "status": "removed"}])", {{"link", R"(<https://ghe.example/api/v3/x?page=1>; rel="first")"}});
+  Client client(test_options(), t, clock, nullptr, 1);
+  auto files = client.list_pull_request_files("o/r", 1);
+  REQUIRE(std::holds_alternative<std::vector<PullFile>>(files));
+  const auto& list = std::get<std::vector<PullFile>>(files);
+  REQUIRE(list.size() == 2);
+  CHECK(list[1].filename == "b");
+  REQUIRE(t.requests.size() == 2);
+  CHECK(t.requests[0].url == "https://ghe.example/api/v3/repos/o/r/pulls/1/files?per_page=100");
+  CHECK(t.requests[1].url == "https://ghe.example/api/v3/repositories/9/pulls/1/files?per_page=100&page=2");
+}
+
+TEST_CASE("github client: a Link to another host is refused (the token stays home)") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, "[]", {{"link", R"(<https://evil.example/steal?page=2>; rel="next")"}});
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.request("GET", "/repos/o/r/issues", std::nullopt, true));
+  CHECK(e.kind == ApiErrorKind::decode);
+  CHECK(e.message == "refusing to follow a Link rel=next to another host: https://evil.example");
+  CHECK(t.requests.size() == 1);
+}
+
+TEST_CASE("github client: 4xx is not retried and carries GitHub's message") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(404, R"({"message": "Not Found", "documentation_url": "https://docs.github.com/rest/pulls/pulls#get-a-pull-request"})");
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.get_pull_request("o/r", 99));
+  CHECK(e.kind == ApiErrorKind::http_status);
+  CHECK(e.status == 404);
+  CHECK(e.message == "HTTP 404: Not Found");
+  CHECK(e.documentation_url == "https://docs.github.com/rest/pulls/pulls#get-a-pull-request");
+  CHECK(client.requests_sent() == 1);
+}
+
+TEST_CASE("github client: TLS-like transport errors fail at once as network errors") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.fail(TransportErrorKind::other, "SSL certificate problem: self-signed certificate");
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.get_ref("o/r", "heads/main"));
+  CHECK(e.kind == ApiErrorKind::network);
+  CHECK(e.message == "SSL certificate problem: self-signed certificate");
+  CHECK(to_string(e.kind) == "network");
+  CHECK(t.requests.size() == 1);
+}
+
+TEST_CASE("github client: typed calls build the documented URLs and bodies") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, R"([{"number": 1, "title": "t", "state": "open", "labels": []},
+                 {"number": 2, "title": "pr", "state": "open", "pull_request": {}}])");
+  t.add(201, R"({"state": "success", "context": "gatekit/gpu"})");
+  t.add(204, "");
+  t.add(200, R"({"total_count": 1, "workflow_runs": [{"id": 5, "head_sha": "s", "status": "completed"}]})");
+  Client client(test_options(), t, clock, nullptr, 1);
+
+  auto issues = client.list_issues("o/r", "flaky test", "");
+  REQUIRE(std::holds_alternative<std::vector<Issue>>(issues));
+  CHECK(std::get<std::vector<Issue>>(issues).size() == 1);  // the PR is left out
+  CHECK(t.requests[0].url == "https://ghe.example/api/v3/repos/o/r/issues?state=open&labels=flaky%20test&per_page=100");
+
+  CommitStatus s;
+  s.state = "success";
+  s.context = "gatekit/gpu";
+  REQUIRE(std::holds_alternative<CommitStatus>(client.create_status("o/r", "abc", s)));
+  CHECK(t.requests[1].method == "POST");
+  CHECK(t.requests[1].url == "https://ghe.example/api/v3/repos/o/r/statuses/abc");
+  CHECK(t.requests[1].body == R"({"state":"success","context":"gatekit/gpu"})");
+  CHECK(header(t.requests[1], "Content-Type") == "application/json");
+
+  REQUIRE(std::holds_alternative<std::monostate>(client.dispatch_workflow("o/r", "gpu.yml", "main", {{"sha", "abc"}})));
+  CHECK(t.requests[2].url == "https://ghe.example/api/v3/repos/o/r/actions/workflows/gpu.yml/dispatches");
+  CHECK(t.requests[2].body == R"({"ref":"main","inputs":{"sha":"abc"}})");
+
+  auto runs = client.list_workflow_runs("o/r", "ci.yml", "main", "success", 1);
+  REQUIRE(std::holds_alternative<std::vector<WorkflowRun>>(runs));
+  CHECK(std::get<std::vector<WorkflowRun>>(runs).at(0).id == 5);
+  CHECK(t.requests[3].url ==
+        "https://ghe.example/api/v3/repos/o/r/actions/workflows/ci.yml/runs?branch=main&status=success&per_page=1");
+}
+
+TEST_CASE("github client: an unexpected shape is a decode error naming the field") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, R"([{"filename": "a"}])");
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.kind == ApiErrorKind::decode);
+  CHECK(e.message == "unexpected response: item 0: field `status`: missing");
+}
+
+TEST_CASE("github client: no request starts once the budget is spent (slow pages)") {
+  // A transport that takes 40 s per answer on the clock.
+  class SlowTransport final : public HttpTransport {
+   public:
+    explicit SlowTransport(FakeClock& c) : clock(c) {}
+    std::variant<HttpResponse, TransportError> send(const HttpRequest&) override {
+      clock.advance(40s);
+      HttpResponse r;
+      r.status = 200;
+      r.headers = {{"content-type", "application/json"}, {"link", "<https://ghe.example/api/v3/next?page=" +
+                                                                   std::to_string(++pages) + ">; rel=\"next\""}};
+      r.body = "[]";
+      return r;
+    }
+    FakeClock& clock;
+    int pages = 0;
+  };
+  FakeClock clock;
+  SlowTransport t(clock);
+  auto o = test_options();
+  o.budget = 100s;
+  Client client(o, t, clock, nullptr, 1);
+  const auto e = error_of(client.request("GET", "/repos/o/r/issues", std::nullopt, true));
+  CHECK(e.kind == ApiErrorKind::budget_exhausted);
+  CHECK(e.message == "the time budget of 100 s is spent");
+  CHECK(t.pages == 3);
+}

@@ -1,0 +1,133 @@
+// Decoding GitHub's JSON into the client's structs, and GitHub's error bodies.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "gatekit/github_detail.hpp"
+
+using namespace gatekit;
+using namespace gatekit::github;
+using namespace gatekit::github::detail;
+namespace json = boost::json;
+
+TEST_CASE("github: a pull request decodes, changed_files included") {
+  auto v = json::parse(R"({"number": 7, "state": "open", "changed_files": 3500,
+      "head": {"sha": "h", "ref": "feature"}, "base": {"sha": "b", "ref": "main"}})");
+  auto pr = decode_pull_request(v);
+  REQUIRE(pr.ok());
+  CHECK(pr->number == 7);
+  CHECK(pr->head_sha == "h");
+  CHECK(pr->base_ref == "main");
+  CHECK(pr->changed_files == 3500);
+}
+
+TEST_CASE("github: decoding errors name the field") {
+  struct Row {
+    std::string body;
+    std::string error;
+  };
+  const std::vector<Row> rows = {
+      {R"([1])", "expected a JSON object"},
+      {R"({"state": "open", "head": {"sha": "h", "ref": "f"}, "base": {"sha": "b", "ref": "m"}})", "field `number`: missing"},
+      {R"({"number": "7", "state": "open", "head": {"sha": "h", "ref": "f"}, "base": {"sha": "b", "ref": "m"}})",
+       "field `number`: expected an integer"},
+      {R"({"number": 7, "state": "open", "head": {"ref": "f"}, "base": {"sha": "b", "ref": "m"}})", "field `head.sha`: missing"},
+      {R"({"number": 7, "state": "open", "head": null, "base": {"sha": "b", "ref": "m"}})",
+       "field `head`: expected a JSON object"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.body);
+    auto pr = decode_pull_request(json::parse(row.body));
+    REQUIRE_FALSE(pr.ok());
+    CHECK(pr.error().message == row.error);
+  }
+}
+
+TEST_CASE("github: changed_files other than an integer reads as unknown (-1)") {
+  for (const char* value : {"null", "\"12\"", "1.5"}) {
+    auto body = std::string(R"({"number": 1, "state": "open", "head": {"sha": "h", "ref": "f"},
+        "base": {"sha": "b", "ref": "m"}, "changed_files": )") + value + "}";
+    auto pr = decode_pull_request(json::parse(body));
+    REQUIRE(pr.ok());
+    CHECK(pr->changed_files == -1);
+  }
+}
+
+TEST_CASE("github: files, issues, statuses, runs, jobs, artifacts decode") {
+  auto files = decode_array<PullFile>(json::parse(R"([{"filename": "a", "status": "added"},
+      {"filename": "b", "status": "renamed", "previous_filename": "c"}])"), decode_pull_file);
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 2);
+  CHECK((*files)[1].previous_filename == "c");
+  CHECK((*files)[0].previous_filename.empty());
+
+  auto bad = decode_array<PullFile>(json::parse(R"([{"filename": "a", "status": "added"}, {"status": "added"}])"),
+                                    decode_pull_file);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message == "item 1: field `filename`: missing");
+
+  auto issue = decode_issue(json::parse(R"({"number": 3, "title": "t", "body": null, "state": "open",
+      "labels": [{"name": "flaky"}, "gpu"], "html_url": "https://github.com/o/r/issues/3"})"));
+  REQUIRE(issue.ok());
+  CHECK(issue->body.empty());
+  CHECK(issue->labels == std::vector<std::string>{"flaky", "gpu"});
+
+  auto status = decode_status(json::parse(R"({"state": "success", "context": "c", "description": null,
+      "target_url": null, "created_at": "2024-01-01T00:00:00Z"})"));
+  REQUIRE(status.ok());
+  CHECK(status->state == "success");
+  CHECK(status->description.empty());
+
+  auto run = decode_run(json::parse(R"({"id": 9, "head_sha": "s", "status": "completed", "conclusion": null})"));
+  REQUIRE(run.ok());
+  CHECK(run->id == 9);
+  CHECK(run->conclusion.empty());
+
+  auto job = decode_job(json::parse(R"j({"id": 1, "name": "test (gpu, 2)", "status": "completed", "conclusion": "failure"})j"));
+  REQUIRE(job.ok());
+  CHECK(job->name == "test (gpu, 2)");
+
+  auto artifact = decode_artifact(json::parse(R"({"id": 1, "name": "junit", "size_in_bytes": 10, "expired": "no"})"));
+  REQUIRE_FALSE(artifact.ok());
+  CHECK(artifact.error().message == "field `expired`: expected true or false");
+}
+
+TEST_CASE("github: error bodies become typed errors with GitHub's message") {
+  HttpResponse r;
+  r.status = 422;
+  r.headers = {{"content-type", "application/json"}};
+  r.body = R"({"message": "Validation Failed", "errors": [{"resource": "Label", "code": "invalid", "field": "color"}],
+      "documentation_url": "https://docs.github.com/rest/issues/labels#create-a-label"})";
+  auto e = error_from_response(r, "POST", "https://api.github.com/repos/o/r/labels");
+  CHECK(e.kind == ApiErrorKind::http_status);
+  CHECK(e.status == 422);
+  CHECK(e.message == "HTTP 422: Validation Failed (Label.color invalid)");
+  CHECK(e.describe() ==
+        "POST /repos/o/r/labels: HTTP 422: Validation Failed (Label.color invalid) "
+        "(https://docs.github.com/rest/issues/labels#create-a-label)");
+
+  r.status = 502;
+  r.body = "<html>\n<h1>Bad gateway</h1></html>";
+  CHECK(error_from_response(r, "GET", "https://h/x").message == "HTTP 502: <html> <h1>Bad gateway</h1></html>");
+}
+
+TEST_CASE("github: bodies must be JSON with a JSON content type") {
+  HttpResponse r;
+  r.status = 200;
+  r.headers = {{"content-type", "text/html"}};
+  r.body = "<html>login</html>";
+  auto parsed = parse_body(r);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().message == "expected a JSON body, got content type 'text/html' (18 bytes: <html>login</html>)");
+
+  r.headers = {{"content-type", "application/json; charset=utf-8"}};
+  r.body = R"({"a": )";
+  parsed = parse_body(r);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().message.rfind("invalid JSON in a 6-byte body: ", 0) == 0);
+
+  r.body = "";
+  parsed = parse_body(r);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->is_null());
+}

@@ -1,0 +1,240 @@
+"""The endpoints FakeGitHub serves, one small function each; called with the server lock held.
+
+Each mirrors the GitHub REST behaviour gatekit depends on (status codes, pagination,
+filters, validation errors); response bodies come from github_shapes.
+"""
+import re
+
+import github_shapes as shapes
+
+STATUS_STATES = ("error", "failure", "pending", "success")
+PR_FILES_CAP = 3000  # GitHub lists at most this many files of a pull request
+
+
+class Reply:
+    """One HTTP answer: a JSON body, or raw bytes (which win) with a content type."""
+
+    def __init__(self, status, body=None, headers=None, raw=None, content_type="application/json; charset=utf-8"):
+        self.status = status
+        self.body = body
+        self.raw = raw
+        self.headers = dict(headers or {})
+        self.content_type = content_type
+        self.truncate = False  # send half the body, then close the connection
+
+
+_reply = Reply
+
+
+def _not_found():
+    return _reply(404, shapes.error("Not Found", 404))
+
+
+def _invalid(resource, field, code="missing_field"):
+    return _reply(422, shapes.error("Validation Failed", 422, "https://docs.github.com/rest",
+                                    [{"resource": resource, "field": field, "code": code}]))
+
+
+def get_pull(fake, api, repo, r, m, query, body):
+    pr = r["pulls"].get(int(m.group(1)))
+    return _reply(200, shapes.pull_request(api, repo, pr)) if pr else _not_found()
+
+
+def list_pull_files(fake, api, repo, r, m, query, body, path):
+    pr = r["pulls"].get(int(m.group(1)))
+    if not pr:
+        return _not_found()
+    # GitHub lists at most 3000 files; changed_files on the PR still reports the true count.
+    files = pr["files"][:PR_FILES_CAP]
+    chunk, headers = fake.paginate(files, query, path)
+    return _reply(200, [shapes.diff_entry(api, repo, pr["head_sha"], f) for f in chunk], headers)
+
+
+def list_issues(fake, api, repo, r, m, query, body, path):
+    state = query.get("state", "open")
+    if state not in ("open", "closed", "all"):
+        return _invalid("Issue", "state", "invalid")
+    wanted = [name for name in query.get("labels", "").split(",") if name]
+    items = [it for it in sorted(r["issues"].values(), key=lambda it: -it["number"])
+             if (state == "all" or it["state"] == state) and all(name in it["labels"] for name in wanted)]
+    chunk, headers = fake.paginate(items, query, path)
+    return _reply(200, [shapes.issue(api, repo, it) for it in chunk], headers)
+
+
+def create_issue(fake, api, repo, r, m, query, body):
+    if not isinstance(body, dict) or not isinstance(body.get("title"), str) or not body["title"]:
+        return _invalid("Issue", "title")
+    number = fake.add_issue(repo, body["title"], body.get("body") or "", body.get("labels") or [])
+    return _reply(201, shapes.issue(api, repo, r["issues"][number]),
+                  {"location": f"{api}/repos/{repo}/issues/{number}"})
+
+
+def get_issue(fake, api, repo, r, m, query, body):
+    it = r["issues"].get(int(m.group(1)))
+    return _reply(200, shapes.issue(api, repo, it)) if it else _not_found()
+
+
+def update_issue(fake, api, repo, r, m, query, body):
+    it = r["issues"].get(int(m.group(1)))
+    if not it:
+        return _not_found()
+    if not isinstance(body, dict):
+        return _invalid("Issue", "body", "invalid")
+    if "state" in body and body["state"] not in ("open", "closed"):
+        return _invalid("Issue", "state", "invalid")
+    for key in ("title", "body", "state"):
+        if key in body:
+            it[key] = body[key]
+    if "labels" in body:
+        it["labels"] = [lb if isinstance(lb, str) else lb["name"] for lb in body["labels"]]
+    return _reply(200, shapes.issue(api, repo, it))
+
+
+def add_comment(fake, api, repo, r, m, query, body):
+    it = r["issues"].get(int(m.group(1)))
+    if not it:
+        return _not_found()
+    if not isinstance(body, dict) or not isinstance(body.get("body"), str):
+        return _invalid("IssueComment", "body")
+    cid = fake._id()
+    it["comments"].append({"id": cid, "body": body["body"]})
+    return _reply(201, shapes.issue_comment(api, repo, it["number"], cid, body["body"]))
+
+
+def list_comments(fake, api, repo, r, m, query, body, path):
+    it = r["issues"].get(int(m.group(1)))
+    if not it:
+        return _not_found()
+    chunk, headers = fake.paginate(it["comments"], query, path)
+    return _reply(200, [shapes.issue_comment(api, repo, it["number"], c["id"], c["body"]) for c in chunk], headers)
+
+
+def add_labels(fake, api, repo, r, m, query, body):
+    it = r["issues"].get(int(m.group(1)))
+    if not it:
+        return _not_found()
+    names = body.get("labels") if isinstance(body, dict) else body
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return _invalid("Label", "labels", "invalid")
+    for name in names:
+        if name not in it["labels"]:
+            it["labels"].append(name)
+    return _reply(200, [shapes.label(api, repo, name) for name in it["labels"]])
+
+
+def create_status(fake, api, repo, r, m, query, body):
+    if not isinstance(body, dict) or body.get("state") not in STATUS_STATES:
+        return _invalid("Status", "state", "invalid")
+    sha = m.group(1)
+    sid = fake.add_status(repo, sha, body["state"], body.get("context") or "default", body.get("description"),
+                          body.get("target_url"))
+    entry = r["statuses"][sha][-1]
+    assert entry["id"] == sid
+    return _reply(201, shapes.status(api, repo, sha, entry), {"location": f"{api}/repos/{repo}/statuses/{sha}"})
+
+
+def list_statuses(fake, api, repo, r, m, query, body, path):
+    ref = m.group(1)
+    sha = r["refs"].get("heads/" + ref, ref)
+    entries = list(reversed(r["statuses"].get(sha, [])))  # newest first, as GitHub lists them
+    chunk, headers = fake.paginate(entries, query, path)
+    return _reply(200, [shapes.status(api, repo, sha, s) for s in chunk], headers)
+
+
+def get_ref(fake, api, repo, r, m, query, body):
+    ref = m.group(1)
+    sha = r["refs"].get(ref)
+    return _reply(200, shapes.git_ref(api, repo, ref, sha)) if sha else _not_found()
+
+
+def list_runs(fake, api, repo, r, m, query, body, path):
+    workflow = m.group(1) if m.lastindex else None
+    runs = sorted(r["runs"].values(), key=lambda run: -run["id"])
+    if workflow is not None:
+        if not any(run["workflow"] == workflow or str(shapes.stable_id("workflow", repo, run["workflow"])) == workflow
+                   for run in runs):
+            return _not_found()
+        runs = [run for run in runs if run["workflow"] == workflow
+                or str(shapes.stable_id("workflow", repo, run["workflow"])) == workflow]
+    for key in ("branch", "event"):
+        if query.get(key):
+            field = "head_branch" if key == "branch" else key
+            runs = [run for run in runs if run[field] == query[key]]
+    if query.get("head_sha"):
+        runs = [run for run in runs if run["head_sha"] == query["head_sha"]]
+    if query.get("status"):  # a status or a conclusion, as GitHub accepts both
+        runs = [run for run in runs if query["status"] in (run["status"], run["conclusion"])]
+    chunk, headers = fake.paginate(runs, query, path)
+    return _reply(200, {"total_count": len(runs), "workflow_runs": [shapes.workflow_run(api, repo, x) for x in chunk]},
+                  headers)
+
+
+def get_run(fake, api, repo, r, m, query, body):
+    run = r["runs"].get(int(m.group(1)))
+    return _reply(200, shapes.workflow_run(api, repo, run)) if run else _not_found()
+
+
+def list_jobs(fake, api, repo, r, m, query, body, path):
+    run = r["runs"].get(int(m.group(1)))
+    if not run:
+        return _not_found()
+    chunk, headers = fake.paginate(run["jobs"], query, path)
+    return _reply(200, {"total_count": len(run["jobs"]), "jobs": [shapes.job(api, repo, run, j) for j in chunk]},
+                  headers)
+
+
+def list_artifacts(fake, api, repo, r, m, query, body, path):
+    run = r["runs"].get(int(m.group(1)))
+    if not run:
+        return _not_found()
+    chunk, headers = fake.paginate(run["artifacts"], query, path)
+    return _reply(200, {"total_count": len(run["artifacts"]),
+                        "artifacts": [shapes.artifact(api, repo, a) for a in chunk]}, headers)
+
+
+def dispatch_workflow(fake, api, repo, r, m, query, body):
+    workflow = m.group(1)
+    if not any(run["workflow"] == workflow for run in r["runs"].values()) and workflow not in r.get("workflows", ()):
+        return _not_found()
+    if not isinstance(body, dict) or not isinstance(body.get("ref"), str):
+        return _invalid("Workflow", "ref")
+    inputs = body.get("inputs") or {}
+    if not isinstance(inputs, dict) or len(inputs) > 10:
+        return _invalid("Workflow", "inputs", "invalid")
+    fake.dispatches.append({"repo": repo, "workflow": workflow, "ref": body["ref"], "inputs": inputs})
+    return _reply(204)
+
+
+# (method, pattern on the path after /repos/o/r, handler, paginated)
+ROUTES = [
+    ("GET", r"/pulls/(\d+)", get_pull, False),
+    ("GET", r"/pulls/(\d+)/files", list_pull_files, True),
+    ("GET", r"/issues", list_issues, True),
+    ("POST", r"/issues", create_issue, False),
+    ("GET", r"/issues/(\d+)", get_issue, False),
+    ("PATCH", r"/issues/(\d+)", update_issue, False),
+    ("POST", r"/issues/(\d+)/comments", add_comment, False),
+    ("GET", r"/issues/(\d+)/comments", list_comments, True),
+    ("POST", r"/issues/(\d+)/labels", add_labels, False),
+    ("POST", r"/statuses/([0-9a-fA-F]{4,40})", create_status, False),
+    ("GET", r"/commits/([^/]+)/statuses", list_statuses, True),
+    ("GET", r"/git/ref/(.+)", get_ref, False),
+    ("GET", r"/actions/runs", list_runs, True),
+    ("GET", r"/actions/workflows/([^/]+)/runs", list_runs, True),
+    ("GET", r"/actions/runs/(\d+)", get_run, False),
+    ("GET", r"/actions/runs/(\d+)/jobs", list_jobs, True),
+    ("GET", r"/actions/runs/(\d+)/artifacts", list_artifacts, True),
+    ("POST", r"/actions/workflows/([^/]+)/dispatches", dispatch_workflow, False),
+]
+
+
+def dispatch(fake, api, repo, r, method, rest, query, body, path):
+    """Routes one request for an existing repository; unknown routes are 404 as on GitHub."""
+    for verb, pattern, handler, paginated in ROUTES:
+        m = re.fullmatch(pattern, rest)
+        if not m or verb != method:
+            continue
+        if paginated:
+            return handler(fake, api, repo, r, m, query, body, path)
+        return handler(fake, api, repo, r, m, query, body)
+    return _not_found()

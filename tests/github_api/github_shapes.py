@@ -1,0 +1,237 @@
+"""Response bodies in the shapes GitHub's REST API returns them.
+
+Every builder fills all fields the OpenAPI description (npm @octokit/openapi) marks as
+required, with the documented types and formats; test_openapi_fidelity.py validates each
+shape the server emits against that description, so a drift is a failing test.
+Values are deterministic (ids derive from names and numbers) so tests can compare bodies.
+"""
+import hashlib
+
+EPOCH_ISO = "2024-01-01T00:00:00Z"
+
+
+def stable_id(*parts) -> int:
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
+    return int(digest[:8], 16) + 1
+
+
+def node_id(*parts) -> str:
+    return "N_" + hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()[:16]
+
+
+def user(api: str, login: str = "octocat") -> dict:
+    html = "https://github.com/" + login
+    url = f"{api}/users/{login}"
+    return {
+        "login": login, "id": stable_id("user", login), "node_id": node_id("user", login),
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{stable_id('user', login)}",
+        "gravatar_id": "", "url": url, "html_url": html,
+        "followers_url": url + "/followers", "following_url": url + "/following",
+        "gists_url": url + "/gists", "starred_url": url + "/starred",
+        "subscriptions_url": url + "/subscriptions", "organizations_url": url + "/orgs",
+        "repos_url": url + "/repos", "events_url": url + "/events",
+        "received_events_url": url + "/received_events", "type": "User", "site_admin": False,
+    }
+
+
+_REPO_URL_FIELDS = [
+    "archive", "assignees", "blobs", "branches", "collaborators", "comments", "commits", "compare",
+    "contents", "contributors", "deployments", "downloads", "events", "forks", "git_commits",
+    "git_refs", "git_tags", "hooks", "issue_comment", "issue_events", "issues", "keys", "labels",
+    "languages", "merges", "milestones", "notifications", "pulls", "releases", "stargazers",
+    "statuses", "subscribers", "subscription", "tags", "teams", "trees",
+]
+
+
+def minimal_repository(api: str, full_name: str) -> dict:
+    owner, name = full_name.split("/", 1)
+    url = f"{api}/repos/{full_name}"
+    repo = {
+        "id": stable_id("repo", full_name), "node_id": node_id("repo", full_name), "name": name,
+        "full_name": full_name, "owner": user(api, owner), "private": False,
+        "html_url": "https://github.com/" + full_name, "description": None, "fork": False, "url": url,
+    }
+    for field in _REPO_URL_FIELDS:
+        repo[field + "_url"] = f"{url}/{field}"
+    return repo
+
+
+def repository(api: str, full_name: str) -> dict:
+    repo = minimal_repository(api, full_name)
+    repo.update({
+        "clone_url": f"https://github.com/{full_name}.git", "git_url": f"git://github.com/{full_name}.git",
+        "ssh_url": f"git@github.com:{full_name}.git", "svn_url": f"https://github.com/{full_name}",
+        "mirror_url": None, "homepage": None, "language": None, "default_branch": "main",
+        "forks": 0, "forks_count": 0, "stargazers_count": 0, "watchers": 0, "watchers_count": 0,
+        "size": 0, "open_issues": 0, "open_issues_count": 0,
+        "has_downloads": True, "has_issues": True, "has_projects": True, "has_wiki": True,
+        "has_pages": False, "archived": False, "disabled": False, "license": None,
+        "pushed_at": EPOCH_ISO, "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO,
+    })
+    return repo
+
+
+def label(api: str, repo: str, name: str) -> dict:
+    return {
+        "id": stable_id("label", repo, name), "node_id": node_id("label", repo, name),
+        "url": f"{api}/repos/{repo}/labels/{name}", "name": name, "description": None,
+        "color": "ededed", "default": False,
+    }
+
+
+def pull_request(api: str, repo: str, pr: dict) -> dict:
+    number = pr["number"]
+    url = f"{api}/repos/{repo}/pulls/{number}"
+    html = f"https://github.com/{repo}/pull/{number}"
+    issue_url = f"{api}/repos/{repo}/issues/{number}"
+
+    def side(ref: str, sha: str) -> dict:
+        owner = repo.split("/")[0]
+        return {"label": f"{owner}:{ref}", "ref": ref, "sha": sha, "repo": repository(api, repo),
+                "user": user(api, owner)}
+
+    def link(href: str) -> dict:
+        return {"href": href}
+
+    return {
+        "url": url, "id": stable_id("pull", repo, number), "node_id": node_id("pull", repo, number),
+        "html_url": html, "diff_url": html + ".diff", "patch_url": html + ".patch", "issue_url": issue_url,
+        "commits_url": url + "/commits", "review_comments_url": url + "/comments",
+        "review_comment_url": f"{api}/repos/{repo}/pulls/comments{{/number}}",
+        "comments_url": issue_url + "/comments", "statuses_url": f"{api}/repos/{repo}/statuses/{pr['head_sha']}",
+        "number": number, "state": pr.get("state", "open"), "locked": False, "title": pr.get("title", f"PR {number}"),
+        "user": user(api), "body": pr.get("body"), "labels": [], "milestone": None,
+        "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "closed_at": None, "merged_at": None,
+        "merge_commit_sha": None, "assignee": None, "author_association": "OWNER", "auto_merge": None,
+        "head": side(pr.get("head_ref", "feature"), pr["head_sha"]),
+        "base": side(pr.get("base_ref", "main"), pr["base_sha"]),
+        "_links": {"self": link(url), "html": link(html), "issue": link(issue_url),
+                   "comments": link(issue_url + "/comments"), "review_comments": link(url + "/comments"),
+                   "review_comment": link(f"{api}/repos/{repo}/pulls/comments{{/number}}"),
+                   "commits": link(url + "/commits"), "statuses": link(f"{api}/repos/{repo}/statuses/{pr['head_sha']}")},
+        "merged": False, "mergeable": None, "mergeable_state": "unknown", "merged_by": None,
+        "comments": 0, "review_comments": 0, "maintainer_can_modify": False, "commits": 1,
+        "additions": 0, "deletions": 0, "changed_files": pr["changed_files"],
+    }
+
+
+def diff_entry(api: str, repo: str, sha: str, f: dict) -> dict:
+    name = f["filename"]
+    entry = {
+        "sha": hashlib.sha1(name.encode()).hexdigest(), "filename": name, "status": f.get("status", "modified"),
+        "additions": f.get("additions", 1), "deletions": f.get("deletions", 0),
+        "changes": f.get("additions", 1) + f.get("deletions", 0),
+        "blob_url": f"https://github.com/{repo}/blob/{sha}/{name}",
+        "raw_url": f"https://github.com/{repo}/raw/{sha}/{name}",
+        "contents_url": f"{api}/repos/{repo}/contents/{name}?ref={sha}",
+    }
+    if f.get("previous_filename"):
+        entry["previous_filename"] = f["previous_filename"]
+    if "patch" in f:
+        entry["patch"] = f["patch"]
+    return entry
+
+
+def issue(api: str, repo: str, it: dict) -> dict:
+    number = it["number"]
+    url = f"{api}/repos/{repo}/issues/{number}"
+    out = {
+        "id": stable_id("issue", repo, number), "node_id": node_id("issue", repo, number), "url": url,
+        "repository_url": f"{api}/repos/{repo}", "labels_url": url + "/labels{/name}",
+        "comments_url": url + "/comments", "events_url": url + "/events",
+        "html_url": f"https://github.com/{repo}/issues/{number}", "number": number,
+        "state": it.get("state", "open"), "title": it["title"], "body": it.get("body"), "user": user(api),
+        "labels": [label(api, repo, name) for name in it.get("labels", [])], "assignee": None,
+        "milestone": None, "locked": False, "comments": len(it.get("comments", [])),
+        "closed_at": EPOCH_ISO if it.get("state") == "closed" else None,
+        "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "author_association": "OWNER",
+    }
+    if it.get("state") == "closed":
+        out["state_reason"] = "completed"
+    if it.get("pull_request"):
+        html = f"https://github.com/{repo}/pull/{number}"
+        out["pull_request"] = {"url": f"{api}/repos/{repo}/pulls/{number}", "html_url": html,
+                               "diff_url": html + ".diff", "patch_url": html + ".patch"}
+    return out
+
+
+def issue_comment(api: str, repo: str, number: int, comment_id: int, body: str) -> dict:
+    return {
+        "id": comment_id, "node_id": node_id("comment", comment_id),
+        "url": f"{api}/repos/{repo}/issues/comments/{comment_id}",
+        "html_url": f"https://github.com/{repo}/issues/{number}#issuecomment-{comment_id}",
+        "issue_url": f"{api}/repos/{repo}/issues/{number}", "body": body, "user": user(api),
+        "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "author_association": "OWNER",
+    }
+
+
+def status(api: str, repo: str, sha: str, s: dict) -> dict:
+    return {
+        "url": f"{api}/repos/{repo}/statuses/{sha}", "avatar_url": None, "id": s["id"],
+        "node_id": node_id("status", s["id"]), "state": s["state"], "description": s.get("description"),
+        "target_url": s.get("target_url"), "context": s.get("context", "default"),
+        "created_at": s.get("created_at", EPOCH_ISO), "updated_at": s.get("created_at", EPOCH_ISO),
+        "creator": user(api),
+    }
+
+
+def git_ref(api: str, repo: str, ref: str, sha: str) -> dict:
+    return {"ref": "refs/" + ref, "node_id": node_id("ref", repo, ref), "url": f"{api}/repos/{repo}/git/refs/{ref}",
+            "object": {"type": "commit", "sha": sha, "url": f"{api}/repos/{repo}/git/commits/{sha}"}}
+
+
+def workflow_run(api: str, repo: str, run: dict) -> dict:
+    rid = run["id"]
+    url = f"{api}/repos/{repo}/actions/runs/{rid}"
+    workflow = run.get("workflow", "ci.yml")
+    return {
+        "id": rid, "name": run.get("name", "CI"), "node_id": node_id("run", rid),
+        "head_branch": run.get("head_branch", "main"), "head_sha": run["head_sha"],
+        "path": ".github/workflows/" + workflow, "display_title": run.get("display_title", "CI"),
+        "run_number": run.get("run_number", rid), "event": run.get("event", "push"),
+        "status": run.get("status", "completed"), "conclusion": run.get("conclusion"),
+        "workflow_id": stable_id("workflow", repo, workflow), "url": url,
+        "html_url": f"https://github.com/{repo}/actions/runs/{rid}", "pull_requests": [],
+        "created_at": run.get("created_at", EPOCH_ISO), "updated_at": run.get("created_at", EPOCH_ISO),
+        "jobs_url": url + "/jobs", "logs_url": url + "/logs", "check_suite_url": f"{api}/repos/{repo}/check-suites/{rid}",
+        "artifacts_url": url + "/artifacts", "cancel_url": url + "/cancel", "rerun_url": url + "/rerun",
+        "workflow_url": f"{api}/repos/{repo}/actions/workflows/{stable_id('workflow', repo, workflow)}",
+        "head_commit": {"id": run["head_sha"], "tree_id": run["head_sha"], "message": "commit",
+                        "timestamp": EPOCH_ISO, "author": {"name": "Octo Cat", "email": "octocat@example.com"},
+                        "committer": {"name": "Octo Cat", "email": "octocat@example.com"}},
+        "repository": minimal_repository(api, repo), "head_repository": minimal_repository(api, repo),
+    }
+
+
+def job(api: str, repo: str, run: dict, j: dict) -> dict:
+    jid = j["id"]
+    status_ = j.get("status", "completed")
+    return {
+        "id": jid, "run_id": run["id"], "run_url": f"{api}/repos/{repo}/actions/runs/{run['id']}",
+        "node_id": node_id("job", jid), "head_sha": run["head_sha"], "url": f"{api}/repos/{repo}/actions/jobs/{jid}",
+        "html_url": f"https://github.com/{repo}/actions/runs/{run['id']}/job/{jid}", "status": status_,
+        "conclusion": j.get("conclusion", "success" if status_ == "completed" else None),
+        "created_at": EPOCH_ISO, "started_at": EPOCH_ISO,
+        "completed_at": EPOCH_ISO if status_ == "completed" else None, "name": j["name"], "steps": [],
+        "check_run_url": f"{api}/repos/{repo}/check-runs/{jid}", "labels": j.get("labels", ["ubuntu-latest"]),
+        "runner_id": None, "runner_name": None, "runner_group_id": None, "runner_group_name": None,
+        "workflow_name": run.get("name", "CI"), "head_branch": run.get("head_branch", "main"),
+    }
+
+
+def artifact(api: str, repo: str, a: dict) -> dict:
+    aid = a["id"]
+    url = f"{api}/repos/{repo}/actions/artifacts/{aid}"
+    return {
+        "id": aid, "node_id": node_id("artifact", aid), "name": a["name"],
+        "size_in_bytes": a.get("size_in_bytes", 1024), "url": url, "archive_download_url": url + "/zip",
+        "expired": a.get("expired", False), "created_at": EPOCH_ISO, "expires_at": "2024-04-01T00:00:00Z",
+        "updated_at": EPOCH_ISO,
+    }
+
+
+def error(message: str, status: int, docs: str = "https://docs.github.com/rest", errors=None) -> dict:
+    body = {"message": message, "documentation_url": docs, "status": str(status)}
+    if errors is not None:
+        body["errors"] = errors
+    return body

@@ -1,0 +1,302 @@
+// The glob engine (core): documented examples, PLATFORM.md §1.3 vectors in both dialects,
+// validation errors verbatim, ordered list evaluation, and the DFA against the reference.
+#include <random>
+
+#include "catch.hpp"
+#include "gatekit/glob.hpp"
+#include "gatekit/path_categories.hpp"
+
+using namespace gatekit::glob;
+
+namespace {
+
+Pattern compile(const std::string& text, Dialect d = Dialect::github) {
+  auto r = Pattern::compile(text, d);
+  if (auto* e = std::get_if<PatternError>(&r)) FAIL("pattern '" << text << "' rejected: " << e->message);
+  return std::get<Pattern>(std::move(r));
+}
+
+PatternError rejected(const std::string& text, Dialect d = Dialect::github) {
+  auto r = Pattern::compile(text, d);
+  if (std::holds_alternative<Pattern>(r)) FAIL("pattern '" << text << "' was accepted");
+  return std::get<PatternError>(r);
+}
+
+PatternList list(const std::vector<std::string>& texts, Dialect d = Dialect::github) {
+  std::vector<Pattern> ps;
+  for (const auto& t : texts) ps.push_back(compile(t, d));
+  return PatternList(std::move(ps), d);
+}
+
+struct Case {
+  const char* pattern;
+  const char* path;
+  bool match;
+};
+
+}  // namespace
+
+TEST_CASE("github dialect: every documented example") {
+  const std::vector<Case> cases{
+      {"*", "README.md", true},
+      {"*", "docs/README.md", false},
+      {"*.jsx?", "page.js", true},
+      {"*.jsx?", "page.jsx", true},
+      {"*.jsx?", "page.jsxx", false},
+      {"**", "a/b/c.txt", true},
+      {"**", "README.md", true},
+      {"**.js", "index.js", true},
+      {"**.js", "js/index.js", true},
+      {"**.js", "src/js/app.js", true},
+      {"**.js", "src/js/app.jsx", false},
+      {"docs/*", "docs/README.md", true},
+      {"docs/*", "docs/file.txt", true},
+      {"docs/*", "docs/sub/file.txt", false},
+      {"docs/**", "docs/README.md", true},
+      {"docs/**", "docs/mona/octocat.txt", true},
+      {"docs/**", "README.md", false},
+      {"**/docs/**", "docs/hello.md", true},
+      {"**/docs/**", "dir/docs/my-file.txt", true},
+      {"**/docs/**", "space/docs/plan/space.doc", true},
+      {"**/README.md", "README.md", true},
+      {"**/README.md", "js/README.md", true},
+      {"**/*src/**", "a/src/app.js", true},
+      {"**/*src/**", "my-src/code/js/app.js", true},
+      {"**/migrate-*.sql", "migrate-10909.sql", true},
+      {"**/migrate-*.sql", "db/migrate-v1.0.sql", true},
+      {"**/migrate-*.sql", "db/sept/migrate-v1.sql", true},
+      {"*.md", "hello.md", true},
+      {"v[12].[0-9]+.[0-9]+", "v1.10.1", true},
+      {"v[12].[0-9]+.[0-9]+", "v2.0.0", true},
+      {"v[12].[0-9]+.[0-9]+", "v3.0.0", false},
+      {"a**b", "a/x/b", true},
+      {"x/**.js", "x/a/b.js", true},
+      {"a/**/b", "a/b", true},
+      {"a/**/b", "a/x/y/b", true},
+      {"\\*.md", "*.md", true},
+      {"\\*.md", "a.md", false},
+      {"a\\b", "a\\b", true},  // '\' before a non-special character is literal
+      {"a!b", "a!b", true},     // '!' only negates at the start
+      {"\\!x", "!x", true},
+      {"{a,b}.js", "{a,b}.js", true},
+      {"{a,b}.js", "a.js", false},
+      {"[CB]at", "Cat", true},
+      {"[CB]at", "Bat", true},
+      {"[CB]at", "Rat", false},
+      {"[1-2]00", "200", true},
+      {"*.MD", "a.md", false},  // case-sensitive
+  };
+  for (const auto& c : cases) {
+    INFO(c.pattern << " vs " << c.path);
+    CHECK(compile(c.pattern).body_matches(c.path) == c.match);
+  }
+}
+
+TEST_CASE("github dialect: documented list examples (ordered negation)") {
+  auto a = list({"*.md", "!README.md"});
+  CHECK(a.evaluate("hello.md").included);
+  CHECK_FALSE(a.evaluate("README.md").included);
+  CHECK(a.evaluate("README.md").decisive == 1);
+  CHECK_FALSE(a.evaluate("docs/hello.md").included);
+
+  auto b = list({"*.md", "!README.md", "README*"});
+  CHECK(b.evaluate("hello.md").included);
+  CHECK(b.evaluate("README.md").included);
+  CHECK(b.evaluate("README.md").decisive == 2);
+  CHECK(b.evaluate("README.doc").included);
+
+  auto c = list({"src/**", "!src/generated/**"});
+  CHECK(c.evaluate("src/a.c").included);
+  CHECK_FALSE(c.evaluate("src/generated/x.c").included);
+  CHECK(c.evaluate("other").decisive == -1);
+}
+
+TEST_CASE("PLATFORM §1.3: where the dialects disagree") {
+  struct Row {
+    const char* pattern;
+    const char* path;
+    bool github;
+    bool picomatch;
+  };
+  const std::vector<Row> rows{
+      {"*.jsx?", "page.js", true, false},
+      {"file?.txt", "file.txt", true, false},
+      {"file?.txt", "file1.txt", false, true},
+      {"a+b", "aab", true, false},
+      {"a+b", "a+b", false, true},
+      {"x/**.js", "x/a/b.js", true, false},
+      {"a**b", "a/x/b", true, false},
+      {"*.{js,ts}", "a.ts", false, true},
+      {"a.(js|ts)", "a.js", false, true},
+      {"./src/**", "src/a", false, true},
+  };
+  for (const auto& r : rows) {
+    INFO(r.pattern << " vs " << r.path);
+    CHECK(compile(r.pattern, Dialect::github).matches(r.path) == r.github);
+    CHECK(compile(r.pattern, Dialect::picomatch).matches(r.path) == r.picomatch);
+  }
+}
+
+TEST_CASE("picomatch dialect: documented behaviour") {
+  const std::vector<Case> cases{
+      {"*", ".github", true},      // dot: true
+      {"a/**/b", "a/b", true},     // globstar segment may be empty
+      {"src/**", "src", true},
+      {"**.js", "a/b/c.js", true},  // at pattern start, ** spans directories
+      {"?", "a", true},
+      {"?", "ab", false},
+      {"[^a]", "b", true},
+      {"[^a]", "a", false},
+      {"[!a]", "!", true},  // [!...] does not negate
+      {"[!a]", "b", false},
+      {"{1..3}", "2", true},
+      {"{1..3}", "4", false},
+      {"@(a|b)", "b", true},
+      {"+(a|b)", "abba", true},
+      {"*(a)", "", false},
+      {"?(a)", "a", true},
+      {"a\\*b", "a*b", true},
+      {"a\\*b", "axb", false},
+  };
+  for (const auto& c : cases) {
+    INFO(c.pattern << " vs " << c.path);
+    CHECK(compile(c.pattern, Dialect::picomatch).matches(c.path) == c.match);
+  }
+  // Each pattern is judged on its own: '!x' matches what x does not.
+  auto neg = compile("!src/**", Dialect::picomatch);
+  CHECK(neg.matches("docs/a.md"));
+  CHECK_FALSE(neg.matches("src/a.c"));
+  auto l = list({"src/**", "!src/x/**"}, Dialect::picomatch);
+  CHECK(l.evaluate("src/x/a").included);  // no ordered subtraction: the first pattern decides
+  CHECK(l.evaluate("src/x/a").decisive == 0);
+  CHECK(l.evaluate("README.md").decisive == 1);
+}
+
+TEST_CASE("github dialect: invalid patterns are rejected with a column and a hint") {
+  struct Bad {
+    const char* pattern;
+    int column;
+    const char* message;
+    const char* hint;
+  };
+  const std::vector<Bad> bad{
+      {"", 0, "empty pattern", "remove the entry, or write '**' to match every path"},
+      {"!", 1, "'!' must be followed by a pattern", ""},
+      {"?abc", 1,
+       "'?' must follow a character or a [...] class: it means zero or one of the preceding character",
+       "write '\\?' for a literal '?'; to match any one character use a class such as '[a-z0-9]'"},
+      {"!?a", 2,
+       "'?' must follow a character or a [...] class: it means zero or one of the preceding character",
+       "write '\\?' for a literal '?'; to match any one character use a class such as '[a-z0-9]'"},
+      {"a*?", 3,
+       "'?' must follow a character or a [...] class: it means zero or one of the preceding character",
+       "write '\\?' for a literal '?'; to match any one character use a class such as '[a-z0-9]'"},
+      {"+x", 1, "'+' must follow a character or a [...] class: it means one or more of the preceding character",
+       "write '\\+' for a literal '+'"},
+      {"a**+", 4, "'+' must follow a character or a [...] class: it means one or more of the preceding character",
+       "write '\\+' for a literal '+'"},
+      {"a??", 3,
+       "'?' must follow a character or a [...] class: it means zero or one of the preceding character",
+       "write '\\?' for a literal '?'; to match any one character use a class such as '[a-z0-9]'"},
+      {"src/[abc", 5, "'[' is not closed by ']'", "write '\\[' for a literal '['"},
+      {"x[]", 2, "empty brackets '[]'", "list at least one character, e.g. '[abc]'; write '\\[' for a literal '['"},
+      {"[z-a]", 2, "reversed range 'z-a' in brackets", "write 'a-z'"},
+      {"[+-/]", 2, "a range in brackets can only span a-z, A-Z or 0-9, not '+-/'", "list such characters one by one"},
+      {"[0-z]", 2, "a range in brackets can only span a-z, A-Z or 0-9, not '0-z'", "list such characters one by one"},
+      {"[a-]", 2, "range 'a-' in brackets has no end", "put a literal '-' first, e.g. '[-a]'"},
+  };
+  for (const auto& b : bad) {
+    INFO("pattern: " << b.pattern);
+    auto e = rejected(b.pattern);
+    CHECK(e.column == b.column);
+    CHECK(e.message == b.message);
+    CHECK(e.hint == b.hint);
+  }
+}
+
+TEST_CASE("picomatch dialect: ambiguous quantified extglobs are refused") {
+  auto nested = rejected("+(+(a))", Dialect::picomatch);
+  CHECK(nested.column == 3);
+  CHECK(nested.message == "nested quantified extglobs change meaning between picomatch versions");
+  auto overlap = rejected("x/+(a|aa).js", Dialect::picomatch);
+  CHECK(overlap.column == 3);
+  CHECK(overlap.message ==
+        "overlapping alternatives in a quantified extglob ('a' and 'aa') change meaning between picomatch versions");
+  CHECK(compile("+(a|b)", Dialect::picomatch).matches("abab"));
+  CHECK(compile("@(a|aa)", Dialect::picomatch).matches("aa"));  // not quantified: no ambiguity
+  // picomatch's regex for this is invalid (it never matches): gatekit refuses it loudly.
+  CHECK(rejected("?(a)+", Dialect::picomatch).message.rfind("cannot compile this pattern", 0) == 0);
+  // Back-references cannot run on an automaton.
+  CHECK(rejected("\\1", Dialect::picomatch).message.rfind("cannot compile this pattern", 0) == 0);
+}
+
+TEST_CASE("github dialect: valid odd patterns") {
+  CHECK(compile("[-a]x").body_matches("-x"));
+  CHECK(compile("[A-z]").body_matches("Q"));
+  CHECK(compile("a/+").body_matches("a//"));  // '+' after a literal '/'
+  CHECK(compile("]").body_matches("]"));
+  CHECK(compile("\\").body_matches("\\"));
+  CHECK(compile("!a").negated());
+  CHECK_FALSE(compile("\\!a").negated());
+}
+
+TEST_CASE("lint: ported shell and picomatch habits are warned about") {
+  auto w = lint(".github/*", Dialect::github);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].column == 9);
+  CHECK(w[0].message ==
+        "'.github/*' matches only files directly in '.github/', not in its subfolders (unlike a shell `case` "
+        "pattern); write '.github/**' to cover the whole tree");
+  CHECK(lint(".github/**", Dialect::github).empty());
+  CHECK(lint("docs/**/*", Dialect::github).empty());
+  REQUIRE(lint("*.{js,ts}", Dialect::github).size() == 1);
+  CHECK(lint("*.{js,ts}", Dialect::github)[0].column == 3);
+  REQUIRE(lint("./src/**", Dialect::github).size() == 1);
+  CHECK(lint("./src/**", Dialect::github)[0].message ==
+        "changed paths never start with './': this pattern matches nothing; remove the prefix");
+  REQUIRE(lint("!src/**", Dialect::picomatch).size() == 1);
+}
+
+TEST_CASE("the docs category follows SYSTEMS B.24") {
+  auto docs = list(default_docs_patterns());
+  for (const char* p : {"docs/index.md", "docs/img/a.png", "overrides/main.html", "mkdocs.yml", "README.md",
+                        "CHANGELOG.md", "config/notes.md"})
+    CHECK(docs.evaluate(p).included);
+  for (const char* p : {"src/tinyml/README.md", "tests/fixtures/x.md", "src/a.py", "pyproject.toml", "sub/mkdocs.yml"})
+    CHECK_FALSE(docs.evaluate(p).included);
+}
+
+TEST_CASE("the list DFA agrees with pattern-by-pattern evaluation on random input") {
+  std::mt19937 rng(12345);
+  const std::vector<std::string> atoms{"a", "b", "/", "*", "**", "**/", "[ab]", "a?", "b+", ".", "!"};
+  const std::string alphabet = "ab/.x";
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> texts;
+    const int n = 1 + static_cast<int>(rng() % 6);
+    for (int k = 0; k < n; ++k) {
+      std::string t = rng() % 3 == 0 ? "!" : "";
+      const int len = 1 + static_cast<int>(rng() % 6);
+      for (int j = 0; j < len; ++j) t += atoms[rng() % (atoms.size() - 1)];
+      if (std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) texts.push_back(t);
+    }
+    if (texts.empty()) continue;
+    auto l = list(texts);
+    for (int q = 0; q < 40; ++q) {
+      std::string path;
+      const int len = static_cast<int>(rng() % 10);
+      for (int j = 0; j < len; ++j) path += alphabet[rng() % alphabet.size()];
+      auto fast = l.evaluate(path);
+      auto slow = l.evaluate_slow(path);
+      INFO("path " << path << " pattern[0] " << texts[0]);
+      CHECK(fast.included == slow.included);
+      CHECK(fast.decisive == slow.decisive);
+    }
+  }
+}
+
+TEST_CASE("normalize_path drops ./ and leading slashes only") {
+  CHECK(normalize_path("./src/a") == "src/a");
+  CHECK(normalize_path("/src/a") == "src/a");
+  CHECK(normalize_path("././a/./b") == "a/./b");
+  CHECK(normalize_path("a") == "a");
+}

@@ -1,0 +1,125 @@
+#pragma once
+// The pure pieces of the GitHub client, exposed for table-driven tests: Link header
+// parsing, URL building, the retry / rate-limit policy and JSON decoding. Tools use
+// gatekit/github.hpp; nothing here performs I/O or reads a clock.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "gatekit/clock.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit::github::detail {
+
+// ---- Link header and URLs (github_link.cpp) -------------------------------------------
+
+struct LinkEntry {
+  std::string url;
+  std::string rel;  // one entry per rel when a link lists several ("next last")
+};
+
+// RFC 8288 subset GitHub emits: `<url>; rel="next", <url>; rel="last"`. Malformed entries
+// are skipped, never guessed at.
+std::vector<LinkEntry> parse_link_header(std::string_view value);
+std::optional<std::string> next_link(std::string_view value);
+
+// RFC 3986: every byte but unreserved characters is %XX-encoded.
+std::string percent_encode(std::string_view text);
+// Encodes each '/'-separated segment of a path ("o/r", "heads/main") and keeps the slashes.
+std::string encode_segments(std::string_view path);
+// base "https://h/api/v3" + "/repos/x" -> "https://h/api/v3/repos/x"; an absolute URL is kept.
+std::string join_url(std::string_view base, std::string_view path_or_url);
+// Appends key=value (value percent-encoded) with '?' or '&'.
+std::string add_query(std::string_view url, std::string_view key, std::string_view value);
+bool has_query_param(std::string_view url, std::string_view key);
+// "https://h:8080/x?y" -> "https://h:8080"; "" when the URL has no scheme.
+std::string origin_of(std::string_view url);
+// "https://h/api/v3/repos/x?y" -> "/api/v3/repos/x?y".
+std::string path_of(std::string_view url);
+
+// ---- Retry policy (github_retry.cpp) --------------------------------------------------
+
+struct RetryPolicy {
+  std::chrono::milliseconds base_delay{1'000};  // first backoff, doubled per attempt
+  std::chrono::milliseconds max_delay{30'000};  // backoff cap
+  std::chrono::milliseconds secondary_wait{60'000};  // secondary limit without Retry-After
+  std::chrono::milliseconds reset_margin{1'000};     // added to x-ratelimit-reset waits
+};
+
+enum class Verdict {
+  deliver,        // a usable answer (2xx/3xx) or a final error status (most 4xx)
+  retry_backoff,  // transient: connection error, timeout, 5xx
+  retry_wait,     // rate limited: wait exactly `wait`, then retry
+  fail,           // not retryable and not an HTTP answer (e.g. TLS verification failed)
+};
+
+struct Assessment {
+  Verdict verdict = Verdict::deliver;
+  std::chrono::milliseconds wait{0};        // retry_wait only
+  std::optional<std::int64_t> reset_epoch;  // primary rate limit: when it resets (epoch s)
+  std::string reason;                       // "HTTP 502", "rate limit exceeded", ...
+};
+
+// now: the current time (for x-ratelimit-reset, which is absolute).
+Assessment assess_response(const HttpResponse& response, Clock::time_point now,
+                           const RetryPolicy& policy = {});
+Assessment assess_transport_error(const TransportError& error);
+
+// Exponential backoff with "equal jitter": half the doubled delay fixed, half scaled by
+// jitter01 in [0, 1). attempt counts from 1.
+std::chrono::milliseconds backoff_delay(int attempt, double jitter01, const RetryPolicy& policy = {});
+
+enum class StepAction { deliver, wait_and_retry, give_up_attempts, give_up_budget, fail };
+struct Step {
+  StepAction action = StepAction::deliver;
+  std::chrono::milliseconds wait{0};
+};
+// What to do after `attempt` (1-based) was assessed, given the budget still left.
+Step next_step(const Assessment& assessment, int attempt, int max_attempts,
+               std::chrono::milliseconds budget_left, double jitter01,
+               const RetryPolicy& policy = {});
+
+// "2023-11-14T22:13:20Z"
+std::string format_utc(std::int64_t epoch_seconds);
+
+// ---- Errors and decoding (github_decode.cpp) ------------------------------------------
+
+// GitHub's error body ({message, documentation_url, errors[]}) turned into an ApiError of
+// kind http_status; a non-JSON body is summarised by its first printable characters.
+ApiError error_from_response(const HttpResponse& response, const std::string& method,
+                             const std::string& url);
+
+// Parses a response body as JSON; a non-JSON content type or invalid JSON is an error
+// message naming the content type / parse error. An empty body (204) is null.
+Result<boost::json::value> parse_body(const HttpResponse& response);
+
+Result<PullRequest> decode_pull_request(const boost::json::value& v);
+Result<PullFile> decode_pull_file(const boost::json::value& v);
+Result<Issue> decode_issue(const boost::json::value& v);
+Result<CommitStatus> decode_status(const boost::json::value& v);
+Result<WorkflowRun> decode_run(const boost::json::value& v);
+Result<WorkflowJob> decode_job(const boost::json::value& v);
+Result<Artifact> decode_artifact(const boost::json::value& v);
+
+// Decodes every element of an array; errors name the element ("item 3: ...").
+template <class T, class F>
+Result<std::vector<T>> decode_array(const boost::json::value& v, F decode_one) {
+  if (!v.is_array()) return make_error("expected a JSON array");
+  std::vector<T> out;
+  out.reserve(v.get_array().size());
+  std::size_t index = 0;
+  for (const auto& item : v.get_array()) {
+    auto one = decode_one(item);
+    if (!one) return make_error("item " + std::to_string(index) + ": " + one.error().message);
+    out.push_back(std::move(*one));
+    ++index;
+  }
+  return out;
+}
+
+}  // namespace gatekit::github::detail

@@ -1,0 +1,108 @@
+#pragma once
+// GPU discovery and device visibility (PLATFORM.md §7).
+//
+// Counting: the HIP runtime (hipGetDeviceCount) and the CUDA driver (cuInit +
+// cuDeviceGetCount) are loaded with dlopen at run time, so gatekit builds and runs without
+// either; NVML / nvidia-smi / rocm-smi are never used because they ignore the
+// *_VISIBLE_DEVICES variables. The runtimes apply those variables themselves; the pure
+// functions below implement the same documented rules for the paths where gatekit must
+// compute them itself: an explicit GPU count (--gpus N) and the device sets handed to
+// child processes.
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/environment.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit {
+
+// ---- visibility rules (pure) -------------------------------------------------------------
+
+// One *_VISIBLE_DEVICES value applied to `available` devices, the CUDA way:
+//   unset (nullopt)  -> every device, as indices "0".."available-1";
+//   ""               -> none;
+//   otherwise comma-separated entries, whitespace around each ignored, taken in order up to
+//   the first invalid one: an integer index is valid when 0 <= i < available and not
+//   repeated; a UUID entry ("GPU-...", "MIG-...") is taken as valid (only the runtime can
+//   check it); anything else (e.g. "-1", "x", an empty entry) ends the list there.
+// The result holds the accepted entries, spelled as in the value, at most `available`.
+std::vector<std::string> visible_entries(const std::optional<std::string>& value, int available);
+
+// Devices a process sees when `physical` GPUs are installed, given the environment:
+// ROCm chain when ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES is set (ROCR first, then
+// HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES, indexing into what is left), else the
+// CUDA rule on CUDA_VISIBLE_DEVICES.
+int visible_gpu_count(int physical, const Environment& env);
+
+// The environment a child process needs to see exactly `assigned` (positions 0..visible-1
+// among the devices this process sees). Each variable is composed with this process's own
+// value, so a runner started with CUDA_VISIBLE_DEVICES=4,5,6,7 hands "6" (not "2") to a child
+// assigned position 2. Sets CUDA_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES (HIP's is
+// composed from HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES, as HIP reads them);
+// ROCR_VISIBLE_DEVICES is inherited untouched because HIP indexes into what it leaves.
+std::map<std::string, std::string> child_visibility_env(const Environment& env, int visible,
+                                                        const std::vector<int>& assigned);
+
+// The visibility variables as set in `env` (for reports): name -> value, set ones only.
+std::map<std::string, std::string> visibility_variables(const Environment& env);
+
+// ---- discovery (dlopen) ------------------------------------------------------------------
+
+struct GpuDevice {
+  int index = 0;     // position among the visible devices
+  std::string name;  // e.g. "AMD Instinct MI300X", "NVIDIA H100 80GB HBM3"
+};
+
+struct GpuBackendProbe {
+  std::string backend;  // "hip" or "cuda"
+  std::string library;  // the file dlopen was given
+  bool loaded = false;
+  int count = 0;
+  std::vector<GpuDevice> devices;
+  std::string driver_version;   // "12.4" (CUDA driver) / HIP driver version
+  std::string runtime_version;  // HIP runtime version, "6.2.41133"; empty for CUDA
+  std::string error;            // why it was not loaded or why counting failed
+};
+
+struct GpuInventory {
+  int count = 0;
+  std::string backend;  // "hip", "cuda", "override" (--gpus N) or "none"
+  std::vector<GpuDevice> devices;
+  std::string driver_version;
+  std::string runtime_version;
+  std::map<std::string, std::string> visibility;  // variables in effect
+  std::vector<GpuBackendProbe> probes;             // every backend tried
+  // One line for logs: "2 GPUs (cuda: NVIDIA H100 x2, driver 12.4)".
+  std::string describe() const;
+};
+
+// Libraries tried, in order. GATEKIT_HIP_LIBRARY / GATEKIT_CUDA_LIBRARY replace the default
+// names (a path, for tests with a stub library, or an unusual install); the value "none"
+// disables that backend.
+std::vector<std::string> hip_library_candidates(const Environment& env);
+std::vector<std::string> cuda_library_candidates(const Environment& env);
+
+// Probes both runtimes in a child process (fork) bounded by `timeout`, so a wedged driver
+// cannot hang the caller and the runtimes are never initialised in the caller. The backend
+// that sees more devices wins (HIP on a tie). An Error only when probing itself failed
+// (fork, timeout); "no runtime found" is a successful inventory with count 0.
+Result<GpuInventory> detect_gpus(const Environment& env,
+                                 std::chrono::milliseconds timeout = std::chrono::seconds(120));
+
+// Probes in this process (used by detect_gpus' child; exposed for tests).
+GpuBackendProbe probe_hip(const std::vector<std::string>& candidates);
+GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates);
+
+// An inventory for an explicit count: `physical` devices narrowed by the visibility
+// variables in `env`.
+GpuInventory override_inventory(int physical, const Environment& env);
+
+// "12.4" from 12040 (CUDA), "6.2.41133" from 60241133 (HIP: major*1e7 + minor*1e5 + patch).
+std::string format_cuda_version(int version);
+std::string format_hip_version(int version);
+
+}  // namespace gatekit

@@ -1,0 +1,48 @@
+#pragma once
+// Orderly shutdown on SIGINT / SIGTERM (PLATFORM.md §3: a cancelled job gets SIGINT, SIGTERM
+// 7.5 s later and SIGKILL 2.5 s after that). A tool that installs the handlers keeps running
+// after the signal: it finds termination_signal() != 0, stops starting work, lets its
+// children end, writes its reports and exits.
+//
+// Children started by SystemProcessRunner live in process groups of their own, so a signal
+// sent to the tool does not reach them. While the handlers are installed every running
+// group is registered here: the handler forwards SIGTERM to each group at once (SIGKILL on a
+// second signal), and SystemProcessRunner kills a group that is still alive
+// termination_grace() later.
+#include <chrono>
+
+#include <sys/types.h>
+
+namespace gatekit {
+
+// Idempotent; safe to call from several tools' entry points.
+void install_termination_handlers();
+
+// The first SIGINT/SIGTERM received since start (or since reset), 0 if none.
+int termination_signal();
+
+// What the handler does, callable from ordinary code and tests: records `signal` and
+// forwards SIGTERM (SIGKILL when a termination was already recorded) to every registered group.
+void request_termination(int signal);
+
+// Clears the recorded signal (tests only).
+void reset_termination_for_testing();
+
+// SIGTERM -> SIGKILL delay for children once terminating; short, so reports are written
+// before the runner's own SIGKILL arrives. Default 2 s.
+std::chrono::milliseconds termination_grace();
+void set_termination_grace(std::chrono::milliseconds grace);
+
+// Registers a process group to receive forwarded termination signals while in scope.
+class ScopedProcessGroup {
+ public:
+  explicit ScopedProcessGroup(pid_t pgid);
+  ~ScopedProcessGroup();
+  ScopedProcessGroup(const ScopedProcessGroup&) = delete;
+  ScopedProcessGroup& operator=(const ScopedProcessGroup&) = delete;
+
+ private:
+  int slot_ = -1;
+};
+
+}  // namespace gatekit

@@ -1,0 +1,244 @@
+// JSON bodies -> the client's structs, and GitHub's error bodies -> ApiError. Decoding is
+// strict for the fields a gate decides on and lenient (empty) for display-only ones.
+#include <cctype>
+
+#include "gatekit/github_detail.hpp"
+
+namespace gatekit::github::detail {
+namespace {
+
+namespace json = boost::json;
+
+// Reads fields of one object, remembering the first problem so a decoder reads linearly.
+class Fields {
+ public:
+  explicit Fields(const json::value& v) : object_(v.if_object()) {
+    if (object_ == nullptr) error_ = "expected a JSON object";
+  }
+  // Required string; JSON null is accepted only when `nullable`.
+  std::string str(std::string_view key, bool nullable = false) {
+    const auto* v = lookup(key);
+    if (v == nullptr) return fail(key, "missing");
+    if (v->is_string()) return std::string(v->get_string());
+    if (v->is_null() && nullable) return {};
+    return fail(key, "expected a string");
+  }
+  // Optional string: missing or null read as "".
+  std::string opt_str(std::string_view key) {
+    const auto* v = lookup(key);
+    if (v == nullptr || v->is_null()) return {};
+    if (v->is_string()) return std::string(v->get_string());
+    return fail(key, "expected a string");
+  }
+  std::int64_t integer(std::string_view key) {
+    const auto* v = lookup(key);
+    if (v == nullptr) return fail(key, "missing"), 0;
+    if (v->is_int64()) return v->get_int64();
+    if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
+    return fail(key, "expected an integer"), 0;
+  }
+  bool boolean(std::string_view key) {
+    const auto* v = lookup(key);
+    if (v != nullptr && v->is_bool()) return v->get_bool();
+    return fail(key, v == nullptr ? "missing" : "expected true or false"), false;
+  }
+  // A nested object's reader, e.g. head.sha.
+  Fields nested(std::string_view key) {
+    const auto* v = lookup(key);
+    static const json::value null_value;
+    Fields inner(v != nullptr ? *v : null_value);
+    inner.prefix_ = prefix_ + std::string(key) + ".";
+    if (inner.error_ && !error_) error_ = "field `" + prefix_ + std::string(key) + "`: " + *inner.error_;
+    return inner;
+  }
+  const json::value* raw(std::string_view key) const { return lookup(key); }
+  void absorb(const Fields& inner) {
+    if (inner.error_ && !error_) error_ = inner.error_;
+  }
+  template <class T>
+  Result<T> finish(T value) const {
+    if (error_) return make_error(*error_);
+    return value;
+  }
+
+ private:
+  const json::value* lookup(std::string_view key) const {
+    return object_ == nullptr ? nullptr : compat::find(*object_, key);
+  }
+  std::string fail(std::string_view key, std::string_view what) {
+    if (!error_) error_ = "field `" + prefix_ + std::string(key) + "`: " + std::string(what);
+    return {};
+  }
+
+  const json::object* object_;
+  std::string prefix_;
+  std::optional<std::string> error_;
+};
+
+std::string printable_prefix(std::string_view body, std::size_t limit) {
+  std::string out;
+  for (char c : body) {
+    if (out.size() >= limit) {
+      out += "...";
+      break;
+    }
+    out += std::isprint(static_cast<unsigned char>(c)) ? c : ' ';
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<json::value> parse_body(const HttpResponse& response) {
+  if (response.body.empty()) return json::value(nullptr);
+  auto type = response.header("content-type").value_or("");
+  if (type.find("json") == std::string::npos) {
+    return make_error("expected a JSON body, got content type '" + type + "' (" +
+                      std::to_string(response.body.size()) + " bytes: " + printable_prefix(response.body, 60) + ")");
+  }
+  boost::system::error_code ec;
+  auto value = json::parse(response.body, ec);
+  if (ec) {
+    return make_error("invalid JSON in a " + std::to_string(response.body.size()) + "-byte body: " + ec.message());
+  }
+  return value;
+}
+
+ApiError error_from_response(const HttpResponse& response, const std::string& method, const std::string& url) {
+  ApiError error;
+  error.kind = ApiErrorKind::http_status;
+  error.status = response.status;
+  error.method = method;
+  error.url = url;
+  error.message = "HTTP " + std::to_string(response.status);
+  boost::system::error_code ec;
+  auto value = json::parse(response.body, ec);
+  const auto* object = ec ? nullptr : value.if_object();
+  if (object == nullptr) {
+    if (!response.body.empty()) error.message += ": " + printable_prefix(response.body, 120);
+    return error;
+  }
+  if (auto message = compat::string_at(*object, "message")) error.message += ": " + *message;
+  if (auto doc = compat::string_at(*object, "documentation_url")) error.documentation_url = *doc;
+  // Validation failures list the offending fields: "Label.color invalid".
+  if (const auto* errors = compat::find(*object, "errors"); errors != nullptr && errors->is_array()) {
+    std::string details;
+    for (const auto& item : errors->get_array()) {
+      const auto* e = item.if_object();
+      std::string one;
+      if (e == nullptr) {
+        if (item.is_string()) one = std::string(item.get_string());
+      } else if (auto m = compat::string_at(*e, "message")) {
+        one = *m;
+      } else {
+        one = compat::string_at(*e, "resource").value_or("") + "." + compat::string_at(*e, "field").value_or("") +
+              " " + compat::string_at(*e, "code").value_or("");
+      }
+      if (one.empty()) continue;
+      details += (details.empty() ? "" : "; ") + one;
+    }
+    if (!details.empty()) error.message += " (" + details + ")";
+  }
+  return error;
+}
+
+Result<PullRequest> decode_pull_request(const json::value& v) {
+  Fields f(v);
+  PullRequest pr;
+  pr.number = f.integer("number");
+  pr.state = f.str("state");
+  auto head = f.nested("head");
+  pr.head_sha = head.str("sha");
+  pr.head_ref = head.str("ref");
+  f.absorb(head);
+  auto base = f.nested("base");
+  pr.base_sha = base.str("sha");
+  pr.base_ref = base.str("ref");
+  f.absorb(base);
+  // changed_files decides whether the file list is complete: anything but an integer is -1.
+  if (const auto* cf = f.raw("changed_files"); cf != nullptr && (cf->is_int64() || cf->is_uint64()))
+    pr.changed_files = f.integer("changed_files");
+  return f.finish(std::move(pr));
+}
+
+Result<PullFile> decode_pull_file(const json::value& v) {
+  Fields f(v);
+  PullFile file;
+  file.filename = f.str("filename");
+  file.status = f.str("status");
+  file.previous_filename = f.opt_str("previous_filename");
+  return f.finish(std::move(file));
+}
+
+Result<Issue> decode_issue(const json::value& v) {
+  Fields f(v);
+  Issue issue;
+  issue.number = f.integer("number");
+  issue.title = f.str("title");
+  issue.body = f.opt_str("body");
+  issue.state = f.str("state");
+  issue.html_url = f.opt_str("html_url");
+  if (const auto* labels = f.raw("labels"); labels != nullptr && labels->is_array()) {
+    // GitHub's schema allows a label to be a plain string or an object with `name`.
+    for (const auto& label : labels->get_array()) {
+      if (label.is_string()) {
+        issue.labels.emplace_back(label.get_string());
+      } else if (const auto* o = label.if_object()) {
+        if (auto name = compat::string_at(*o, "name")) issue.labels.push_back(*name);
+      }
+    }
+  }
+  return f.finish(std::move(issue));
+}
+
+Result<CommitStatus> decode_status(const json::value& v) {
+  Fields f(v);
+  CommitStatus s;
+  s.state = f.str("state");
+  s.context = f.str("context");
+  s.description = f.opt_str("description");
+  s.target_url = f.opt_str("target_url");
+  s.created_at = f.opt_str("created_at");
+  return f.finish(std::move(s));
+}
+
+Result<WorkflowRun> decode_run(const json::value& v) {
+  Fields f(v);
+  WorkflowRun run;
+  run.id = f.integer("id");
+  run.name = f.opt_str("name");
+  run.head_branch = f.opt_str("head_branch");
+  run.head_sha = f.str("head_sha");
+  run.event = f.opt_str("event");
+  run.status = f.str("status", true);
+  run.conclusion = f.opt_str("conclusion");
+  run.html_url = f.opt_str("html_url");
+  run.created_at = f.opt_str("created_at");
+  return f.finish(std::move(run));
+}
+
+Result<WorkflowJob> decode_job(const json::value& v) {
+  Fields f(v);
+  WorkflowJob job;
+  job.id = f.integer("id");
+  job.name = f.str("name");
+  job.status = f.str("status");
+  job.conclusion = f.opt_str("conclusion");
+  job.html_url = f.opt_str("html_url");
+  job.started_at = f.opt_str("started_at");
+  job.completed_at = f.opt_str("completed_at");
+  return f.finish(std::move(job));
+}
+
+Result<Artifact> decode_artifact(const json::value& v) {
+  Fields f(v);
+  Artifact a;
+  a.id = f.integer("id");
+  a.name = f.str("name");
+  a.size_in_bytes = f.integer("size_in_bytes");
+  a.expired = f.boolean("expired");
+  a.archive_download_url = f.opt_str("archive_download_url");
+  return f.finish(std::move(a));
+}
+
+}  // namespace gatekit::github::detail

@@ -1,0 +1,43 @@
+#pragma once
+// Private state of github::Client, shared by github_client.cpp (the engine) and
+// github_calls.cpp (the typed calls).
+#include <random>
+
+#include "gatekit/github.hpp"
+
+namespace gatekit::github {
+
+struct Client::Impl {
+  using Deadline = Clock::time_point;
+
+  // A listing read page by page: the items of every page, and the first page as it came
+  // (for wrapped listings such as {"total_count": n, "workflow_runs": [...]}).
+  struct Page {
+    boost::json::array items;
+    boost::json::value first;
+    std::string wrapper_key;  // "" for plain arrays
+  };
+
+  Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed);
+
+  Deadline start_call() const;
+  HttpRequest make_request(const std::string& method, const std::string& url, const std::string& body) const;
+  // One request with retries and rate-limit waits; any HTTP answer that is not retried
+  // (including 4xx) comes back as a response.
+  ApiResult<HttpResponse> exchange(const std::string& method, const std::string& url, const std::string& body,
+                                   Deadline deadline);
+  // exchange + error statuses as ApiError + the body parsed as JSON (null when empty).
+  ApiResult<boost::json::value> call(const std::string& method, const std::string& url, const std::string& body,
+                                     Deadline deadline);
+  // GET every page by Link rel=next (per_page=100 added when absent); limit 0 = all.
+  ApiResult<Page> paginate(const std::string& url, std::size_t limit, Deadline deadline);
+  static ApiError decode_error(const std::string& method, const std::string& url, std::string message);
+
+  ClientOptions options;
+  HttpTransport& transport;
+  Clock& clock;
+  std::mt19937_64 rng;
+  int requests_sent = 0;
+};
+
+}  // namespace gatekit::github

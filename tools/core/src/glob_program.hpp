@@ -1,0 +1,76 @@
+#pragma once
+// Internal to the glob engine: a small regular-expression subset compiled to a Pike-VM
+// program. Both dialect front ends translate a glob into this subset; the VM simulates the
+// automaton position by position (no backtracking), so a match costs O(size x length).
+//
+// Supported regex subset (what the front ends emit): literals and `\x` escapes, `.`,
+// classes `[...]`/`[^...]` with ranges and \d \w \s, groups `(...)` `(?:...)`, `|`,
+// quantifiers `* + ? {n} {n,} {n,m}` (a trailing lazy `?` is accepted and ignored: only
+// match/no match matters), `^` `$`, and look-aheads `(?=...)` `(?!...)`. A look-ahead is a
+// property of (input, position) alone, so it is precomputed for every position by one
+// backward pass of its reversed automaton: still linear, still no backtracking.
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "gatekit/glob.hpp"
+
+namespace gatekit::glob::detail {
+
+enum class Op : std::uint8_t {
+  byte_set,        // a: index into sets; consumes one byte in the set
+  split,           // continue at a and at b
+  jump,            // continue at a
+  match,           // accept
+  assert_begin,    // position 0
+  assert_end,      // position n
+  look,            // a: index into looks; passes when the look-ahead holds (or not, when negative)
+  word_boundary,   // a = 1: \b, a = 0: \B (ASCII word characters, as JavaScript)
+};
+
+struct Inst {
+  Op op = Op::match;
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+};
+
+struct Program;
+
+struct Look {
+  bool negative = false;
+  std::shared_ptr<const Program> reversed;  // the look-ahead body, reversed
+};
+
+struct Program {
+  std::vector<Inst> code;  // entry at 0
+  std::vector<std::bitset<256>> sets;
+  std::vector<Look> looks;
+  std::string regex;
+  bool has_assertions = false;  // any assert_* or look: not DFA-friendly
+};
+
+// Compiles the regex subset; the error text names the offset (a front-end bug or an
+// unsupported construct).
+std::variant<std::shared_ptr<const Program>, std::string> compile_regex(std::string_view regex);
+
+// Whole-input match.
+bool run_program(const Program& program, std::string_view input, MatchStats* stats);
+
+// A dialect front end validates a glob and translates its body into the regex subset.
+struct Translation {
+  std::string regex;
+  bool negated = false;
+};
+std::variant<Translation, PatternError> translate_github(std::string_view text);
+std::variant<Translation, PatternError> translate_picomatch(std::string_view text);
+std::vector<PatternWarning> lint_github(std::string_view text);
+std::vector<PatternWarning> lint_picomatch(std::string_view text);
+
+// `c` as a literal in the regex subset.
+std::string regex_literal(char c);
+
+}  // namespace gatekit::glob::detail

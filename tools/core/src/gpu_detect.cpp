@@ -1,0 +1,254 @@
+// GPU discovery through the vendor runtimes, loaded with dlopen (PLATFORM.md §7).
+#include <dlfcn.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "gatekit/compat.hpp"
+#include "gatekit/gpu.hpp"
+#include "gatekit/text.hpp"
+
+namespace gatekit {
+
+namespace {
+
+// The C entry points, declared by hand: enums and device handles are ints in both ABIs.
+using IntOut = int (*)(int*);
+using InitFn = int (*)(unsigned int);
+using DeviceGetFn = int (*)(int*, int);
+using DeviceNameFn = int (*)(char*, int, int);
+
+constexpr int kNoDevice = 100;  // CUDA_ERROR_NO_DEVICE and hipErrorNoDevice
+
+template <class Fn>
+Fn symbol(void* handle, const char* name) {
+  return reinterpret_cast<Fn>(::dlsym(handle, name));
+}
+
+// The runtime stays loaded: unloading a GPU runtime mid-process is not safe for all of them.
+void* open_first(const std::vector<std::string>& candidates, std::string& used, std::string& error) {
+  for (const auto& name : candidates) {
+    if (void* handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      used = name;
+      return handle;
+    }
+    const char* why = ::dlerror();
+    error = why != nullptr ? why : ("cannot load " + name);
+  }
+  if (candidates.empty()) error = "disabled";
+  return nullptr;
+}
+
+std::vector<std::string> candidates_from(const Environment& env, const char* variable,
+                                         std::vector<std::string> defaults) {
+  if (auto v = env.get_nonempty(variable)) {
+    if (*v == "none") return {};
+    return {*v};
+  }
+  return defaults;
+}
+
+std::string device_name(DeviceNameFn fn, int device) {
+  std::array<char, 256> buffer{};
+  if (fn == nullptr || fn(buffer.data(), static_cast<int>(buffer.size()) - 1, device) != 0) return {};
+  return std::string(buffer.data());
+}
+
+void fill_devices(GpuBackendProbe& probe, DeviceGetFn get, DeviceNameFn name) {
+  for (int i = 0; i < probe.count; ++i) {
+    int device = i;
+    if (get != nullptr && get(&device, i) != 0) device = i;
+    auto text = device_name(name, device);
+    probe.devices.push_back({i, text.empty() ? "GPU " + std::to_string(i) : text});
+  }
+}
+
+boost::json::object to_json(const GpuBackendProbe& p) {
+  boost::json::array devices;
+  for (const auto& d : p.devices) devices.push_back(boost::json::object{{"index", d.index}, {"name", d.name}});
+  return {{"backend", p.backend}, {"library", p.library}, {"loaded", p.loaded}, {"count", p.count},
+          {"devices", devices}, {"driver_version", p.driver_version},
+          {"runtime_version", p.runtime_version}, {"error", p.error}};
+}
+
+GpuBackendProbe probe_from_json(const boost::json::object& o) {
+  GpuBackendProbe p;
+  p.backend = compat::string_at(o, "backend").value_or("");
+  p.library = compat::string_at(o, "library").value_or("");
+  if (const auto* v = compat::find(o, "loaded"); v != nullptr && v->is_bool()) p.loaded = v->get_bool();
+  p.count = static_cast<int>(compat::int_at(o, "count").value_or(0));
+  if (const auto* v = compat::find(o, "devices"); v != nullptr && v->is_array()) {
+    for (const auto& d : v->get_array()) {
+      if (!d.is_object()) continue;
+      p.devices.push_back({static_cast<int>(compat::int_at(d.get_object(), "index").value_or(0)),
+                           compat::string_at(d.get_object(), "name").value_or("")});
+    }
+  }
+  p.driver_version = compat::string_at(o, "driver_version").value_or("");
+  p.runtime_version = compat::string_at(o, "runtime_version").value_or("");
+  p.error = compat::string_at(o, "error").value_or("");
+  return p;
+}
+
+GpuInventory merge(std::vector<GpuBackendProbe> probes, const Environment& env) {
+  GpuInventory inv;
+  inv.backend = "none";
+  inv.visibility = visibility_variables(env);
+  const GpuBackendProbe* best = nullptr;
+  for (const auto& p : probes) {
+    if (p.count > 0 && (best == nullptr || p.count > best->count)) best = &p;
+  }
+  if (best != nullptr) {
+    inv.count = best->count;
+    inv.backend = best->backend;
+    inv.devices = best->devices;
+    inv.driver_version = best->driver_version;
+    inv.runtime_version = best->runtime_version;
+  }
+  inv.probes = std::move(probes);
+  return inv;
+}
+
+}  // namespace
+
+std::vector<std::string> hip_library_candidates(const Environment& env) {
+  return candidates_from(env, "GATEKIT_HIP_LIBRARY",
+                         {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+                          "libamdhip64.so.5", "/opt/rocm/lib/libamdhip64.so"});
+}
+
+std::vector<std::string> cuda_library_candidates(const Environment& env) {
+  return candidates_from(env, "GATEKIT_CUDA_LIBRARY", {"libcuda.so.1", "libcuda.so"});
+}
+
+GpuBackendProbe probe_hip(const std::vector<std::string>& candidates) {
+  GpuBackendProbe p;
+  p.backend = "hip";
+  void* handle = open_first(candidates, p.library, p.error);
+  if (handle == nullptr) return p;
+  p.loaded = true;
+  auto count = symbol<IntOut>(handle, "hipGetDeviceCount");
+  if (count == nullptr) {
+    p.error = "hipGetDeviceCount not found in " + p.library;
+    return p;
+  }
+  int n = 0;
+  const int rc = count(&n);
+  if (rc == kNoDevice) n = 0;
+  else if (rc != 0) {
+    p.error = "hipGetDeviceCount failed with error " + std::to_string(rc);
+    return p;
+  }
+  p.count = n;
+  int version = 0;
+  if (auto driver = symbol<IntOut>(handle, "hipDriverGetVersion"); driver != nullptr && driver(&version) == 0)
+    p.driver_version = std::to_string(version);
+  if (auto runtime = symbol<IntOut>(handle, "hipRuntimeGetVersion"); runtime != nullptr && runtime(&version) == 0)
+    p.runtime_version = format_hip_version(version);
+  // hipDeviceGetName rather than hipGetDeviceProperties: the properties struct changes
+  // layout between ROCm releases.
+  fill_devices(p, symbol<DeviceGetFn>(handle, "hipDeviceGet"), symbol<DeviceNameFn>(handle, "hipDeviceGetName"));
+  return p;
+}
+
+GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates) {
+  GpuBackendProbe p;
+  p.backend = "cuda";
+  void* handle = open_first(candidates, p.library, p.error);
+  if (handle == nullptr) return p;
+  p.loaded = true;
+  auto init = symbol<InitFn>(handle, "cuInit");
+  auto count = symbol<IntOut>(handle, "cuDeviceGetCount");
+  if (init == nullptr || count == nullptr) {
+    p.error = "cuInit/cuDeviceGetCount not found in " + p.library;
+    return p;
+  }
+  int rc = init(0);
+  int n = 0;
+  if (rc == kNoDevice) n = 0;
+  else if (rc != 0) {
+    p.error = "cuInit failed with error " + std::to_string(rc);
+    return p;
+  } else if ((rc = count(&n)) != 0) {
+    p.error = "cuDeviceGetCount failed with error " + std::to_string(rc);
+    return p;
+  }
+  p.count = n;
+  int version = 0;
+  if (auto driver = symbol<IntOut>(handle, "cuDriverGetVersion"); driver != nullptr && driver(&version) == 0)
+    p.driver_version = format_cuda_version(version);
+  fill_devices(p, symbol<DeviceGetFn>(handle, "cuDeviceGet"), symbol<DeviceNameFn>(handle, "cuDeviceGetName"));
+  return p;
+}
+
+// The probe runs in a forked child: the runtimes are then never initialised in the caller
+// (no driver threads, no device files held open while smokes run) and a wedged driver costs
+// a timeout instead of the job. Call it before starting threads.
+Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::milliseconds timeout) {
+  const auto hip = hip_library_candidates(env);
+  const auto cuda = cuda_library_candidates(env);
+  int fds[2];
+  if (::pipe(fds) != 0) return make_error(std::string("GPU probe: pipe failed: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return make_error(std::string("GPU probe: fork failed: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    boost::json::array probes{to_json(probe_hip(hip)), to_json(probe_cuda(cuda))};
+    const std::string text = boost::json::serialize(probes);
+    std::size_t off = 0;
+    while (off < text.size()) {
+      auto n = ::write(fds[1], text.data() + off, text.size() - off);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string text;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool timed_out = false;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char buffer[4096];
+    auto n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  if (timed_out) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (timed_out)
+    return make_error("GPU probe did not finish within " + format_duration(timeout) + " (a wedged GPU driver?)");
+  if (WIFSIGNALED(status))
+    return make_error("GPU probe crashed inside the GPU runtime (signal " + std::to_string(WTERMSIG(status)) + ")");
+  boost::system::error_code ec;
+  auto parsed = boost::json::parse(text, ec);
+  if (ec || !parsed.is_array()) return make_error("GPU probe returned no result");
+  std::vector<GpuBackendProbe> probes;
+  for (const auto& item : parsed.get_array()) {
+    if (item.is_object()) probes.push_back(probe_from_json(item.get_object()));
+  }
+  return merge(std::move(probes), env);
+}
+
+}  // namespace gatekit

@@ -1,0 +1,40 @@
+#pragma once
+// gatekit-api: one GitHub REST call from the command line, through gatekit's client (auth,
+// retries, rate limits, pagination), printing the JSON answer.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gatekit/compat.hpp"
+#include "gatekit/result.hpp"
+
+int gatekit_api_main(int argc, const char* const* argv);
+
+namespace gatekit::api {
+
+struct Options {
+  std::string method;
+  std::string path;
+  bool paginate = false;
+  std::vector<std::string> raw_fields;    // -f key=value: strings
+  std::vector<std::string> typed_fields;  // -F key=value: true/false/null/numbers parsed
+  std::string input;                      // --input FILE or '-': the request body
+  std::string token;
+  double budget_s = 120;
+  double timeout_s = 30;
+  int max_attempts = 6;
+};
+
+struct Call {
+  std::string method;  // upper-case
+  std::string path;    // with the query for GET fields
+  std::optional<boost::json::value> body;
+};
+
+// Turns the options into one call: GET/DELETE fields become query parameters, other
+// methods' fields a JSON object body; --input (already read into input_text) is the body.
+// Errors are usage errors naming the offending field.
+Result<Call> build_call(const Options& options, const std::optional<std::string>& input_text);
+
+}  // namespace gatekit::api

@@ -1,0 +1,57 @@
+#pragma once
+// The aggregator's verdict: a pure function from the `needs` context, the policy given on
+// the command line and (optionally) the run's legs to one verdict with a reason per job.
+// The rules are documented in docs/actions/matrix-aggregator.md ("Rules").
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gatekit/result.hpp"
+#include "legs.hpp"
+#include "needs.hpp"
+
+namespace gatekit::aggregator {
+
+struct Policy {
+  std::optional<std::string> gate;                          // the path-gate job, e.g. "changes"
+  std::vector<std::pair<std::string, std::string>> gated;   // job -> gate output, e.g. tests=cpu
+  std::set<std::string> allowed_failures;                   // failure/cancelled do not vote
+  std::set<std::string> allowed_skips;                      // skipped does not vote
+  std::vector<std::string> allowed_leg_failures;            // leg check names (jobs API)
+};
+
+enum class Role { gate, gated, other };
+
+struct JobVerdict {
+  std::string job;
+  Role role = Role::other;
+  std::string gate_output;  // gated jobs: the output name, e.g. "cpu"
+  std::string gate_value;   // gated jobs, when the gate succeeded: "true" or "false"
+  JobResult result = JobResult::skipped;
+  bool passed = false;
+  std::string reason;  // starts with the SYSTEMS.md A.9 words: "passed", "skipped (...)", "did not pass (...)"
+  std::string detail;  // optional explanation (why, and what to check)
+};
+
+struct Decision {
+  bool passed = false;
+  std::vector<JobVerdict> jobs;       // every job of `needs`, in input order
+  std::vector<std::string> warnings;  // passes that deserve a look
+  bool legs_used = false;             // a verdict depended on the jobs API
+};
+
+// Errors (exit 3): a job named in the policy is not in `needs`; the gate is named as a
+// gated job or in an allowance; a gated job has no gate; the gate succeeded but lacks a
+// named output or its value is not 'true'/'false'; a failed job could only be excused
+// through allowed-leg-failures but the legs could not be listed.
+Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs);
+
+// A list option as alls-green accepts it: a JSON array of strings, or comma-separated
+// names (blank entries dropped).
+Result<std::vector<std::string>> parse_name_list(std::string_view text, std::string_view option);
+// `job=output` pairs, separated by commas, spaces or newlines.
+Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string_view text);
+
+}  // namespace gatekit::aggregator

@@ -1,0 +1,109 @@
+#include "needs.hpp"
+
+#include "gatekit/compat.hpp"
+#include "gatekit/text.hpp"
+
+namespace gatekit::aggregator {
+
+namespace json = boost::json;
+
+std::string_view to_string(JobResult r) {
+  switch (r) {
+    case JobResult::success: return "success";
+    case JobResult::failure: return "failure";
+    case JobResult::cancelled: return "cancelled";
+    case JobResult::skipped: return "skipped";
+  }
+  return "failure";
+}
+
+std::optional<JobResult> parse_job_result(std::string_view text) {
+  if (text == "success") return JobResult::success;
+  if (text == "failure") return JobResult::failure;
+  if (text == "cancelled") return JobResult::cancelled;
+  if (text == "skipped") return JobResult::skipped;
+  return std::nullopt;
+}
+
+const NeededJob* Needs::find(std::string_view name) const {
+  for (const auto& job : jobs)
+    if (job.name == name) return &job;
+  return nullptr;
+}
+
+namespace {
+
+std::string_view kind_of(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::null: return "null";
+    case json::kind::bool_: return "a boolean";
+    case json::kind::int64:
+    case json::kind::uint64:
+    case json::kind::double_: return "a number";
+    case json::kind::string: return "a string";
+    case json::kind::array: return "an array";
+    case json::kind::object: return "an object";
+  }
+  return "a value";
+}
+
+// Job names come from the workflow, but keep messages printable if the input is garbage.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 200)) out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
+  if (s.size() > 200) out += "...";
+  return out;
+}
+
+}  // namespace
+
+Result<Needs> parse_needs(std::string_view text, std::string_view source) {
+  const std::string where = "needs (" + std::string(source) + ")";
+  if (text.size() > kMaxNeedsBytes)
+    return make_error(where + ": " + std::to_string(text.size()) + " bytes is more than the " +
+                      std::to_string(kMaxNeedsBytes) + " accepted");
+  if (trim(text).empty())
+    return make_error(where + ": empty; pass ${{ toJSON(needs) }} of a job that has needs:");
+  boost::system::error_code ec;
+  json::parse_options options;
+  options.max_depth = 64;
+  json::value root = json::parse(json::string_view(text.data(), text.size()), ec, {}, options);
+  if (ec) return make_error(where + ": invalid JSON: " + ec.message());
+  if (!root.is_object())
+    return make_error(where + ": expected a JSON object (toJSON(needs)), got " + std::string(kind_of(root)));
+  const auto& object = root.get_object();
+  if (object.empty())
+    return make_error(where + ": the object is empty: the aggregator job must list the gate and the gated jobs in needs:");
+  Needs needs;
+  for (const auto& [key, value] : object) {
+    const std::string name(key);
+    const std::string job = where + ": job '" + printable(name) + "'";
+    if (needs.find(name) != nullptr) return make_error(job + ": listed twice");
+    if (!value.is_object())
+      return make_error(job + ": expected an object with \"result\", got " + std::string(kind_of(value)));
+    const auto& fields = value.get_object();
+    const auto* result = compat::find(fields, "result");
+    if (result == nullptr) return make_error(job + ": \"result\" is missing");
+    if (!result->is_string())
+      return make_error(job + ": \"result\" must be a string, got " + std::string(kind_of(*result)));
+    auto parsed = parse_job_result(std::string_view(result->get_string()));
+    if (!parsed)
+      return make_error(job + ": unknown result '" + printable(std::string_view(result->get_string())) +
+                        "' (expected success, failure, cancelled or skipped)");
+    NeededJob entry{name, *parsed, {}};
+    if (const auto* outputs = compat::find(fields, "outputs"); outputs != nullptr && !outputs->is_null()) {
+      if (!outputs->is_object())
+        return make_error(job + ": \"outputs\" must be an object, got " + std::string(kind_of(*outputs)));
+      for (const auto& [out_key, out_value] : outputs->get_object()) {
+        if (!out_value.is_string())
+          return make_error(job + ": output '" + printable(std::string_view(out_key)) +
+                            "' must be a string, got " + std::string(kind_of(out_value)));
+        entry.outputs[std::string(out_key)] = std::string(out_value.get_string());
+      }
+    }
+    needs.jobs.push_back(std::move(entry));
+  }
+  return needs;
+}
+
+}  // namespace gatekit::aggregator

@@ -1,0 +1,98 @@
+#include "report.hpp"
+
+#include <algorithm>
+
+#include "gatekit/compat.hpp"
+#include "gatekit/text.hpp"
+
+namespace gatekit::aggregator {
+
+namespace {
+
+std::string gate_name_of(const Decision& d) {
+  for (const auto& v : d.jobs)
+    if (v.role == Role::gate) return v.job;
+  return {};
+}
+
+std::string reason_with_detail(const JobVerdict& v) {
+  return v.detail.empty() ? v.reason : v.reason + ": " + v.detail;
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+std::string role_text(const JobVerdict& v, const std::string& gate_name) {
+  switch (v.role) {
+    case Role::gate: return "gate";
+    case Role::gated: return "gated by " + gate_name + ".outputs." + v.gate_output;
+    case Role::other: return "job";
+  }
+  return "job";
+}
+
+std::vector<std::string> log_lines(const Decision& decision) {
+  std::size_t width = 0;
+  for (const auto& v : decision.jobs) width = std::max(width, v.job.size());
+  std::vector<std::string> lines;
+  for (const auto& v : decision.jobs)
+    lines.push_back((v.passed ? "  ok    " : "  FAIL  ") + pad(v.job, width) + "  " +
+                    pad(std::string(to_string(v.result)), 9) + "  -> " + reason_with_detail(v));
+  return lines;
+}
+
+std::string summary_markdown(const std::string& title, const Decision& decision, const LegView& legs) {
+  const auto gate = gate_name_of(decision);
+  const auto failed = std::count_if(decision.jobs.begin(), decision.jobs.end(), [](const auto& v) { return !v.passed; });
+  std::string md = "## " + std::string(decision.passed ? "✅ " : "❌ ") + title + ": " +
+                   (decision.passed ? "passed" : "did not pass") + "\n\n";
+  if (decision.passed)
+    md += "Every needed job passed or was legitimately skipped (" + std::to_string(decision.jobs.size()) + " jobs).\n\n";
+  else
+    md += std::to_string(failed) + " of " + std::to_string(decision.jobs.size()) + " needed jobs did not pass.\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& v : decision.jobs) {
+    std::string gate_says = v.role == Role::gated ? (v.gate_value.empty() ? "-" : "`" + v.gate_output + "=" + v.gate_value + "`") : "";
+    rows.push_back({"`" + v.job + "`", role_text(v, gate), std::string(to_string(v.result)), gate_says,
+                    v.passed ? "✅ pass" : "❌ fail", reason_with_detail(v)});
+  }
+  md += markdown_table({"Job", "Role", "Result", "Gate said", "Verdict", "Reason"}, rows);
+  for (const auto& w : decision.warnings) md += "\n> [!WARNING]\n> " + w + "\n";
+  if (legs.available) {
+    md += "\n### Legs in this run\n\n";
+    std::vector<std::vector<std::string>> leg_rows;
+    for (const auto& leg : legs.legs) {
+      std::string state = leg.status == "completed" ? (leg.conclusion.empty() ? "completed" : leg.conclusion) : leg.status;
+      std::string mark = leg_did_not_pass(leg) ? "❌ " : (leg.status == "completed" ? "✅ " : "⏳ ");
+      leg_rows.push_back({leg.url.empty() ? leg.name : "[" + leg.name + "](" + leg.url + ")", mark + state});
+    }
+    md += leg_rows.empty() ? std::string("The jobs API listed no jobs for this run.\n") : markdown_table({"Leg", "Conclusion"}, leg_rows);
+  } else if (!legs.unavailable_reason.empty()) {
+    md += "\nPer-leg view not shown: " + legs.unavailable_reason + "\n";
+  }
+  return md;
+}
+
+std::string error_summary_markdown(const std::string& title, const std::string& message) {
+  return "## ⚠️ " + title + ": could not evaluate\n\n" + escape_markdown_cell(message) +
+         "\n\nThis is not a pass: fix the input and re-run the job.\n";
+}
+
+std::string reasons_json(const Decision& decision) {
+  boost::json::object out;
+  for (const auto& v : decision.jobs) {
+    boost::json::object entry;
+    entry["result"] = to_string(v.result);
+    entry["verdict"] = v.passed ? "pass" : "fail";
+    entry["reason"] = v.reason;
+    if (!v.detail.empty()) entry["detail"] = v.detail;
+    out[v.job] = std::move(entry);
+  }
+  return boost::json::serialize(out);
+}
+
+}  // namespace gatekit::aggregator

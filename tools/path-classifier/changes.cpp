@@ -1,0 +1,303 @@
+#include "changes.hpp"
+
+#include "gatekit/compat.hpp"
+#include "gatekit/glob.hpp"
+#include "gatekit/text.hpp"
+
+namespace gatekit::path_classifier {
+
+namespace json = boost::json;
+
+namespace {
+
+// A `git diff --name-status` line: STATUS<TAB>PATH, or R100<TAB>OLD<TAB>NEW for renames and
+// copies. Paths never contain a tab in this form (git quotes such names).
+std::optional<ChangedFile> name_status_line(std::string_view line) {
+  const auto tab = line.find('\t');
+  if (tab == std::string_view::npos || tab == 0) return std::nullopt;
+  const auto status = line.substr(0, tab);
+  if (std::string_view("ACDMRTUX").find(status[0]) == std::string_view::npos) return std::nullopt;
+  if (status.find_first_not_of("0123456789", 1) != std::string_view::npos) return std::nullopt;
+  auto rest = line.substr(tab + 1);
+  ChangedFile f;
+  f.status = std::string(1, status[0]);
+  if (status[0] == 'R' || status[0] == 'C') {
+    const auto second = rest.find('\t');
+    if (second == std::string_view::npos) return std::nullopt;
+    f.previous_path = glob::normalize_path(rest.substr(0, second));
+    rest = rest.substr(second + 1);
+  }
+  f.path = glob::normalize_path(rest);
+  if (f.path.empty()) return std::nullopt;
+  return f;
+}
+
+}  // namespace
+
+std::vector<ChangedFile> parse_path_list(std::string_view text) {
+  const char separator = text.find('\0') != std::string_view::npos ? '\0' : '\n';
+  std::vector<ChangedFile> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto end = text.find(separator, start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view item = text.substr(start, end - start);
+    if (separator == '\n' && !item.empty() && item.back() == '\r') item.remove_suffix(1);
+    if (separator == '\n') {
+      while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+      while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    }
+    if (auto status = name_status_line(item)) {
+      out.push_back(std::move(*status));
+    } else if (!item.empty()) {
+      auto path = glob::normalize_path(item);
+      if (!path.empty()) out.push_back({path, "", ""});
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+void fail_open_if_empty(ChangeListing& listing) {
+  if (!listing.fail_open && listing.files.empty())
+    listing.fail_open = "the change lists no files (" + listing.source + ")";
+}
+
+ChangeListing listing_from_pull(const github::PullRequest& pull, const std::vector<github::PullFile>& files) {
+  ChangeListing out;
+  out.source = "GitHub API, pull request #" + std::to_string(pull.number);
+  for (const auto& f : files)
+    out.files.push_back({glob::normalize_path(f.filename), glob::normalize_path(f.previous_filename), f.status});
+  const auto listed = static_cast<std::int64_t>(files.size());
+  if (pull.changed_files < 0) {
+    out.fail_open = "the pull request's changed_files count is missing or not a number, so the listing of " +
+                    std::to_string(listed) + " files cannot be checked for truncation";
+  } else if (listed >= 3000) {
+    out.fail_open = "the API lists at most 3000 files and returned " + std::to_string(listed) + " (changed_files: " +
+                    std::to_string(pull.changed_files) + "): the listing may be truncated";
+  } else if (listed < pull.changed_files) {
+    out.fail_open = "the API listed " + std::to_string(listed) + " of " + std::to_string(pull.changed_files) +
+                    " changed files: the listing is incomplete";
+  }
+  fail_open_if_empty(out);
+  return out;
+}
+
+ChangeListing listing_from_git(const std::vector<FileChange>& changes, std::string source) {
+  ChangeListing out;
+  out.source = std::move(source);
+  for (const auto& c : changes)
+    out.files.push_back({glob::normalize_path(c.path), glob::normalize_path(c.previous_path), std::string(1, c.status)});
+  fail_open_if_empty(out);
+  return out;
+}
+
+bool is_null_sha(std::string_view sha) {
+  return sha.empty() || sha.find_first_not_of('0') == std::string_view::npos;
+}
+
+EventKind event_kind(std::string_view name) {
+  if (name.empty() || name == "local") return EventKind::local;
+  if (name == "pull_request" || name == "pull_request_target") return EventKind::pull_request;
+  if (name == "merge_group") return EventKind::merge_group;
+  if (name == "push") return EventKind::push;
+  return EventKind::other;
+}
+
+namespace {
+
+const json::object* object_at(const json::object& o, std::string_view key) {
+  const auto* v = compat::find(o, key);
+  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
+}
+
+std::string sha_at(const json::object* o, std::string_view key) {
+  if (o == nullptr) return "";
+  return compat::string_at(*o, key).value_or("");
+}
+
+}  // namespace
+
+EventInfo parse_event(std::string_view name, std::string_view payload, std::string repo) {
+  EventInfo info;
+  info.name = name.empty() ? "local" : std::string(name);
+  info.kind = event_kind(name);
+  info.repo = std::move(repo);
+  if (info.kind == EventKind::local || info.kind == EventKind::other) return info;
+  if (payload.empty()) {
+    info.problem = "the " + info.name + " event payload (GITHUB_EVENT_PATH) is missing";
+    return info;
+  }
+  boost::system::error_code ec;
+  auto value = json::parse(payload, ec);
+  if (ec || !value.is_object()) {
+    info.problem = "the " + info.name + " event payload is not a JSON object";
+    return info;
+  }
+  const auto& root = value.get_object();
+  if (info.repo.empty()) {
+    if (const auto* r = object_at(root, "repository")) info.repo = compat::string_at(*r, "full_name").value_or("");
+  }
+  switch (info.kind) {
+    case EventKind::pull_request: {
+      const auto* pr = object_at(root, "pull_request");
+      if (pr == nullptr) {
+        info.problem = "the event payload has no pull_request object";
+        break;
+      }
+      info.pr_number = compat::int_at(*pr, "number");
+      if (!info.pr_number) info.pr_number = compat::int_at(root, "number");
+      info.base_sha = sha_at(object_at(*pr, "base"), "sha");
+      info.head_sha = sha_at(object_at(*pr, "head"), "sha");
+      if (!info.pr_number) info.problem = "the event payload has no pull request number";
+      break;
+    }
+    case EventKind::merge_group: {
+      const auto* mg = object_at(root, "merge_group");
+      info.base_sha = sha_at(mg, "base_sha");
+      info.head_sha = sha_at(mg, "head_sha");
+      if (info.base_sha.empty() || info.head_sha.empty())
+        info.problem = "the merge_group payload has no base_sha/head_sha";
+      break;
+    }
+    case EventKind::push:
+      info.base_sha = compat::string_at(root, "before").value_or("");
+      info.head_sha = compat::string_at(root, "after").value_or("");
+      break;
+    default: break;
+  }
+  return info;
+}
+
+// ---- sources -------------------------------------------------------------------------
+
+namespace {
+
+class ListSource final : public ChangedFilesSource {
+ public:
+  ListSource(std::string text, std::string origin) : text_(std::move(text)), origin_(std::move(origin)) {}
+  ChangeListing list() override {
+    ChangeListing out;
+    out.source = origin_;
+    out.files = parse_path_list(text_);
+    fail_open_if_empty(out);
+    return out;
+  }
+
+ private:
+  std::string text_;
+  std::string origin_;
+};
+
+class ApiSource final : public ChangedFilesSource {
+ public:
+  ApiSource(github::Client& client, std::string repo, std::int64_t number)
+      : client_(client), repo_(std::move(repo)), number_(number) {}
+  ChangeListing list() override {
+    ChangeListing failed;
+    failed.source = "GitHub API, pull request #" + std::to_string(number_);
+    auto pull = client_.get_pull_request(repo_, number_);
+    if (auto* e = std::get_if<github::ApiError>(&pull)) {
+      failed.fail_open = "the GitHub API failed: " + e->describe();
+      return failed;
+    }
+    auto files = client_.list_pull_request_files(repo_, number_);
+    if (auto* e = std::get_if<github::ApiError>(&files)) {
+      failed.fail_open = "the GitHub API failed while listing files: " + e->describe();
+      return failed;
+    }
+    auto out = listing_from_pull(std::get<github::PullRequest>(pull), std::get<std::vector<github::PullFile>>(files));
+    out.notes.push_back("GitHub API: " + std::to_string(out.files.size()) + " files in " +
+                        std::to_string(client_.requests_sent()) + " requests");
+    return out;
+  }
+
+ private:
+  github::Client& client_;
+  std::string repo_;
+  std::int64_t number_;
+};
+
+class GitSource final : public ChangedFilesSource {
+ public:
+  GitSource(Git& git, GitDiffSpec spec) : git_(git), spec_(std::move(spec)) {}
+
+  ChangeListing list() override {
+    ChangeListing out;
+    out.source = "git diff " + spec_.base + (spec_.three_dot ? "..." : "..") + spec_.head;
+    if (auto missing = ensure_history(out); !missing.empty()) {
+      out.fail_open = missing;
+      return out;
+    }
+    auto diff = git_.diff(spec_.base, spec_.head, spec_.three_dot);
+    if (!diff) {
+      out.fail_open = diff.error().message;
+      return out;
+    }
+    auto notes = std::move(out.notes);
+    out = listing_from_git(*diff, out.source);
+    out.notes = std::move(notes);
+    return out;
+  }
+
+ private:
+  bool present(const std::string& rev) {
+    auto r = git_.has_commit(rev);
+    return r && *r;
+  }
+  bool merge_base_known() { return static_cast<bool>(git_.run({"merge-base", spec_.base, spec_.head})); }
+
+  // Makes base and head (and, for three dots, their merge base) available; returns a
+  // fail-open cause, or "" when the history is there.
+  std::string ensure_history(ChangeListing& out) {
+    std::vector<std::string> missing;
+    for (const auto& rev : {spec_.base, spec_.head})
+      if (!present(rev)) missing.push_back(rev);
+    if (!missing.empty()) {
+      if (!spec_.fetch) return "commit " + missing.front() + " is not in the clone (fetching is disabled)";
+      std::vector<std::string> args{"fetch", "--no-tags", "--quiet", "--depth=50", spec_.remote};
+      args.insert(args.end(), missing.begin(), missing.end());
+      auto fetched = git_.run(args);
+      if (!fetched) return "cannot fetch " + join(missing, ", ") + ": " + fetched.error().message;
+      out.notes.push_back("fetched " + join(missing, ", ") + " from " + spec_.remote);
+      for (const auto& rev : missing)
+        if (!present(rev)) return "commit " + rev + " is still missing after fetching it";
+    }
+    if (!spec_.three_dot || merge_base_known()) return "";
+    if (!spec_.fetch) return "no merge base of " + spec_.base + " and " + spec_.head + " in the clone (fetching is disabled)";
+    auto shallow = git_.run({"rev-parse", "--is-shallow-repository"});
+    if (shallow && trim(*shallow) == "false")
+      return "no merge base of " + spec_.base + " and " + spec_.head + ": the histories are unrelated";
+    int depth = 50;
+    for (int round = 0; round < spec_.max_deepen_rounds; ++round, depth *= 2) {
+      auto r = git_.run({"fetch", "--no-tags", "--quiet", "--deepen=" + std::to_string(depth), spec_.remote,
+                         spec_.base, spec_.head});
+      if (!r) return "cannot deepen the clone to find the merge base: " + r.error().message;
+      out.notes.push_back("deepened the clone by " + std::to_string(depth) + " commits");
+      if (merge_base_known()) return "";
+    }
+    auto r = git_.run({"fetch", "--no-tags", "--quiet", "--unshallow", spec_.remote});
+    if (r) out.notes.push_back("unshallowed the clone");
+    if (merge_base_known()) return "";
+    return "no merge base of " + spec_.base + " and " + spec_.head + " even after fetching the full history";
+  }
+
+  Git& git_;
+  GitDiffSpec spec_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChangedFilesSource> make_list_source(std::string text, std::string origin) {
+  return std::make_unique<ListSource>(std::move(text), std::move(origin));
+}
+
+std::unique_ptr<ChangedFilesSource> make_api_source(github::Client& client, std::string repo, std::int64_t number) {
+  return std::make_unique<ApiSource>(client, std::move(repo), number);
+}
+
+std::unique_ptr<ChangedFilesSource> make_git_source(Git& git, GitDiffSpec spec) {
+  return std::make_unique<GitSource>(git, std::move(spec));
+}
+
+}  // namespace gatekit::path_classifier

@@ -1,0 +1,29 @@
+#pragma once
+// How a decision is told: step outputs, the JSON trace, the job summary, log lines, and
+// the per-pattern explanation of one path. Pure text functions.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "classify.hpp"
+#include "rules.hpp"
+
+namespace gatekit::path_classifier {
+
+// name -> value, in the order they are written: one `<filter>=true|false` per filter, then
+// `changes` (JSON list of relevant filters), `filters` (JSON object name -> bool),
+// `decision` (JSON trace).
+std::vector<std::pair<std::string, std::string>> step_outputs(const Decision& decision);
+
+std::string decision_json(const Decision& decision);
+
+std::string summary_markdown(const Decision& decision, const std::vector<std::string>& warnings);
+
+// The lines the log gets: per filter, its verdict and why; a closing line that says what
+// happens downstream.
+std::vector<std::string> log_lines(const Decision& decision);
+
+// How every pattern of every filter treats one path.
+std::string explain(const Rules& rules, const std::string& path);
+
+}  // namespace gatekit::path_classifier

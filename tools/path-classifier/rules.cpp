@@ -1,0 +1,247 @@
+#include "rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "gatekit/path_categories.hpp"
+
+namespace gatekit::path_classifier {
+
+std::string_view to_string(Mode mode) { return mode == Mode::allow ? "allow" : "deny"; }
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kTopKeys{"dialect", "filters", "categories", "non-pr-events"};
+constexpr std::array<std::string_view, 4> kFilterKeys{"mode", "paths", "always", "category"};
+constexpr std::array<std::string_view, 2> kCategories{"docs", "concurrency"};
+// Filter names become step outputs next to these.
+constexpr std::array<std::string_view, 3> kReservedNames{"changes", "decision", "filters"};
+
+struct Loader {
+  ConfigErrors& errors;
+  std::vector<ConfigIssue>& warnings;
+  glob::Dialect dialect;
+
+  // The column of a pattern's character `column` (1-based) inside the YAML scalar.
+  static compat::YamlPosition locate(const YAML::Node& node, int column) {
+    auto pos = compat::position_of(node.Mark());
+    if (pos.line == 0) return pos;
+    const bool quoted = node.Tag() == "!";
+    pos.column += (quoted ? 1 : 0) + (column > 0 ? column - 1 : 0);
+    return pos;
+  }
+
+  std::optional<std::vector<PatternSource>> patterns(const YAML::Node& node, const std::string& field,
+                                                     const YAML::Node* key) {
+    if (!node.IsSequence()) {
+      errors.add(node, field, "expected a list of patterns, got " + describe_node(node), key);
+      return std::nullopt;
+    }
+    std::vector<PatternSource> out;
+    bool ok = true;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const auto item = node[i];
+      const std::string item_field = field + "[" + std::to_string(i) + "]";
+      auto text = read_string(item, item_field, errors);
+      if (!text) {
+        ok = false;
+        continue;
+      }
+      auto where = locate(item, 1);
+      auto compiled = glob::Pattern::compile(*text, dialect);
+      if (auto* e = std::get_if<glob::PatternError>(&compiled)) {
+        auto at = locate(item, e->column);
+        std::string message = "invalid pattern '" + *text + "': " + e->message;
+        if (!e->hint.empty()) message += " (hint: " + e->hint + ")";
+        errors.add(at.line, at.column, item_field, message);
+        ok = false;
+        continue;
+      }
+      out.push_back({*text, where.line, where.column, std::get<glob::Pattern>(std::move(compiled))});
+      for (const auto& w : glob::lint(*text, dialect)) {
+        auto at = locate(item, w.column);
+        warnings.push_back({errors.file(), at.line, at.column, item_field, w.message});
+      }
+    }
+    if (!ok) return std::nullopt;
+    return out;
+  }
+
+  static glob::PatternList compile(const std::vector<PatternSource>& sources, glob::Dialect d) {
+    std::vector<glob::Pattern> compiled;
+    for (const auto& s : sources) {
+      if (s.compiled && s.compiled->dialect() == d) compiled.push_back(*s.compiled);
+      else compiled.push_back(std::get<glob::Pattern>(glob::Pattern::compile(s.text, d)));
+    }
+    return glob::PatternList(std::move(compiled), d);
+  }
+
+  static std::vector<PatternSource> builtin(const std::vector<std::string>& texts) {
+    std::vector<PatternSource> out;
+    for (const auto& t : texts) out.push_back({t, 0, 0, std::nullopt});
+    return out;
+  }
+};
+
+bool has_positive(const std::vector<PatternSource>& list) {
+  for (const auto& p : list)
+    if (p.text.empty() || p.text[0] != '!') return true;
+  return false;
+}
+
+}  // namespace
+
+Result<Rules> load_rules_text(const std::string& text, const std::string& origin,
+                              std::optional<glob::Dialect> dialect_override) {
+  auto doc = load_yaml_text(text, origin);
+  if (!doc) return doc.error();
+  const YAML::Node& root = *doc;
+  ConfigErrors errors(origin);
+  Rules rules;
+  rules.origin = origin;
+  if (!root.IsMap()) {
+    errors.add(root, "", "expected a map with a `filters:` key, got " + describe_node(root));
+    return errors.to_error();
+  }
+  reject_unknown_keys(root, kTopKeys, "", errors);
+
+  if (dialect_override) {
+    rules.dialect = *dialect_override;
+  } else if (auto node = root["dialect"]) {
+    if (auto name = read_string(node, "dialect", errors)) {
+      if (auto d = glob::parse_dialect(*name)) rules.dialect = *d;
+      else errors.add(node, "dialect", "unknown dialect '" + *name + "' (expected github or picomatch)");
+    }
+  }
+  if (auto node = root["non-pr-events"]) {
+    if (auto v = read_string(node, "non-pr-events", errors)) {
+      if (*v == "evaluate") rules.evaluate_non_pr = true;
+      else if (*v != "relevant")
+        errors.add(node, "non-pr-events", "expected 'relevant' or 'evaluate', got '" + *v + "'");
+    }
+  }
+
+  Loader loader{errors, rules.warnings, rules.dialect};
+  // Categories are one rule for every tool: always the github dialect.
+  Loader category_loader{errors, rules.warnings, glob::Dialect::github};
+  std::map<std::string, std::vector<PatternSource>> categories{
+      {"docs", Loader::builtin(glob::default_docs_patterns())},
+      {"concurrency", Loader::builtin(glob::default_concurrency_patterns())}};
+  if (auto node = root["categories"]) {
+    if (!node.IsMap()) {
+      errors.add(node, "categories", "expected a map (docs:, concurrency:), got " + describe_node(node));
+    } else {
+      reject_unknown_keys(node, kCategories, "categories", errors);
+      for (const auto& entry : node) {
+        const std::string name = entry.first.Scalar();
+        if (std::find(kCategories.begin(), kCategories.end(), name) == kCategories.end()) continue;
+        if (auto list = category_loader.patterns(entry.second, "categories." + name, &entry.first))
+          categories[name] = std::move(*list);
+      }
+    }
+  }
+
+  const auto filters = root["filters"];
+  if (!filters) {
+    errors.add(root, "filters", "missing `filters:` (a map of filter name to rules)");
+  } else if (!filters.IsMap() || filters.size() == 0) {
+    errors.add(filters, "filters", "expected a map of filter name to rules, got " + describe_node(filters));
+  } else {
+    static const std::regex valid_name("[A-Za-z_][A-Za-z0-9_-]*");
+    for (const auto& entry : filters) {
+      Filter f;
+      f.name = entry.first.Scalar();
+      f.dialect = rules.dialect;
+      const std::string field = "filters." + f.name;
+      bool ok = true;
+      if (!std::regex_match(f.name, valid_name)) {
+        errors.add(entry.first, field,
+                   "invalid filter name '" + f.name + "': use letters, digits, '_' and '-' (it becomes a step output)");
+        ok = false;
+      } else if (std::find(kReservedNames.begin(), kReservedNames.end(), f.name) != kReservedNames.end()) {
+        errors.add(entry.first, field, "'" + f.name + "' is reserved for an output of its own; choose another name");
+        ok = false;
+      }
+      const YAML::Node& body = entry.second;
+      if (body.IsSequence()) {  // shorthand, as in dorny/paths-filter: a plain allow list
+        auto list = loader.patterns(body, field, &entry.first);
+        if (!list) ok = false;
+        else f.paths = std::move(*list);
+      } else if (body.IsMap()) {
+        reject_unknown_keys(body, kFilterKeys, field, errors);
+        if (auto node = body["mode"]) {
+          if (auto m = read_string(node, field + ".mode", errors)) {
+            if (*m == "deny") f.mode = Mode::deny;
+            else if (*m != "allow") {
+              errors.add(node, field + ".mode", "expected 'allow' or 'deny', got '" + *m + "'");
+              ok = false;
+            }
+          } else {
+            ok = false;
+          }
+        }
+        if (auto node = body["category"]) {
+          if (auto c = read_string(node, field + ".category", errors)) {
+            if (categories.count(*c) == 0) {
+              errors.add(node, field + ".category", "unknown category '" + *c + "' (expected docs or concurrency)");
+              ok = false;
+            } else if (body["paths"]) {
+              errors.add(node, field + ".category", "give either `category` or `paths`, not both");
+              ok = false;
+            } else {
+              f.category = *c;
+              f.dialect = glob::Dialect::github;
+              f.paths = categories[*c];
+            }
+          } else {
+            ok = false;
+          }
+        } else if (auto paths = body["paths"]) {
+          if (auto list = loader.patterns(paths, field + ".paths", nullptr)) f.paths = std::move(*list);
+          else ok = false;
+        } else {
+          errors.add(entry.first, field, "missing `paths:` (or `category:`)");
+          ok = false;
+        }
+        if (auto node = body["always"]) {
+          if (auto list = loader.patterns(node, field + ".always", nullptr)) f.always = std::move(*list);
+          else ok = false;
+        }
+      } else {
+        errors.add(body, field, "expected a map (mode, paths, always, category) or a list of patterns, got " +
+                                    describe_node(body), &entry.first);
+        ok = false;
+      }
+      if (ok && f.paths.empty()) {
+        errors.add(entry.first, field + ".paths", "the list is empty: give at least one pattern");
+        ok = false;
+      }
+      if (ok && f.dialect == glob::Dialect::github && !has_positive(f.paths)) {
+        errors.add(entry.first, field + ".paths",
+                   "every pattern is negative ('!'), so the list can never match: start with a positive pattern "
+                   "such as '**'");
+        ok = false;
+      }
+      if (!ok) continue;
+      f.list = Loader::compile(f.paths, f.dialect);
+      f.always_list = Loader::compile(f.always, rules.dialect);
+      rules.filters.push_back(std::move(f));
+    }
+  }
+  if (!errors.empty()) return errors.to_error();
+  return rules;
+}
+
+Result<Rules> load_rules_file(const std::string& path, std::optional<glob::Dialect> dialect) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot read the rules file", ExitCode::usage_error);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_rules_text(text.str(), path, dialect);
+}
+
+}  // namespace gatekit::path_classifier
