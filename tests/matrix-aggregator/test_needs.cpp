@@ -8,6 +8,7 @@
 
 #include "../../fuzz/needs_property.hpp"
 #include "catch.hpp"
+#include "fuzz_corpus.hpp"
 #include "needs.hpp"
 
 using namespace gatekit::aggregator;
@@ -62,46 +63,13 @@ TEST_CASE("needs: invalid inputs name the source and the problem") {
 
 namespace {
 
-std::vector<std::string> corpus() {
-  const std::filesystem::path dir = 
-      std::filesystem::path(GATEKIT_TEST_DATA).parent_path().parent_path().parent_path() / "fuzz" / "corpus" / "needs";
-  std::vector<std::string> inputs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    inputs.push_back(s.str());
-  }
-  return inputs;
-}
-
-std::string mutate(std::string s, std::mt19937& rng) {
-  static const std::string tokens[] = {"{", "}", "[", "]", "\"", ":", ",", "null", "\"result\"", "\"skipped\"",
-                                       "\"outputs\"", "\\u0000", "\\", "1e999", "-0", "\xff", "\n", "{\"a\":"};
-  const int edits = 1 + static_cast<int>(rng() % 4);
-  for (int i = 0; i < edits; ++i) {
-    const std::size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
-    switch (rng() % 4) {
-      case 0:  // insert a token
-        s.insert(pos, tokens[rng() % std::size(tokens)]);
-        break;
-      case 1:  // delete a span
-        if (!s.empty() && pos < s.size()) s.erase(pos, 1 + rng() % 8);
-        break;
-      case 2:  // flip a byte
-        if (!s.empty() && pos < s.size()) s[pos] = static_cast<char>(rng() % 256);
-        break;
-      default:  // duplicate a span (deep nesting, repeated keys)
-        if (!s.empty() && pos < s.size()) s.insert(pos, s.substr(pos, 1 + rng() % 16));
-    }
-  }
-  return s;
-}
+constexpr std::string_view kJsonTokens[] = {"{", "}", "[", "]", "\"", ":", ",", "null", "\"result\"", "\"skipped\"",
+                                            "\"outputs\"", "\\u0000", "\\", "1e999", "-0", "\xff", "\n", "{\"a\":"};
 
 }  // namespace
 
 TEST_CASE("needs fuzz property holds on the corpus and 20000 seeded mutations") {
-  const auto inputs = corpus();
+  const auto inputs = gatekit::testing::read_corpus("needs");
   REQUIRE(inputs.size() >= 8);
   std::size_t accepted = 0;
   for (const auto& input : inputs) {
@@ -113,7 +81,7 @@ TEST_CASE("needs fuzz property holds on the corpus and 20000 seeded mutations") 
   std::mt19937 rng(20240611);
   std::size_t mutated_accepted = 0;
   for (int i = 0; i < 20000; ++i) {
-    auto input = mutate(inputs[rng() % inputs.size()], rng);
+    auto input = gatekit::testing::mutate(inputs, kJsonTokens, rng);
     const auto violation = gatekit::fuzzing::needs_property_violation(input);
     if (!violation.empty()) {
       INFO("input: " << input);

@@ -9,21 +9,9 @@
 
 #include "../../fuzz/path_classifier_property.hpp"
 #include "catch.hpp"
+#include "fuzz_corpus.hpp"
 
 namespace {
-
-std::vector<std::string> corpus() {
-  const auto dir = std::filesystem::path(GATEKIT_TEST_DATA).parent_path().parent_path().parent_path() / "fuzz" /
-                   "corpus" / "path_classifier";
-  std::vector<std::string> inputs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    inputs.push_back(s.str());
-  }
-  return inputs;
-}
 
 std::string random_input(std::mt19937& rng) {
   static const std::vector<std::string> tokens{
@@ -43,7 +31,7 @@ std::string random_input(std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("glob fuzz property holds on the corpus and 5000 seeded inputs") {
-  const auto inputs = corpus();
+  const auto inputs = gatekit::testing::read_corpus("path_classifier");
   REQUIRE(inputs.size() >= 8);
   for (const auto& input : inputs) {
     INFO(input);
