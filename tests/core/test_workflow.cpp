@@ -105,3 +105,27 @@ TEST_CASE("the recording fake keeps everything for assertions") {
   CHECK(wf.summary == "xy");
   CHECK(wf.annotations.size() == 1);
 }
+
+TEST_CASE("paused commands wrap foreign output in stop-commands with a fresh token") {
+  MapEnvironment env({{"GITHUB_ACTIONS", "true"}});
+  std::ostringstream log;
+  auto wf = make_workflow(env, log);
+  wf->pause_commands();
+  wf->pause_commands();  // not nested: one token
+  log << "::error::from a smoke\n";
+  wf->resume_commands();
+  wf->resume_commands();
+  const auto lines = log.str();
+  const auto first_end = lines.find('\n');
+  const auto start = lines.substr(0, first_end);
+  REQUIRE(start.rfind("::stop-commands::ghadelimiter_", 0) == 0);
+  const auto token = start.substr(std::string("::stop-commands::").size());
+  CHECK(lines == start + "\n::error::from a smoke\n::" + token + "::\n");
+
+  std::ostringstream terminal;
+  MapEnvironment plain;
+  auto twf = make_workflow(plain, terminal);
+  twf->pause_commands();
+  twf->resume_commands();
+  CHECK(terminal.str().empty());
+}

@@ -68,6 +68,11 @@ TEST_CASE("pass, fail, signal and timeout are told apart, and every smoke runs")
   // Serial on one GPU: each is logged with its device, its output in a group.
   CHECK(s.workflow.lines[0] == "RUN  ok: sh -c 'echo hello' [GPU 0]");
   CHECK(s.workflow.lines[1] == "PASS ok (" + gatekit::format_duration(r[0].duration) + ")");
+  // Each smoke's output sits in its own group, with workflow commands paused inside it.
+  CHECK(s.workflow.groups.size() == 5);
+  CHECK(s.workflow.groups_closed == 5);
+  CHECK(s.workflow.pauses == 5);
+  CHECK(s.workflow.resumes == 5);
 }
 
 TEST_CASE("a missing program or working directory is an error of that smoke only") {

@@ -160,6 +160,7 @@ std::vector<SmokeResult> Executor::run(const Manifest& manifest, const std::vect
     workflow_.log("RUN  " + smoke.name + ": " + display_command(smoke.command) + gpu_label(active->devices));
     if (options.stream) {
       workflow_.begin_group(smoke.name + " output");
+      workflow_.pause_commands();  // a smoke's `::...::` lines are text, not commands
       streaming = job.id;
     }
     Active* raw = active.get();
@@ -230,13 +231,16 @@ std::vector<SmokeResult> Executor::run(const Manifest& manifest, const std::vect
         if (!r.output.empty() && r.output.back() != '\n') out_ << '\n';
       }
       out_.flush();
+      workflow_.resume_commands();
       workflow_.end_group();
       streaming.reset();
     } else {
       workflow_.begin_group(smoke.name + " output");
+      workflow_.pause_commands();
       out_ << r.output;
       if (!r.output.empty() && r.output.back() != '\n') out_ << '\n';
       out_.flush();
+      workflow_.resume_commands();
       workflow_.end_group();
     }
     const std::string took = " (" + gatekit::format_duration(r.duration) + ")";

@@ -160,6 +160,18 @@ void StreamWorkflow::mask(std::string_view secret) {
   }
 }
 
+void StreamWorkflow::pause_commands() {
+  if (!actions_ || !pause_token_.empty()) return;
+  pause_token_ = make_output_delimiter("");
+  out_ << "::stop-commands::" << pause_token_ << '\n';
+}
+
+void StreamWorkflow::resume_commands() {
+  if (pause_token_.empty()) return;
+  out_ << "::" << pause_token_ << "::\n";
+  pause_token_.clear();
+}
+
 void StreamWorkflow::log(std::string_view line) {
   out_ << redact(line) << '\n';
   out_.flush();

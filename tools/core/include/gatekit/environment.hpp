@@ -1,5 +1,6 @@
 #pragma once
 // Environment variables behind an interface, so tools can be tested with a map.
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +28,8 @@ class SystemEnvironment final : public Environment {
 class MapEnvironment final : public Environment {
  public:
   MapEnvironment() = default;
+  MapEnvironment(std::initializer_list<std::pair<const std::string, std::string>> values)
+      : values_(values) {}
   explicit MapEnvironment(std::map<std::string, std::string, std::less<>> values)
       : values_(std::move(values)) {}
   void set(std::string name, std::string value) { values_[std::move(name)] = std::move(value); }

@@ -42,6 +42,10 @@ class Workflow {
   virtual void mask(std::string_view secret) = 0;
   // One line of progress or explanation for the log.
   virtual void log(std::string_view line) = 0;
+  // Between these two, text printed from other programs (a smoke's output) cannot act as a
+  // workflow command: `::stop-commands::TOKEN` ... `::TOKEN::` under Actions. Not nested.
+  virtual void pause_commands() {}
+  virtual void resume_commands() {}
 };
 
 // Escaping per GitHub's workflow-command rules.
@@ -70,6 +74,8 @@ class StreamWorkflow final : public Workflow {
   void end_group() override;
   void mask(std::string_view secret) override;
   void log(std::string_view line) override;
+  void pause_commands() override;
+  void resume_commands() override;
   // Errors writing GITHUB_OUTPUT / GITHUB_STEP_SUMMARY, so main can refuse to report a pass.
   const std::vector<std::string>& write_errors() const { return write_errors_; }
 
@@ -81,6 +87,7 @@ class StreamWorkflow final : public Workflow {
   WorkflowFiles files_;
   bool actions_;
   int group_depth_ = 0;
+  std::string pause_token_;  // non-empty while commands are paused
   std::vector<std::string> secrets_;
   std::vector<std::string> write_errors_;
 };
@@ -100,12 +107,16 @@ class RecordingWorkflow final : public Workflow {
   void end_group() override { ++groups_closed; }
   void mask(std::string_view secret) override { masked.emplace_back(secret); }
   void log(std::string_view line) override { lines.emplace_back(line); }
+  void pause_commands() override { ++pauses; }
+  void resume_commands() override { ++resumes; }
 
   std::map<std::string, std::string> outputs;
   std::string summary;
   std::vector<Annotation> annotations;
   std::vector<std::string> groups;
   int groups_closed = 0;
+  int pauses = 0;
+  int resumes = 0;
   std::vector<std::string> masked;
   std::vector<std::string> lines;
 };
