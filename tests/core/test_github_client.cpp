@@ -189,6 +189,22 @@ TEST_CASE("github client: pagination follows Link rel=next only, from per_page=1
   CHECK(t.requests[1].url == "https://ghe.example/api/v3/repositories/9/pulls/1/files?per_page=100&page=2");
 }
 
+TEST_CASE("github client: a listing of several pages shows progress, one line per further page") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, R"([{"filename": "a", "status": "added"}, {"filename": "b", "status": "added"}])",
+        {{"link", R"(<https://ghe.example/api/v3/repos/o/r/pulls/1/files?page=2>; rel="next")"}});
+  t.add(200, R"([{"filename": "c", "status": "added"}])",
+        {{"link", R"(<https://ghe.example/api/v3/repos/o/r/pulls/1/files?page=3>; rel="next")"}});
+  t.add(200, R"([{"filename": "d", "status": "added"}])");
+  RecordingWorkflow wf;
+  Client client(test_options(), t, clock, &wf, 1);
+  REQUIRE(std::holds_alternative<std::vector<PullFile>>(client.list_pull_request_files("o/r", 1)));
+  CHECK(wf.masked == std::vector<std::string>{"s3cret-token"});
+  CHECK(wf.lines == std::vector<std::string>{"  GET /api/v3/repos/o/r/pulls/1/files: page 2 (2 items so far)",
+                                             "  GET /api/v3/repos/o/r/pulls/1/files: page 3 (3 items so far)"});
+}
+
 TEST_CASE("github client: a Link to another host is refused (the token stays home)") {
   ScriptedTransport t;
   FakeClock clock;

@@ -46,6 +46,7 @@ ClientOptions options_from_environment(const Environment& env, const std::string
 Client::Client(ClientOptions options, HttpTransport& transport, Clock& clock, Workflow* workflow,
                std::uint64_t jitter_seed)
     : impl_(std::make_shared<Impl>(std::move(options), transport, clock, jitter_seed)) {
+  impl_->workflow = workflow;
   if (workflow != nullptr && !impl_->options.token.empty()) workflow->mask(impl_->options.token);
 }
 
@@ -185,6 +186,10 @@ ApiResult<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, 
     if (detail::origin_of(*next) != origin)
       return decode_error("GET", url, "refusing to follow a Link rel=next to another host: " + detail::origin_of(*next));
     if (seen.count(*next) != 0) return decode_error("GET", url, "Link rel=next points back to a page already read");
+    // A long listing shows progress: one line per further page (a 3000-file PR is 30 pages).
+    if (workflow != nullptr)
+      workflow->log("  GET " + detail::path_of(url_in) + ": page " + std::to_string(seen.size() + 1) + " (" +
+                    std::to_string(page.items.size()) + " items so far)");
     url = *next;
   }
 }

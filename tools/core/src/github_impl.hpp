@@ -38,6 +38,7 @@ struct Client::Impl {
   Clock& clock;
   std::mt19937_64 rng;
   int requests_sent = 0;
+  Workflow* workflow = nullptr;  // progress lines for long listings; may be null
 };
 
 }  // namespace gatekit::github
