@@ -1,0 +1,24 @@
+#pragma once
+// What the command line asked for; cli.cpp fills it, the modes read it.
+#include <string>
+
+#include "plan.hpp"
+
+namespace smoke_runner {
+
+struct Options {
+  std::string manifest = "config/ci/gpu_regression_smokes.yaml";
+  std::string tier;
+  std::string tier_env = kDefaultTierEnv;
+  bool tier_env_given = false;  // --tier-env named: the compatibility variable is not read
+  int gpus = -1;                // -1: detect
+  bool allow_no_gpu = false;
+  bool serial = false;
+  bool fail_fast = false;
+  std::string report_dir = "smoke-reports";
+  std::string durations_from;
+  bool check = false;
+  bool list = false;
+};
+
+}  // namespace smoke_runner
