@@ -64,6 +64,9 @@ def make_case(tmp: Path, n_paths: int, n_patterns: int, seed: int = 7):
     return sum(len(s["paths"]) for s in filters.values())
 
 
+SPREAD = {}  # command name -> (min, max) of its last timed() call, for the report
+
+
 def timed(cmd, env, runs):
     times, out = [], None
     for _ in range(runs):
@@ -73,7 +76,13 @@ def timed(cmd, env, runs):
         if done.returncode != 0:
             raise SystemExit(f"{cmd[0]} failed ({done.returncode}): {done.stderr}")
         out = done.stdout
+    SPREAD[Path(cmd[1] if cmd[0] == "node" else cmd[0]).name] = (min(times), max(times))
     return statistics.median(times), out
+
+
+def spread(name):
+    low, high = SPREAD[name]
+    return f"(runs {low:.2f}..{high:.2f})"
 
 
 def main():
@@ -104,6 +113,9 @@ def main():
                                      if line.startswith("filters=")))
         same = ours_flags == json.loads(anchor_out)
     print("path-classifier benchmark (whole process, cold, median of %d runs)" % args.runs)
+    if hasattr(os, "getloadavg"):
+        # Other work on the machine inflates every figure; the ratio is measured side by side.
+        print("load average at the end: %.2f (%d CPUs)" % (os.getloadavg()[0], os.cpu_count() or 0))
     print(f"process start floor (`--version`): {floor:.2f} ms")
     print(f"{'paths':>6} {'patterns':>9} {'path x pattern':>15} {'median ms':>10} {'above floor':>12} {'ns/pair':>8}")
     for n_paths, patterns, ms in rows:
@@ -111,9 +123,9 @@ def main():
         work = max(ms - floor, 0.0)
         print(f"{n_paths:>6} {patterns:>9} {int(pairs):>15} {ms:>10.2f} {work:>12.2f} {work * 1e6 / pairs:>8.2f}")
     print(f"\n3000 paths x {rows[-1][1]} patterns in 10 filters:")
-    print(f"  path-classifier        {ours:8.2f} ms  (target: <= 10 ms)")
+    print(f"  path-classifier        {ours:8.2f} ms  (target: <= 10 ms)  {spread(Path(tool).name)}")
     print(f"    of which process start {floor:6.2f} ms  (`path-classifier --version`: loader and shared libraries)")
-    print(f"  picomatch under node   {anchor:8.2f} ms  (anchor, same decision)")
+    print(f"  picomatch under node   {anchor:8.2f} ms  (anchor, same decision)  {spread('picomatch-decide.js')}")
     print(f"  ratio                  {anchor / ours:8.1f}x  (target: >= 10x)")
     print(f"  decisions identical:   {same}")
     return 0 if same else 1

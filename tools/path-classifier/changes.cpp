@@ -1,5 +1,7 @@
 #include "changes.hpp"
 
+#include <algorithm>
+
 #include "gatekit/compat.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/text.hpp"
@@ -37,6 +39,7 @@ std::optional<ChangedFile> name_status_line(std::string_view line) {
 std::vector<ChangedFile> parse_path_list(std::string_view text) {
   const char separator = text.find('\0') != std::string_view::npos ? '\0' : '\n';
   std::vector<ChangedFile> out;
+  out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), separator)) + 1);
   std::size_t start = 0;
   while (start <= text.size()) {
     auto end = text.find(separator, start);
@@ -51,7 +54,7 @@ std::vector<ChangedFile> parse_path_list(std::string_view text) {
       out.push_back(std::move(*status));
     } else if (!item.empty()) {
       auto path = glob::normalize_path(item);
-      if (!path.empty()) out.push_back({path, "", ""});
+      if (!path.empty()) out.push_back({std::move(path), "", ""});
     }
     start = end + 1;
   }

@@ -1,5 +1,8 @@
 #include "classify.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 namespace gatekit::path_classifier {
 
 std::string_view to_string(Reason reason) {
@@ -60,14 +63,41 @@ void set_file(FilterDecision& d, const SidedPath& p) {
   if (p.previous) d.renamed_to = p.file->path;
 }
 
-FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths) {
+// Verdicts of `list` on the paths, a chunk at a time: the caller stops at the first path
+// that decides, so chunks start small (few wasted verdicts when an early path decides) and
+// grow (batched matching is faster).
+class Verdicts {
+ public:
+  Verdicts(const glob::PatternList& list, const std::vector<std::string_view>& views) : list_(list), views_(views) {}
+  const glob::ListVerdict& at(std::size_t i) {
+    if (i >= end_) {
+      begin_ = i;
+      end_ = std::min(views_.size(), i + chunk_);
+      chunk_ = std::min<std::size_t>(chunk_ * 2, 64);
+      buffer_.resize(end_ - begin_);
+      list_.evaluate_many(views_.data() + begin_, end_ - begin_, buffer_.data());
+    }
+    return buffer_[i - begin_];
+  }
+
+ private:
+  const glob::PatternList& list_;
+  const std::vector<std::string_view>& views_;
+  std::vector<glob::ListVerdict> buffer_;
+  std::size_t begin_ = 0, end_ = 0, chunk_ = 4;
+};
+
+FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths,
+                             const std::vector<std::string_view>& views) {
   FilterDecision d;
   d.filter = f.name;
   d.mode = f.mode;
   d.paths_checked = paths.size();
   if (!f.always_list.empty()) {
-    for (const auto& p : paths) {
-      auto v = f.always_list.evaluate(*p.path);
+    Verdicts verdicts(f.always_list, views);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      const auto& p = paths[i];
+      const auto& v = verdicts.at(i);
       if (!v.included) continue;
       d.relevant = true;
       d.reason = Reason::always;
@@ -79,8 +109,10 @@ FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& path
   }
   const SidedPath* example = nullptr;
   glob::ListVerdict example_verdict;
-  for (const auto& p : paths) {
-    auto v = f.list.evaluate(*p.path);
+  Verdicts verdicts(f.list, views);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const auto& p = paths[i];
+    const auto v = verdicts.at(i);
     const bool decides = f.mode == Mode::allow ? v.included : !v.included;
     if (decides) {
       d.relevant = true;
@@ -157,7 +189,10 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
     return out;
   }
   const auto paths = paths_of(listing);
-  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths));
+  std::vector<std::string_view> views;
+  views.reserve(paths.size());
+  for (const auto& p : paths) views.emplace_back(*p.path);
+  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths, views));
   return out;
 }
 

@@ -4,7 +4,6 @@
 #include <array>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "gatekit/path_categories.hpp"
@@ -87,6 +86,14 @@ struct Loader {
   }
 };
 
+// [A-Za-z_][A-Za-z0-9_-]*: the name becomes a step output.
+bool valid_filter_name(std::string_view name) {
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (name.empty() || !letter(name[0])) return false;
+  return std::all_of(name.begin() + 1, name.end(),
+                     [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
+}
+
 bool has_positive(const std::vector<PatternSource>& list) {
   for (const auto& p : list)
     if (p.text.empty() || p.text[0] != '!') return true;
@@ -151,14 +158,13 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
   } else if (!filters.IsMap() || filters.size() == 0) {
     errors.add(filters, "filters", "expected a map of filter name to rules, got " + describe_node(filters));
   } else {
-    static const std::regex valid_name("[A-Za-z_][A-Za-z0-9_-]*");
     for (const auto& entry : filters) {
       Filter f;
       f.name = entry.first.Scalar();
       f.dialect = rules.dialect;
       const std::string field = "filters." + f.name;
       bool ok = true;
-      if (!std::regex_match(f.name, valid_name)) {
+      if (!valid_filter_name(f.name)) {
         errors.add(entry.first, field,
                    "invalid filter name '" + f.name + "': use letters, digits, '_' and '-' (it becomes a step output)");
         ok = false;

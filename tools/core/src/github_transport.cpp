@@ -1,11 +1,17 @@
 // CurlTransport: one CURL easy handle for the client's lifetime, so consecutive requests
 // reuse one kept-alive connection. TLS verification is always on; proxies come from the
 // usual environment variables (libcurl's default); redirects stay on http(s).
+//
+// libcurl is loaded with dlopen on first use, not linked: its dependency tree (TLS, LDAP,
+// Kerberos, SSH, ...) costs every gatekit process several milliseconds of start-up even
+// when it never talks to GitHub. The headers are used for types and constants only.
 #include <curl/curl.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
 
 #include <algorithm>
 #include <cctype>
-#include <mutex>
 
 #include "gatekit/github.hpp"
 
@@ -24,9 +30,70 @@ std::optional<std::string> HttpResponse::header(std::string_view name) const {
 
 namespace {
 
-void global_init_once() {
-  static std::once_flag flag;
-  std::call_once(flag, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+// The libcurl entry points the transport uses, resolved once per process.
+struct CurlApi {
+  CURLcode (*global_init)(long) = nullptr;
+  CURL* (*easy_init)() = nullptr;
+  CURLcode (*easy_setopt)(CURL*, CURLoption, ...) = nullptr;
+  CURLcode (*easy_perform)(CURL*) = nullptr;
+  CURLcode (*easy_getinfo)(CURL*, CURLINFO, ...) = nullptr;
+  void (*easy_cleanup)(CURL*) = nullptr;
+  void (*easy_reset)(CURL*) = nullptr;
+  const char* (*easy_strerror)(CURLcode) = nullptr;
+  curl_slist* (*slist_append)(curl_slist*, const char*) = nullptr;
+  void (*slist_free_all)(curl_slist*) = nullptr;
+};
+
+template <class Fn>
+bool resolve(void* handle, const char* name, Fn& out, std::string& error) {
+  out = reinterpret_cast<Fn>(::dlsym(handle, name));
+  if (out == nullptr && error.empty()) {
+    const char* why = ::dlerror();
+    error = why != nullptr ? why : std::string("missing symbol ") + name;
+  }
+  return out != nullptr;
+}
+
+struct LoadedCurl {
+  CurlApi api;
+  std::string error;  // empty when loaded
+};
+
+// Loads libcurl (libcurl.so.4, or the file named by GATEKIT_LIBCURL for unusual installs and
+// tests) and runs curl_global_init once. The library stays loaded for the process's lifetime
+// (libcurl's global state is not safe to tear down and reload).
+const LoadedCurl& load_curl() {
+  static const LoadedCurl loaded = [] {
+    LoadedCurl result;
+    const char* override_path = std::getenv("GATEKIT_LIBCURL");
+    const std::string library = override_path != nullptr && *override_path != '\0' ? override_path : "libcurl.so.4";
+    void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = ::dlerror();
+      result.error = library + " could not be loaded: " + std::string(why != nullptr ? why : "unknown error");
+      return result;
+    }
+    std::string error;
+    auto& a = result.api;
+    bool ok = resolve(handle, "curl_global_init", a.global_init, error) &&
+              resolve(handle, "curl_easy_init", a.easy_init, error) &&
+              resolve(handle, "curl_easy_setopt", a.easy_setopt, error) &&
+              resolve(handle, "curl_easy_perform", a.easy_perform, error) &&
+              resolve(handle, "curl_easy_getinfo", a.easy_getinfo, error) &&
+              resolve(handle, "curl_easy_cleanup", a.easy_cleanup, error) &&
+              resolve(handle, "curl_easy_reset", a.easy_reset, error) &&
+              resolve(handle, "curl_easy_strerror", a.easy_strerror, error) &&
+              resolve(handle, "curl_slist_append", a.slist_append, error) &&
+              resolve(handle, "curl_slist_free_all", a.slist_free_all, error);
+    if (!ok) {
+      result.error = library + " could not be loaded: " + error;
+      return result;
+    }
+    if (CURLcode code = a.global_init(CURL_GLOBAL_DEFAULT); code != CURLE_OK)
+      result.error = std::string("curl_global_init failed: ") + a.easy_strerror(code);
+    return result;
+  }();
+  return loaded;
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
@@ -73,68 +140,74 @@ TransportErrorKind classify(CURLcode code) {
 
 class CurlTransport final : public HttpTransport {
  public:
-  CurlTransport() {
-    global_init_once();
-    handle_ = curl_easy_init();
-  }
+  CurlTransport() = default;
   ~CurlTransport() override {
-    if (handle_ != nullptr) curl_easy_cleanup(handle_);
+    if (handle_ != nullptr) api_->easy_cleanup(handle_);
   }
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
 
   std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
-    if (handle_ == nullptr) return TransportError{TransportErrorKind::other, "curl_easy_init failed"};
+    if (handle_ == nullptr) {
+      // First use: load libcurl (once per process) and open the easy handle.
+      const LoadedCurl& curl = load_curl();
+      if (!curl.error.empty()) return TransportError{TransportErrorKind::other, curl.error};
+      api_ = &curl.api;
+      handle_ = api_->easy_init();
+      if (handle_ == nullptr) return TransportError{TransportErrorKind::other, "curl_easy_init failed"};
+    }
+    const CurlApi& api = *api_;
     // Reset clears options but keeps the connection cache: the connection is reused.
-    curl_easy_reset(handle_);
+    api.easy_reset(handle_);
     HttpResponse response;
     char error_buffer[CURL_ERROR_SIZE] = {0};
     curl_slist* headers = nullptr;
-    for (const auto& [name, value] : request.headers) headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    for (const auto& [name, value] : request.headers) headers = api.slist_append(headers, (name + ": " + value).c_str());
     // No "Expect: 100-continue" round trip for larger bodies.
-    headers = curl_slist_append(headers, "Expect:");
+    headers = api.slist_append(headers, "Expect:");
 
-    curl_easy_setopt(handle_, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(handle_, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(handle_, CURLOPT_ERRORBUFFER, error_buffer);
-    curl_easy_setopt(handle_, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(handle_, CURLOPT_SSL_VERIFYHOST, 2L);
-    curl_easy_setopt(handle_, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(handle_, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(handle_, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(handle_, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(handle_, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-    curl_easy_setopt(handle_, CURLOPT_CONNECTTIMEOUT_MS,
+    api.easy_setopt(handle_, CURLOPT_URL, request.url.c_str());
+    api.easy_setopt(handle_, CURLOPT_HTTPHEADER, headers);
+    api.easy_setopt(handle_, CURLOPT_ERRORBUFFER, error_buffer);
+    api.easy_setopt(handle_, CURLOPT_NOSIGNAL, 1L);
+    api.easy_setopt(handle_, CURLOPT_SSL_VERIFYPEER, 1L);
+    api.easy_setopt(handle_, CURLOPT_SSL_VERIFYHOST, 2L);
+    api.easy_setopt(handle_, CURLOPT_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(handle_, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(handle_, CURLOPT_FOLLOWLOCATION, 1L);
+    api.easy_setopt(handle_, CURLOPT_MAXREDIRS, 5L);
+    api.easy_setopt(handle_, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    api.easy_setopt(handle_, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(std::min<std::int64_t>(request.timeout.count(), 10'000)));
-    curl_easy_setopt(handle_, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
-    curl_easy_setopt(handle_, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(handle_, CURLOPT_WRITEDATA, &response.body);
-    curl_easy_setopt(handle_, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(handle_, CURLOPT_HEADERDATA, &response.headers);
+    api.easy_setopt(handle_, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
+    api.easy_setopt(handle_, CURLOPT_WRITEFUNCTION, on_body);
+    api.easy_setopt(handle_, CURLOPT_WRITEDATA, &response.body);
+    api.easy_setopt(handle_, CURLOPT_HEADERFUNCTION, on_header);
+    api.easy_setopt(handle_, CURLOPT_HEADERDATA, &response.headers);
     if (request.method == "GET") {
-      curl_easy_setopt(handle_, CURLOPT_HTTPGET, 1L);
+      api.easy_setopt(handle_, CURLOPT_HTTPGET, 1L);
     } else {
-      curl_easy_setopt(handle_, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+      api.easy_setopt(handle_, CURLOPT_CUSTOMREQUEST, request.method.c_str());
       if (!request.body.empty() || request.method != "DELETE") {
-        curl_easy_setopt(handle_, CURLOPT_POSTFIELDS, request.body.c_str());
-        curl_easy_setopt(handle_, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+        api.easy_setopt(handle_, CURLOPT_POSTFIELDS, request.body.c_str());
+        api.easy_setopt(handle_, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
       }
     }
 
-    CURLcode code = curl_easy_perform(handle_);
-    curl_slist_free_all(headers);
+    CURLcode code = api.easy_perform(handle_);
+    api.slist_free_all(headers);
     if (code != CURLE_OK) {
-      std::string message = error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(code);
+      std::string message = error_buffer[0] != '\0' ? error_buffer : api.easy_strerror(code);
       return TransportError{classify(code), message};
     }
     long status = 0;
-    curl_easy_getinfo(handle_, CURLINFO_RESPONSE_CODE, &status);
+    api.easy_getinfo(handle_, CURLINFO_RESPONSE_CODE, &status);
     response.status = static_cast<int>(status);
     return response;
   }
 
  private:
+  const CurlApi* api_ = nullptr;
   CURL* handle_ = nullptr;
 };
 

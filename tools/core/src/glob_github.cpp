@@ -6,15 +6,21 @@
 
 namespace gatekit::glob::detail {
 
-std::string regex_literal(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (std::isalnum(u) != 0 || u >= 0x80) return std::string(1, c);
+void append_regex_literal(std::string& out, char c) {
   switch (c) {
     case '\\': case '^': case '$': case '.': case '|': case '?': case '*': case '+':
     case '(': case ')': case '[': case ']': case '{': case '}': case '/': case '-':
-      return std::string{'\\', c};
-    default: return std::string(1, c);
+      out += '\\';
+      break;
+    default: break;
   }
+  out += c;
+}
+
+std::string regex_literal(char c) {
+  std::string out;
+  append_regex_literal(out, c);
+  return out;
 }
 
 namespace {
@@ -108,7 +114,7 @@ std::variant<Translation, PatternError> translate_github(std::string_view text) 
         if (i + 1 < text.size() && text[i + 1] == '-' && i + 2 < text.size() && text[i + 2] == ']')
           return error(i, std::string("range '") + x + "-' in brackets has no end",
                        "put a literal '-' first, e.g. '[-a]'");
-        cls += regex_literal(x);
+        append_regex_literal(cls, x);
         ++i;
       }
       if (!closed)
@@ -119,15 +125,15 @@ std::variant<Translation, PatternError> translate_github(std::string_view text) 
       const bool escapes = i + 1 < text.size() &&
                            std::string_view("[?*+\\!").find(text[i + 1]) != std::string_view::npos;
       if (escapes) {
-        re += regex_literal(text[i + 1]);
+        append_regex_literal(re, text[i + 1]);
         i += 2;
       } else {
-        re += regex_literal('\\');
+        append_regex_literal(re, '\\');
         ++i;
       }
       after_atom = true;
     } else {
-      re += regex_literal(c);
+      append_regex_literal(re, c);
       ++i;
       after_atom = true;
     }

@@ -9,7 +9,10 @@
 // match/no match matters), `^` `$`, and look-aheads `(?=...)` `(?!...)`. A look-ahead is a
 // property of (input, position) alone, so it is precomputed for every position by one
 // backward pass of its reversed automaton: still linear, still no backtracking.
+#include <array>
+#include <bit>
 #include <bitset>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,6 +56,22 @@ struct Program {
   bool has_assertions = false;  // any assert_* or look: not DFA-friendly
 };
 
+// The byte a set holds when it holds exactly one (a literal), else -1. Word-wise: this runs
+// for every set of every pattern.
+inline int single_byte(const std::bitset<256>& set) {
+  std::array<std::uint64_t, 4> words{};
+  static_assert(sizeof(words) == sizeof(std::bitset<256>));
+  std::memcpy(words.data(), &set, sizeof(words));  // a bitset is trivially copyable
+  int found = -1;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const auto x = words[w];
+    if (x == 0) continue;
+    if (found >= 0 || (x & (x - 1)) != 0) return -1;
+    found = static_cast<int>(w * 64) + std::countr_zero(x);
+  }
+  return found;
+}
+
 // Compiles the regex subset; the error text names the offset (a front-end bug or an
 // unsupported construct).
 std::variant<std::shared_ptr<const Program>, std::string> compile_regex(std::string_view regex);
@@ -72,5 +91,7 @@ std::vector<PatternWarning> lint_picomatch(std::string_view text);
 
 // `c` as a literal in the regex subset.
 std::string regex_literal(char c);
+// The same, appended to `out` (no temporary string).
+void append_regex_literal(std::string& out, char c);
 
 }  // namespace gatekit::glob::detail

@@ -1,5 +1,6 @@
 // The regex subset of glob_program.hpp: parser, Thompson construction, Pike VM.
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "glob_program.hpp"
@@ -65,6 +66,7 @@ class Parser {
   Node sequence() {
     Node cat;
     cat.kind = Node::Kind::cat;
+    cat.kids.reserve(std::min<std::size_t>(s_.size() - i_, 32));  // at most one atom per character
     while (!at_end() && peek() != '|' && peek() != ')' && error_.empty()) {
       Node atom = this->atom();
       if (!error_.empty()) break;
@@ -400,10 +402,27 @@ class Emitter {
     return p_.code.size() - 1;
   }
   std::uint32_t set_index(const Set& s) {
-    for (std::size_t k = 0; k < p_.sets.size(); ++k)
-      if (p_.sets[k] == s) return static_cast<std::uint32_t>(k);
+    // Most sets are one literal byte: those are found through a table, not by comparison.
+    const int byte = single_byte(s);
+    const bool single = byte >= 0;
+    if (single) {
+      if (single_[static_cast<std::size_t>(byte)] != kNone) return single_[static_cast<std::size_t>(byte)];
+    } else {
+      for (std::size_t k = 0; k < p_.sets.size(); ++k)
+        if (p_.sets[k] == s) return static_cast<std::uint32_t>(k);
+    }
     p_.sets.push_back(s);
-    return static_cast<std::uint32_t>(p_.sets.size() - 1);
+    const auto index = static_cast<std::uint32_t>(p_.sets.size() - 1);
+    if (single) single_[static_cast<std::size_t>(byte)] = index;
+    return index;
+  }
+
+  static constexpr std::uint32_t kNone = ~0u;
+  std::array<std::uint32_t, 256> single_ = make_single();
+  static std::array<std::uint32_t, 256> make_single() {
+    std::array<std::uint32_t, 256> a{};
+    a.fill(kNone);
+    return a;
   }
 
   bool emit_repeat(const Node& n) {
@@ -586,6 +605,7 @@ std::variant<std::shared_ptr<const Program>, std::string> compile_regex(std::str
   if (auto* error = std::get_if<std::string>(&parsed)) return *error;
   auto program = std::make_shared<Program>();
   program->regex = std::string(regex);
+  program->code.reserve(regex.size() + 2);
   Emitter emitter(*program);
   if (!emitter.emit(std::get<Node>(parsed))) return std::string("pattern too complex");
   program->code.push_back({Op::match, 0, 0});
