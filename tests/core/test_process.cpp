@@ -1,4 +1,7 @@
+#include <atomic>
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "catch.hpp"
 #include "gatekit/process.hpp"
@@ -111,7 +114,37 @@ TEST_CASE("a background process left holding the pipe does not hang the run") {
   REQUIRE(r.ok());
   CHECK(r->exit_code == 0);
   CHECK(r->out == "started\n");
+  CHECK(r->leftovers_killed);
   CHECK(std::chrono::steady_clock::now() - start < 5s);
+}
+
+TEST_CASE("runs on several threads never hold each other's output open") {
+  // A pipe made while another thread forks would be inherited by that thread's child, and
+  // this run's output would stay open until that child exits: short runs beside long ones
+  // would then be reported as leaving processes behind.
+  SystemProcessRunner runner;
+  std::atomic<int> held{0};
+  std::atomic<bool> sleepers_done{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 3; ++i) {
+        auto r = runner.run({.argv = {"sleep", "0.6"}});
+        if (!r.ok() || r->leftovers_killed) ++held;
+      }
+      sleepers_done = true;
+    });
+  }
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&] {
+      while (!sleepers_done) {
+        auto r = runner.run({.argv = {"true"}});
+        if (!r.ok() || r->leftovers_killed) ++held;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(held == 0);
 }
 
 TEST_CASE("find_program searches PATH in order") {

@@ -193,3 +193,17 @@ TEST_CASE("skipped entries keep their reason and never start") {
   CHECK(r[0].reason == "needs 4 GPUs, runner has 1");
   CHECK(s.workflow.lines.empty());
 }
+
+TEST_CASE("a smoke that leaves a process behind is warned about, and the process is ended") {
+  gatekit::reset_termination_for_testing();
+  Setup s;
+  s.add("leaky", "sleep 30 & echo started");
+  auto r = s.run(1);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].status == Status::passed);
+  REQUIRE(s.workflow.annotations.size() == 1);
+  CHECK(s.workflow.annotations[0].severity == gatekit::Severity::warning);
+  CHECK(s.workflow.annotations[0].message ==
+        "leaky left processes behind that kept its output open; they were killed with its process group "
+        "(a smoke must wait for what it starts)");
+}

@@ -204,6 +204,12 @@ std::vector<SmokeResult> Executor::run(const Manifest& manifest, const std::vect
       r.duration = since(t0) - active->start;
     } else {
       const auto& p = result.value();
+      if (p.leftovers_killed) {
+        workflow_.annotate({gatekit::Severity::warning,
+                            smoke.name + " left processes behind that kept its output open; they were killed "
+                            "with its process group (a smoke must wait for what it starts)",
+                            "smoke-runner", "", 0, 0});
+      }
       r.exit_code = p.exit_code;
       r.signal = p.signal;
       r.duration = p.duration;

@@ -125,12 +125,14 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
 
   ProcessResult result;
   const auto started = steady::now();
-  bp::pipe out_pipe, err_pipe, in_pipe;
   bp::group group;
   bp::child child;
   int out_fd = -1, err_fd = -1, in_fd = -1;
   {
+    // The pipes are made under the lock too: made outside it, a child forked meanwhile by
+    // another thread would inherit them and hold this run's output open until it exits.
     std::lock_guard lock(spawn_mutex());
+    bp::pipe out_pipe, err_pipe, in_pipe;
     for (auto* p : {&out_pipe, &err_pipe, &in_pipe}) {
       set_cloexec(p->native_source());
       set_cloexec(p->native_sink());
@@ -233,6 +235,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     // The leader is gone but something it left behind still holds the pipes: the process
     // group is ours alone, so end it rather than wait on it.
     if (exited && (out_fd >= 0 || err_fd >= 0) && now - exited_at > std::chrono::milliseconds(200)) {
+      result.leftovers_killed = true;
       ::killpg(pgid, SIGKILL);
       if (now - exited_at > std::chrono::milliseconds(400)) {
         close_fd(out_fd);

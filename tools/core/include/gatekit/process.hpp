@@ -39,6 +39,8 @@ struct ProcessResult {
   int signal = 0;      // the terminating signal, 0 if it exited normally
   bool timed_out = false;
   bool killed = false;  // SIGKILL was needed after the grace period
+  // The program exited but processes it left behind kept its output open; they were killed.
+  bool leftovers_killed = false;
   std::string out;
   std::string err;
   std::size_t out_bytes = 0;  // total produced, beyond capture_limit too
