@@ -3,6 +3,7 @@
 #include <random>
 
 #include "catch.hpp"
+#include "random_globs.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
 
@@ -268,23 +269,12 @@ TEST_CASE("the docs category follows SYSTEMS B.24") {
 
 TEST_CASE("the list DFA agrees with pattern-by-pattern evaluation on random input") {
   std::mt19937 rng(12345);
-  const std::vector<std::string> atoms{"a", "b", "/", "*", "**", "**/", "[ab]", "a?", "b+", ".", "!"};
-  const std::string alphabet = "ab/.x";
   for (int round = 0; round < 300; ++round) {
-    std::vector<std::string> texts;
-    const int n = 1 + static_cast<int>(rng() % 6);
-    for (int k = 0; k < n; ++k) {
-      std::string t = rng() % 3 == 0 ? "!" : "";
-      const int len = 1 + static_cast<int>(rng() % 6);
-      for (int j = 0; j < len; ++j) t += atoms[rng() % (atoms.size() - 1)];
-      if (std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) texts.push_back(t);
-    }
+    const auto texts = gatekit::testing::random_pattern_texts(rng);
     if (texts.empty()) continue;
     auto l = list(texts);
     for (int q = 0; q < 40; ++q) {
-      std::string path;
-      const int len = static_cast<int>(rng() % 10);
-      for (int j = 0; j < len; ++j) path += alphabet[rng() % alphabet.size()];
+      const auto path = gatekit::testing::random_glob_path(rng, 10);
       auto fast = l.evaluate(path);
       auto slow = l.evaluate_slow(path);
       INFO("path " << path << " pattern[0] " << texts[0]);

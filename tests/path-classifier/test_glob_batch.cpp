@@ -4,6 +4,7 @@
 #include <random>
 
 #include "catch.hpp"
+#include "random_globs.hpp"
 #include "gatekit/glob.hpp"
 
 using namespace gatekit::glob;
@@ -61,27 +62,13 @@ TEST_CASE("evaluate_many: every lane dead stops the walk without changing verdic
 
 TEST_CASE("evaluate_many agrees with the reference on random lists and paths") {
   std::mt19937 rng(20240611);
-  const std::vector<std::string> atoms{"a", "b", "/", "*", "**", "**/", "[ab]", "a?", "b+", ".", "!"};
-  const std::string alphabet = "ab/.x";
   for (int round = 0; round < 200; ++round) {
-    std::vector<std::string> texts;
-    const int n = 1 + static_cast<int>(rng() % 6);
-    for (int k = 0; k < n; ++k) {
-      std::string t = rng() % 3 == 0 ? "!" : "";
-      const int len = 1 + static_cast<int>(rng() % 6);
-      for (int j = 0; j < len; ++j) t += atoms[rng() % (atoms.size() - 1)];
-      if (std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) texts.push_back(t);
-    }
+    const auto texts = gatekit::testing::random_pattern_texts(rng);
     if (texts.empty()) continue;
     auto l = batch_list(texts);
     std::vector<std::string> paths;
     const int count = static_cast<int>(rng() % 23);
-    for (int q = 0; q < count; ++q) {
-      std::string path;
-      const int len = static_cast<int>(rng() % 12);
-      for (int j = 0; j < len; ++j) path += alphabet[rng() % alphabet.size()];
-      paths.push_back(path);
-    }
+    for (int q = 0; q < count; ++q) paths.push_back(gatekit::testing::random_glob_path(rng, 12));
     INFO("pattern[0] " << texts[0]);
     check_batch(l, paths);
   }
