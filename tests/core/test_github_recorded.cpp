@@ -1,6 +1,5 @@
 // The typed decoders on recorded real GitHub responses (npm @octokit/fixtures): what the
 // client turns GitHub's own bodies into, not bodies we wrote ourselves.
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,10 +17,7 @@ namespace {
 // The recorded exchanges of one scenario: [{method, path, status, response, headers}, ...].
 json::array scenario(const std::string& name) {
   // The npm test packages (scripts/install-deps.sh: `npm ci --prefix tests/node`).
-  const char* from_env = std::getenv("GATEKIT_NODE_MODULES");
-  const std::filesystem::path modules = from_env != nullptr && *from_env != '\0'
-                                            ? std::filesystem::path(from_env)
-                                            : std::filesystem::path(GATEKIT_SOURCE_DIR) / "tests" / "node" / "node_modules";
+  const auto modules = std::filesystem::path(GATEKIT_SOURCE_DIR) / "tests" / "node" / "node_modules";
   const auto file = modules / "@octokit" / "fixtures" / "scenarios" / "api.github.com" /
                     name / "normalized-fixture.json";
   std::ifstream in(file);
