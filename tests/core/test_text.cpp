@@ -34,6 +34,11 @@ TEST_CASE("durations read like a person would write them") {
   CHECK(format_duration(3720s) == "1h 02m");
 }
 
+TEST_CASE("UTC timestamps are ISO 8601 as GitHub writes them") {
+  CHECK(format_utc(0) == "1970-01-01T00:00:00Z");
+  CHECK(format_utc(1700003600) == "2023-11-14T23:13:20Z");
+}
+
 TEST_CASE("lines, trim and join") {
   CHECK(split_lines("a\r\nb\n\nc") == std::vector<std::string>{"a", "b", "", "c"});
   CHECK(trim("  x y \n") == "x y");

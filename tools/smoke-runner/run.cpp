@@ -19,15 +19,6 @@ namespace {
 using gatekit::ExitCode;
 using gatekit::ToolError;
 
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 const char* kPassthrough =
     "no GPU is visible to this job. Check the device passthrough: a ROCm container needs "
     "--device /dev/kfd --device /dev/dri (and the video/render groups), an NVIDIA one the NVIDIA "
@@ -41,7 +32,7 @@ class Run {
 
   ExitCode go() {
     gatekit::install_termination_handlers();
-    report_.started_at = now_iso();
+    report_.started_at = gatekit::format_utc(std::time(nullptr));
     started_ = std::chrono::steady_clock::now();
     auto loaded = load_manifest_file(o_.manifest);
     if (!loaded) {

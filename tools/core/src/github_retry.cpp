@@ -95,13 +95,4 @@ Step next_step(const Assessment& assessment, int attempt, int max_attempts, mill
   return {StepAction::wait_and_retry, wait};
 }
 
-std::string format_utc(std::int64_t epoch_seconds) {
-  std::time_t t = static_cast<std::time_t>(epoch_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 }  // namespace gatekit::github::detail

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 
 namespace gatekit {
 
@@ -78,6 +79,15 @@ std::string format_duration(std::chrono::milliseconds d) {
     std::snprintf(buffer, sizeof buffer, "%lldh %02lldm", static_cast<long long>(ms / 3'600'000),
                   static_cast<long long>((ms / 60'000) % 60));
   }
+  return buffer;
+}
+
+std::string format_utc(std::int64_t epoch_seconds) {
+  const auto t = static_cast<std::time_t>(epoch_seconds);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buffer;
 }
 

@@ -12,6 +12,7 @@
 
 #include "gatekit/clock.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/result.hpp"
 
 namespace gatekit::github::detail {
@@ -84,8 +85,8 @@ Step next_step(const Assessment& assessment, int attempt, int max_attempts,
                std::chrono::milliseconds budget_left, double jitter01,
                const RetryPolicy& policy = {});
 
-// "2023-11-14T22:13:20Z"
-std::string format_utc(std::int64_t epoch_seconds);
+// Rate-limit resets are shown with gatekit::format_utc (gatekit/text.hpp).
+using gatekit::format_utc;
 
 // ---- Errors and decoding (github_decode.cpp) ------------------------------------------
 

@@ -1,6 +1,7 @@
 #pragma once
 // Small text helpers shared by the tools: suggestions, Markdown tables, durations.
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,8 @@ std::string escape_markdown_cell(std::string_view text);
 
 // "850ms", "4.2s", "3m 05s", "1h 02m"
 std::string format_duration(std::chrono::milliseconds d);
+// ISO 8601 in UTC, "2023-11-14T23:13:20Z", as GitHub writes timestamps.
+std::string format_utc(std::int64_t epoch_seconds);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 std::vector<std::string> split_lines(std::string_view text);
