@@ -4,13 +4,10 @@
 # included), 2 invalid rules or inputs, 3 the decision could not be reported.
 set -euo pipefail
 
-bin="${GATE_BIN:-${GATEKIT_BIN:-}}"
-if [ -n "$bin" ]; then
-  tool="$bin/path-classifier"
-else
-  tool="$(command -v path-classifier || true)"
-fi
-if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+# shellcheck source=../lib/find-tool.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/find-tool.sh"
+tool="$(gatekit_find_tool path-classifier "${GATE_BIN:-}")"
+if [ -z "$tool" ]; then
   echo "::error title=path gate::path-classifier not found: set the gatekit-bin input or GATEKIT_BIN, or put the gatekit tools on PATH"
   exit 2
 fi
