@@ -1,4 +1,6 @@
 #include <array>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "catch.hpp"
@@ -28,15 +30,83 @@ TEST_CASE("a missing file is a usage error naming the file") {
   CHECK(node.error().message == "/nonexistent/gatekit.yaml: cannot read file");
 }
 
-TEST_CASE("unknown keys are rejected with a did-you-mean hint, duplicates too") {
-  auto doc = parse("name: a\nnaem: b\ncommnd: [x]\nzzzzzz: 1\nname: again\n");
+TEST_CASE("unknown keys are rejected with a did-you-mean hint") {
+  auto doc = parse("name: a\nnaem: b\ncommnd: [x]\nzzzzzz: 1\n");
   ConfigErrors errors("t.yaml");
   reject_unknown_keys(doc, kKeys, "smokes[0]", errors);
   CHECK(errors.format() ==
         "t.yaml:2:1: smokes[0].naem: unknown key 'naem' (did you mean 'name'?)\n"
         "t.yaml:3:1: smokes[0].commnd: unknown key 'commnd' (did you mean 'command'?)\n"
-        "t.yaml:4:1: smokes[0].zzzzzz: unknown key 'zzzzzz' (allowed: name, command, min_gpus, pr)\n"
-        "t.yaml:5:1: smokes[0].name: duplicate key 'name'");
+        "t.yaml:4:1: smokes[0].zzzzzz: unknown key 'zzzzzz' (allowed: name, command, min_gpus, pr)");
+}
+
+namespace {
+std::string load_error(const std::string& text) {
+  auto node = load_yaml_text(text, "t.yaml");
+  REQUIRE_FALSE(node.ok());
+  CHECK(node.error().code == ExitCode::usage_error);
+  return node.error().message;
+}
+}  // namespace
+
+TEST_CASE("a duplicate key in any map is an error at the second occurrence, all of them together") {
+  // yaml-cpp keeps both entries: iterating readers see two, lookups one of them.
+  CHECK(load_error("name: a\ncommand: [x]\nname: again\n") ==
+        "1 error in t.yaml:\n"
+        "t.yaml:3:1: name: duplicate key 'name' (first at line 1, column 1): give each key once");
+  CHECK(load_error("filters: {cpu: [a], gpu: [b], cpu: [c]}\n"
+                   "smokes:\n"
+                   "  - name: a\n"
+                   "    env: {A: 1, 'A': 2}\n"
+                   "  - {name: b, name: c}\n") ==
+        "3 errors in t.yaml:\n"
+        "t.yaml:1:31: filters.cpu: duplicate key 'cpu' (first at line 1, column 11): give each key once\n"
+        "t.yaml:4:17: smokes[0].env.A: duplicate key 'A' (first at line 4, column 11): give each key once\n"
+        "t.yaml:5:15: smokes[1].name: duplicate key 'name' (first at line 5, column 6): give each key once");
+  // Keys spelled through an alias or as null are keys too.
+  CHECK(load_error("k: &n cpu\nm: {cpu: 1, *n : 2}\n~: 1\nnull: 2\n") ==
+        "2 errors in t.yaml:\n"
+        "t.yaml:2:13: m.cpu: duplicate key 'cpu' (first at line 2, column 5): give each key once\n"
+        "t.yaml:4:1: null: duplicate key 'null' (first at line 3, column 1): give each key once");
+}
+
+TEST_CASE("equal keys in different maps, and equal values, are fine") {
+  auto doc = parse("a: {x: 1, y: 1}\nb: {x: 1, y: [x, x]}\nc: [{x: 1}, {x: 2}]\n");
+  CHECK(doc["b"]["x"].as<int>() == 1);
+  CHECK(doc["c"][1]["x"].as<int>() == 2);
+}
+
+TEST_CASE("aliases are bounded by the nodes they expand to") {
+  // "Billion laughs": 9 levels of 10 aliases each expand to 10^9 nodes from a few hundred
+  // bytes. The check counts, it never expands, so this fails at once and in little memory.
+  std::string laughs = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) laughs += (k ? ", " : "") + prev;
+    laughs += "]\n";
+  }
+  // Counted so far: the root map, keys l0..l5 with lists of 11, 111, ..., 111111 nodes, and
+  // l5's own list: 123463; each *l4 adds 111111, so the eighth item (l5[7]) crosses 1000000.
+  CHECK(load_error(laughs) ==
+        "1 error in t.yaml:\n"
+        "t.yaml:6:45: l5[7]: alias '*l4' expands the document beyond 1000000 nodes, the limit for a config "
+        "file (each alias repeats its anchor's whole content)");
+  // The same shape below the limit loads, and reuse through aliases stays cheap.
+  std::string small = "base: &b {timeout: 5, env: {A: 1}}\nsmokes:\n";
+  for (int i = 0; i < 1000; ++i) small += "  - {name: s" + std::to_string(i) + ", defaults: *b}\n";
+  CHECK(load_yaml_text(small, "t.yaml").ok());
+}
+
+TEST_CASE("a plain document over the node limit is refused too, and an alias cycle") {
+  std::string big;
+  for (std::uint64_t i = 0; i <= kMaxConfigNodes; ++i) big += "- 1\n";
+  CHECK(load_error(big) ==
+        "1 error in t.yaml:\n"
+        "t.yaml:1000000:3: [999999]: the document has more than 1000000 nodes, the limit for a config file");
+  CHECK(load_error("a: &a\n  - *a\n") ==
+        "1 error in t.yaml:\n"
+        "t.yaml:2:5: a[0]: alias '*a' refers to a node that contains it (a cycle)");
 }
 
 struct ScalarCase {

@@ -1,4 +1,5 @@
 #include <fstream>
+#include <iterator>
 
 #include "catch.hpp"
 #include "gatekit/git.hpp"
@@ -87,6 +88,221 @@ TEST_CASE("git errors carry git's own message") {
   CHECK(rev.error().message.rfind("cannot resolve 'missing' in ", 0) == 0);
 }
 
+TEST_CASE("check_revision: ref names and suffixes pass; anything git could misread is refused") {
+  for (const char* ok : {"main", "HEAD", "origin/main", "v1.2", "refs/heads/feature/x", "HEAD~3", "HEAD~",
+                         "main^2", "HEAD^^", "v1.2^{commit}", "v1.2^{}", "HEAD~2^{tree}",
+                         "0123456789abcdef0123456789abcdef01234567", "caf\xc3\xa9"}) {
+    INFO(ok);
+    CHECK(check_revision(ok).ok());
+  }
+  const std::string prefix = " is not a commit SHA or ref name (such as main, origin/main or v1.2) optionally followed by "
+                             "~N, ^N or ^{commit}: ";
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {"", "the revision is empty"},
+      {"--upload-pack=touch PWNED;", "revision '--upload-pack=touch PWNED;' starts with '-': git would read it as an option"},
+      {"-", "revision '-' starts with '-': git would read it as an option"},
+      {"main\n--output=x", "revision 'main\\x0a--output=x' contains a control character"},
+      {std::string("a\0b", 3), "revision 'a\\x00b' contains a control character"},
+      {"a\x7f", "revision 'a\\x7f' contains a control character"},
+      {"a b", "revision 'a b'" + prefix + "it contains a space"},
+      {"main..feature", "revision 'main..feature'" + prefix + "it contains '..' (ranges are not accepted)"},
+      {"main...feature", "revision 'main...feature'" + prefix + "it contains '..' (ranges are not accepted)"},
+      {"HEAD:src/a.py", "revision 'HEAD:src/a.py'" + prefix + "it contains ':'"},
+      {":/fix", "revision ':/fix'" + prefix + "it contains ':'"},
+      {"main@{1}", "revision 'main@{1}'" + prefix + "it contains '@{'"},
+      {"@", "revision '@'" + prefix + "'@' alone is not a ref name"},
+      {"a\\b", "revision 'a\\b'" + prefix + "it contains '\\'"},
+      {"src/*", "revision 'src/*'" + prefix + "it contains '*'"},
+      {"a//b", "revision 'a//b'" + prefix + "it has an empty '/'-separated component"},
+      {"/main", "revision '/main'" + prefix + "it has an empty '/'-separated component"},
+      {"main/", "revision 'main/'" + prefix + "it has an empty '/'-separated component"},
+      {"refs/.hidden", "revision 'refs/.hidden'" + prefix + "a '/'-separated component starts with '.'"},
+      {"main.lock", "revision 'main.lock'" + prefix + "a '/'-separated component ends with '.lock'"},
+      {"main.", "revision 'main.'" + prefix + "it ends with '.'"},
+      {"~1", "revision '~1'" + prefix + "the name before ~ or ^ is empty"},
+      {"HEAD^{bogus}", "revision 'HEAD^{bogus}'" + prefix + "'^{bogus}' is not ^{commit}, ^{tree}, ^{blob}, ^{tag} or ^{object}"},
+      {"HEAD^{commit", "revision 'HEAD^{commit'" + prefix + "'^{' is not closed"},
+      {"HEAD~x", "revision 'HEAD~x'" + prefix + "unexpected text after ~ or ^"},
+  };
+  for (const auto& [rev, message] : refused) {
+    INFO(rev);
+    auto checked = check_revision(rev);
+    REQUIRE_FALSE(checked.ok());
+    CHECK(checked.error().message == message);
+  }
+  CHECK(check_revision(std::string(200, 'a')).ok());
+  CHECK(quote_for_message(std::string(100, 'x'), 4) == "'xxxx...'");
+}
+
+TEST_CASE("check_argument and is_object_name") {
+  CHECK(check_argument("the remote", "origin").ok());
+  CHECK(check_argument("the refspec", "+refs/gatekit/*:refs/gatekit/*").ok());
+  CHECK(check_argument("the remote", "--upload-pack=x").error().message ==
+        "the remote '--upload-pack=x' starts with '-': git would read it as an option");
+  CHECK(check_argument("the refspec", "a\nb").error().message == "the refspec 'a\\x0ab' contains a control character");
+  CHECK(check_argument("the remote", "").error().message == "the remote is empty");
+  CHECK(is_object_name(std::string(40, 'a')));
+  CHECK(is_object_name(std::string(64, 'F')));
+  CHECK_FALSE(is_object_name(std::string(39, 'a')));
+  CHECK_FALSE(is_object_name(std::string(41, 'a')));
+  CHECK_FALSE(is_object_name("g" + std::string(39, 'a')));
+  CHECK_FALSE(is_object_name(""));
+}
+
+TEST_CASE("unquote_c_style: git's quoting decoded, malformed quoting refused") {
+  const std::vector<std::pair<std::string, std::string>> decoded{
+      {"plain/path.cu", "plain/path.cu"},
+      {"src/no\\escape", "src/no\\escape"},  // unquoted: backslashes are literal
+      {R"("src/kernels/\303\244.cu")", "src/kernels/\xc3\xa4.cu"},
+      {R"("a\tb")", "a\tb"},
+      {R"("new\nline")", "new\nline"},
+      {R"("q\"uote")", "q\"uote"},
+      {R"("back\\slash")", "back\\slash"},
+      {R"("\a\b\t\n\v\f\r\"\\")", "\a\b\t\n\v\f\r\"\\"},
+      {R"("\001\177\377\000")", std::string("\x01\x7f\xff\0", 4)},
+      {R"("")", ""},
+      {R"("sp ace")", "sp ace"},
+  };
+  for (const auto& [quoted, want] : decoded) {
+    INFO(quoted);
+    auto got = unquote_c_style(quoted);
+    REQUIRE(got.ok());
+    CHECK(*got == want);
+  }
+  const std::vector<std::pair<std::string, std::string>> malformed{
+      {R"("src/a.cu)", "no closing quote"},
+      {"\"", "no closing quote"},
+      {R"("a\qb")", "an unknown escape '\\q'"},
+      {R"("a"b)", "text after the closing quote"},
+      {R"("a" )", "text after the closing quote"},
+      {R"("\400")", "an octal escape that is not three digits from \\000 to \\377"},
+      {R"("\12")", "an octal escape that is not three digits from \\000 to \\377"},
+      {R"("\7")", "an octal escape that is not three digits from \\000 to \\377"},
+      {"\"a\\", "a '\\' at the end"},
+  };
+  for (const auto& [quoted, message] : malformed) {
+    INFO(quoted);
+    auto got = unquote_c_style(quoted);
+    REQUIRE_FALSE(got.ok());
+    CHECK(got.error().message == message);
+  }
+}
+
+TEST_CASE("unquote_c_style decodes what real git quotes") {
+  testing::TempDir tmp;
+  sh(tmp.path(),
+     "git init -q -b main . && git commit -q --allow-empty -m base && "
+     "printf x > \"$(printf 'caf\\303\\251.cu')\" && printf x > \"$(printf 'a\\tb')\" && "
+     "printf x > \"$(printf 'new\\nline')\" && printf x > 'q\"uote' && printf x > 'back\\slash' && "
+     "printf x > \"$(printf 'bell\\007')\" && printf x > plain && git add -A && git commit -qm names && "
+     "git -c core.quotePath=true diff --name-only HEAD~1 HEAD > quoted.txt && "
+     "git diff --name-only -z HEAD~1 HEAD > raw.txt");
+  auto read = [&](const char* name) {
+    std::ifstream in(tmp / name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto quoted = read("quoted.txt");
+  const auto raw = read("raw.txt");
+  std::vector<std::string> decoded, names;
+  for (std::size_t start = 0, end; (end = quoted.find('\n', start)) != std::string::npos; start = end + 1) {
+    auto one = unquote_c_style(quoted.substr(start, end - start));
+    REQUIRE(one.ok());
+    decoded.push_back(*one);
+  }
+  for (std::size_t start = 0, end; (end = raw.find('\0', start)) != std::string::npos; start = end + 1)
+    names.push_back(raw.substr(start, end - start));
+  REQUIRE(names.size() == 7);
+  CHECK(quoted.find(R"("caf\303\251.cu")") != std::string::npos);  // git did quote
+  CHECK(decoded == names);
+}
+
+TEST_CASE("every git call puts --end-of-options before revisions and -- before paths") {
+  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> {
+    ProcessResult r;
+    r.exit_code = 0;
+    return r;
+  });
+  Git git(runner, "/repo");
+  const auto sha = std::string(40, 'a');
+  (void)git.rev_parse("main");
+  (void)git.has_commit("main");
+  (void)git.has_merge_base("main", "HEAD");
+  (void)git.diff("main", "HEAD", true);
+  (void)git.for_each_ref("refs/gatekit/");
+  (void)git.update_ref("refs/gatekit/x", sha);
+  (void)git.delete_ref("refs/gatekit/x");
+  (void)git.push("origin", {"main"});
+  (void)git.fetch("origin", {sha}, {.depth = 50});
+  (void)git.fetch("origin", {"main", "HEAD"}, {.deepen = 100});
+  (void)git.fetch("origin", {}, {.unshallow = true});
+  using V = std::vector<std::string>;
+  const std::vector<V> want{
+      {"rev-parse", "--verify", "--quiet", "--end-of-options", "main^{object}"},
+      {"cat-file", "-e", "--end-of-options", "main^{commit}"},
+      {"merge-base", "--end-of-options", "main", "HEAD"},
+      {"diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--end-of-options",
+       "main...HEAD", "--"},
+      {"for-each-ref", "--format=%(refname)%00%(objectname)%00%(committerdate:iso-strict)", "--end-of-options",
+       "refs/gatekit/"},
+      {"update-ref", "--end-of-options", "refs/gatekit/x", sha},
+      {"update-ref", "-d", "--end-of-options", "refs/gatekit/x"},
+      {"push", "--porcelain", "--end-of-options", "origin", "main"},
+      {"fetch", "--no-tags", "--quiet", "--depth=50", "--end-of-options", "origin", sha},
+      {"fetch", "--no-tags", "--quiet", "--deepen=100", "--end-of-options", "origin", "main", "HEAD"},
+      {"fetch", "--no-tags", "--quiet", "--unshallow", "--end-of-options", "origin"},
+  };
+  REQUIRE(runner.calls.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    V argv(runner.calls[i].argv.begin() + 3, runner.calls[i].argv.end());
+    CHECK(V(runner.calls[i].argv.begin(), runner.calls[i].argv.begin() + 3) == V{"git", "-C", "/repo"});
+    CHECK(argv == want[i]);
+    CHECK(runner.calls[i].env_set.at("GIT_TERMINAL_PROMPT") == "0");
+  }
+}
+
+TEST_CASE("hostile values never reach git") {
+  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> { return ProcessResult{}; });
+  Git git(runner, "/repo");
+  const std::string evil = "--upload-pack=touch PWNED;";
+  const std::string refused = "revision '--upload-pack=touch PWNED;' starts with '-': git would read it as an option";
+  CHECK(git.rev_parse(evil).error().message == refused);
+  CHECK(git.has_commit(evil).error().message == refused);
+  CHECK(git.has_merge_base("main", evil).error().message == refused);
+  CHECK(git.diff(evil, "HEAD").error().message == refused);
+  CHECK(git.diff("main", "a\nb").error().message == "revision 'a\\x0ab' contains a control character");
+  CHECK(git.update_ref("refs/x", evil).error().message == refused);
+  CHECK(git.delete_ref(evil).error().message == refused);
+  CHECK(git.for_each_ref(evil).error().message ==
+        "the ref pattern '--upload-pack=touch PWNED;' starts with '-': git would read it as an option");
+  CHECK(git.push(evil, {"main"}).error().message ==
+        "the remote '--upload-pack=touch PWNED;' starts with '-': git would read it as an option");
+  CHECK(git.fetch("origin", {evil}).error().message ==
+        "the refspec '--upload-pack=touch PWNED;' starts with '-': git would read it as an option");
+  CHECK(runner.calls.empty());
+}
+
+TEST_CASE("an --upload-pack revision runs nothing against a real remote") {
+  testing::TempDir tmp;
+  sh(tmp.path(),
+     "git init -q --bare remote.git && git init -q -b main work && cd work && "
+     "echo a > a && git add a && git commit -qm a && git remote add origin ../remote.git && git push -q origin main");
+  SystemProcessRunner runner;
+  Git work(runner, tmp / "work");
+  const std::string evil = "--upload-pack=touch PWNED;";
+  CHECK_FALSE(work.fetch("origin", {evil}).ok());
+  CHECK_FALSE(work.fetch("origin", {"main", evil}, {.depth = 50}).ok());
+  CHECK_FALSE(work.push("origin", {"--receive-pack=touch PWNED;"}).ok());
+  CHECK_FALSE(work.diff("--output=PWNED", "HEAD").ok());
+  CHECK_FALSE(work.has_commit("--output=PWNED").ok());
+  CHECK_FALSE(std::filesystem::exists(tmp / "work" / "PWNED"));
+  CHECK_FALSE(std::filesystem::exists(tmp / "PWNED"));
+  CHECK_FALSE(std::filesystem::exists(tmp / "remote.git" / "PWNED"));
+  // The same calls with ordinary values still work through --end-of-options.
+  CHECK(work.fetch("origin", {"main"}).ok());
+  CHECK(*work.has_merge_base("main", "origin/main"));
+  CHECK_FALSE(*work.is_shallow());
+}
+
 TEST_CASE("push and fetch custom ref namespaces through a real remote") {
   testing::TempDir tmp;
   sh(tmp.path(),
@@ -109,5 +325,5 @@ TEST_CASE("push and fetch custom ref namespaces through a real remote") {
   CHECK((*refs)[0].object == *head);
   auto bad = clone.push("nowhere", {"main"});
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().message.find("git push --porcelain nowhere main failed") == 0);
+  CHECK(bad.error().message.find("git push --porcelain --end-of-options nowhere main failed") == 0);
 }

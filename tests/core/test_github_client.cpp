@@ -313,3 +313,109 @@ TEST_CASE("github client: no request starts once the budget is spent (slow pages
   CHECK(e.message == "the time budget of 100 s is spent");
   CHECK(t.pages == 3);
 }
+
+namespace {
+
+// Takes `delay` on the clock per answer, honouring the request's timeout as curl does: a
+// request whose timeout is shorter than the delay times out after the timeout.
+class DelayedTransport final : public HttpTransport {
+ public:
+  DelayedTransport(FakeClock& c, std::chrono::milliseconds d) : clock(c), delay(d) {}
+  std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
+    timeouts.push_back(request.timeout);
+    if (request.timeout < delay) {
+      clock.advance(request.timeout);
+      return TransportError{TransportErrorKind::timeout,
+                            "Operation timed out after " + std::to_string(request.timeout.count()) + " milliseconds"};
+    }
+    clock.advance(delay);
+    HttpResponse r;
+    r.status = 200;
+    const bool files = request.url.find("/files") != std::string::npos;
+    r.headers = {{"content-type", "application/json"}};
+    if (files) r.headers.emplace_back("link", "<https://ghe.example/api/v3/repos/o/r/pulls/1/files?page=" +
+                                                  std::to_string(++pages + 1) + ">; rel=\"next\"");
+    r.body = files ? R"([{"filename": "a", "status": "added"}])" : kPull;
+    return r;
+  }
+  FakeClock& clock;
+  std::chrono::milliseconds delay;
+  std::vector<std::chrono::milliseconds> timeouts;
+  int pages = 0;
+};
+
+}  // namespace
+
+TEST_CASE("github client: a total budget is one deadline for every call, cutting a request in flight") {
+  FakeClock clock;
+  const auto start = clock.now();
+  DelayedTransport t(clock, 1500ms);
+  auto o = test_options();
+  o.budget = 2s;
+  o.total_budget = 2s;
+  Client client(o, t, clock, nullptr, 1);
+  REQUIRE(std::holds_alternative<PullRequest>(client.get_pull_request("o/r", 1)));
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.kind == ApiErrorKind::budget_exhausted);
+  CHECK(e.message == "the time budget of 2 s for all calls is spent (last attempt: timed out: Operation timed out "
+                     "after 500 milliseconds)");
+  CHECK(clock.now() - start == 2s);  // not 2 s per call, nor a page's full delay past the deadline
+  CHECK(t.timeouts == std::vector<std::chrono::milliseconds>{2000ms, 500ms});
+}
+
+TEST_CASE("github client: without a total budget each call has its own") {
+  FakeClock clock;
+  const auto start = clock.now();
+  DelayedTransport t(clock, 1500ms);
+  auto o = test_options();
+  o.budget = 2s;
+  Client client(o, t, clock, nullptr, 1);
+  REQUIRE(std::holds_alternative<PullRequest>(client.get_pull_request("o/r", 1)));
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.message == "the time budget of 2 s is spent (last attempt: timed out: Operation timed out after 500 "
+                     "milliseconds)");
+  CHECK(clock.now() - start == 1500ms + 2s);
+  CHECK(t.timeouts == std::vector<std::chrono::milliseconds>{2000ms, 2000ms, 500ms});
+}
+
+TEST_CASE("github client: a request's timeout is the smaller of its own and the time left") {
+  ScriptedTransport t;
+  FakeClock clock;
+  auto o = test_options();
+  o.budget = 10s;
+  o.request_timeout = 30s;
+  t.add(200, kPull);
+  Client client(o, t, clock, nullptr, 1);
+  REQUIRE(std::holds_alternative<PullRequest>(client.get_pull_request("o/r", 1)));
+  o.budget = 100s;
+  t.add(200, kPull);
+  Client roomy(o, t, clock, nullptr, 1);
+  REQUIRE(std::holds_alternative<PullRequest>(roomy.get_pull_request("o/r", 1)));
+  REQUIRE(t.requests.size() == 2);
+  CHECK(t.requests[0].timeout == 10s);
+  CHECK(t.requests[1].timeout == 30s);
+}
+
+TEST_CASE("github client: a token echoed by the server is redacted where the answer enters") {
+  ScriptedTransport t;
+  FakeClock clock;
+  // base64("x-access-token:s3cret-token"), as in a Basic auth header
+  const std::string basic = "eC1hY2Nlc3MtdG9rZW46czNjcmV0LXRva2Vu";
+  t.add(200, R"([{"filename": "src/s3cret-token.cu", "status": "added"},
+                 {"filename": ")" + basic + R"(", "status": "added"}])",
+        {{"link", "<https://ghe.example/api/v3/repos/o/r/pulls/1/files?t=s3cret-token>; rel=\"next\""}});
+  t.add(422, R"({"message": "Validation failed for s3cret-token", "errors": ["token s3cret-token is bad"]})");
+  t.fail(TransportErrorKind::other, "proxy said: s3cret-token");
+  Client client(test_options(), t, clock, nullptr, 1);
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.message == "HTTP 422: Validation failed for *** (token *** is bad)");
+  CHECK(t.requests[1].url == "https://ghe.example/api/v3/repos/o/r/pulls/1/files?t=***");
+  const auto raw = error_of(client.request("GET", "/x"));
+  CHECK(raw.message == "proxy said: ***");
+
+  t.add(200, R"([{"filename": "src/s3cret-token.cu", "status": "added"}, {"filename": ")" + basic + R"(", "status": "added"}])");
+  auto files = client.list_pull_request_files("o/r", 1);
+  REQUIRE(std::holds_alternative<std::vector<PullFile>>(files));
+  CHECK(std::get<std::vector<PullFile>>(files)[0].filename == "src/***.cu");
+  CHECK(std::get<std::vector<PullFile>>(files)[1].filename == "eC1hY2Nlc3MtdG9rZW46***");
+}

@@ -1,5 +1,8 @@
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -152,4 +155,25 @@ TEST_CASE("find_program searches PATH in order") {
   REQUIRE(found.ok());
   CHECK(found->filename() == "sh");
   CHECK_FALSE(find_program("sh", "/nonexistent").ok());
+}
+
+TEST_CASE("a process that left its group (setsid) stays a child of an adopting runner and is ended") {
+  adopt_orphans();
+  testing::TempDir tmp;
+  SystemProcessRunner runner;
+  // The smoke waits until the escapee is in its own session, then exits.
+  const std::string ready = (tmp / "ready").string();
+  auto r = runner.run({.argv = {"sh", "-c",
+                                "setsid sh -c 'echo $$ > \"$0\"; sleep 30; sleep 30' '" + ready +
+                                    "' </dev/null >/dev/null 2>&1 &\n"
+                                    "while [ ! -s '" + ready + "' ]; do sleep 0.01; done"}});
+  REQUIRE(r.ok());
+  CHECK_FALSE(r->leftovers_killed);  // it did not hold the output open: only adoption finds it
+  int escapee = 0;
+  std::ifstream(tmp / "ready") >> escapee;
+  REQUIRE(escapee > 0);
+  REQUIRE(::kill(escapee, 0) == 0);
+  CHECK(end_child_processes(2000ms) >= 1);  // the escaped shell (and its `sleep`, once started)
+  CHECK(::kill(escapee, 0) != 0);           // killed and reaped
+  CHECK(end_child_processes(100ms) == 0);
 }

@@ -27,6 +27,47 @@ TEST_CASE("markdown tables escape pipes and newlines") {
         "| a | b |\n| --- | --- |\n| x\\|y | 1<br>2 |\n| only |  |\n");
 }
 
+TEST_CASE("outside text: controls become visible escapes") {
+  CHECK(visible_controls("a\nb\rc\td\x01\x7f") == "a\\nb\\rc\\td\\x01\\x7f");
+  CHECK(visible_controls("tab\t", true) == "tab\t");
+  CHECK(visible_controls("nel\xc2\x85 ls\xe2\x80\xa8 ps\xe2\x80\xa9 \xc3\xa4 \xff") ==
+        "nel\\u0085 ls\\u2028 ps\\u2029 \xc3\xa4 \xff");
+}
+
+TEST_CASE("outside text as a Markdown code span") {
+  CHECK(markdown_code("src/a.py") == "`src/a.py`");
+  CHECK(markdown_code("a`b") == "``a`b``");
+  CHECK(markdown_code("``x") == "``` ``x ```");  // a backtick at an end is padded away from the fence
+  CHECK(markdown_code(" a ") == "`  a  `");       // CommonMark strips one space from each end
+  CHECK(markdown_code("   ") == "`   `");
+  CHECK(markdown_code("a\n```mermaid") == "````a\\n```mermaid````");
+  CHECK(markdown_code("<img src=x>|y") == "`<img src=x>|y`");
+  CHECK(markdown_code("") == "");
+  // In a table the pipe is escaped by the cell, and the code span keeps it.
+  CHECK(markdown_table({"f"}, {{markdown_code("a|b\nc")}}) == "| f |\n| --- |\n| `a\\|b\\nc` |\n");
+}
+
+TEST_CASE("outside text as Markdown prose") {
+  CHECK(markdown_text("plain words, (parens) and dots.") == "plain words, (parens) and dots.");
+  CHECK(markdown_text("<img src=x> [a](b) *b* _c_ `d` ~e~ $f$ &amp; \\") ==
+        "\\<img src=x> \\[a\\](b) \\*b\\* \\_c\\_ \\`d\\` \\~e\\~ \\$f\\$ \\&amp; \\\\");
+  CHECK(markdown_text("a\n# heading") == "a\\\\n# heading");  // one line: no block can start
+  CHECK(markdown_text("# heading") == "\\# heading");
+  CHECK(markdown_text("  - item") == "  \\- item");
+  CHECK(markdown_text("12. item") == "12\\. item");
+  CHECK(markdown_text("> quote", false) == "> quote");  // after other text on the line
+  CHECK(markdown_text("--gated x") == "\\--gated x");
+}
+
+TEST_CASE("outside links and HTML text") {
+  CHECK(markdown_link("job (a, b)", "https://github.com/o/r/actions/runs/1/job/2") ==
+        "[job (a, b)](https://github.com/o/r/actions/runs/1/job/2)");
+  CHECK(markdown_link("x", "https://h/a b)(<\"'\\") == "[x](https://h/a%20b%29%28%3C%22%27%5C)");
+  CHECK(markdown_link("x]", "javascript:alert(1)") == "x\\]");
+  CHECK(markdown_link("x", "") == "x");
+  CHECK(html_text("<b>&\"'\n") == "&lt;b&gt;&amp;&quot;&#39;\\n");
+}
+
 TEST_CASE("durations read like a person would write them") {
   CHECK(format_duration(850ms) == "850ms");
   CHECK(format_duration(4200ms) == "4.2s");

@@ -34,7 +34,8 @@ TEST_CASE("annotation command carries file, line, column and title") {
 TEST_CASE("single-line outputs use name=value, multi-line ones a heredoc") {
   CHECK(format_output_entry("cpu", "true", "D") == "cpu=true\n");
   CHECK(format_output_entry("trace", "a\nb", "D") == "trace<<D\na\nb\nD\n");
-  CHECK(format_output_entry("trace", "a\n", "D") == "trace<<D\na\nD\n");
+  // The runner drops the line break before the delimiter: a trailing one must survive.
+  CHECK(format_output_entry("trace", "a\n", "D") == "trace<<D\na\n\nD\n");
 }
 
 TEST_CASE("output delimiter never occurs in the value") {
@@ -128,4 +129,91 @@ TEST_CASE("paused commands wrap foreign output in stop-commands with a fresh tok
   twf->pause_commands();
   twf->resume_commands();
   CHECK(terminal.str().empty());
+}
+
+TEST_CASE("inert_line: outside text stays one line and starts no workflow command") {
+  struct Case {
+    std::string text, line;
+  };
+  const std::vector<Case> cases{
+      {"src/a.py", "src/a.py"},
+      {"a\n::error::pwned", "a\\n::error::pwned"},
+      {"b\r::stop-commands::x", "b\\r::stop-commands::x"},
+      {"::error::x", "\\x3a:error::x"},
+      {"  \t::warning file=a::b", "  \t\\x3a:warning file=a::b"},
+      {"\xc2\xa0::error::nbsp", "\xc2\xa0\\x3a:error::nbsp"},            // the runner trims Unicode spaces
+      {"\xe2\x80\x8b::error::zwsp", "\xe2\x80\x8b\\x3a:error::zwsp"},    // and may skip zero-width ones
+      {"\x01::error::ctl", "\\x01::error::ctl"},                         // a control becomes text first
+      {"path/##[error]x.cu", "path/##\\x5berror]x.cu"},                  // the legacy form, anywhere
+      {"#\xe2\x80\x8b#[warning]x", "#\xe2\x80\x8b#\\x5bwarning]x"},
+      {"#\x01#[warning]x", "#\\x01#[warning]x"},
+      {"# [not] ## a [command]", "# [not] ## a [command]"},
+      {"x\xc2\x85y\xe2\x80\xa8z\x7f", "x\\u0085y\\u2028z\\x7f"},
+      {"tab\tkept", "tab\tkept"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    CHECK(inert_line(c.text) == c.line);
+  }
+  CHECK(inert_lines("one\n::error::two\r\nthree") == "one\n\\x3a:error::two\nthree");
+  CHECK(inert_lines("x\n") == "x\n");
+}
+
+TEST_CASE("annotations keep outside text inside their data and properties") {
+  // `##[` in data could act should the runner fall back to the legacy parser.
+  CHECK(format_annotation_command({Severity::error, "x ##[warning]y", "##[t]", "a##[b", 0, 0}) ==
+        "::error file=a##\\x5bb,title=##\\x5bt]::x ##\\x5bwarning]y");
+  // A combining mark right after `::` would hide the separator: data starting with a
+  // non-ASCII character gets a space; a last property ending with one gets a trailing space.
+  CHECK(format_annotation_command({Severity::warning, "\xcc\x81x", "t\xd8\x80", "", 0, 0}) ==
+        "::warning title=t\xd8\x80 :: \xcc\x81x");
+  CHECK(format_annotation_command({Severity::notice, "a\r\n::error::b", "t:1,2", "f", 4, 0}) ==
+        "::notice file=f,line=4,title=t%3A1%2C2::a%0D%0A::error::b");
+}
+
+TEST_CASE("a masked secret is redacted from every sink") {
+  testing::TempDir tmp;
+  MapEnvironment env({{"GITHUB_ACTIONS", "true"},
+                      {"GITHUB_OUTPUT", (tmp / "out").string()},
+                      {"GITHUB_STEP_SUMMARY", (tmp / "sum").string()}});
+  std::ostringstream log;
+  auto wf = make_workflow(env, log);
+  wf->mask("tok3n\nline2");
+  wf->annotate({Severity::error, "m tok3n", "t tok3n", "f/tok3n", 1, 0});
+  wf->begin_group("g line2");
+  wf->end_group();
+  wf->log("l tok3n\nline2");
+  wf->set_output("decision", "{\"why\":\"tok3n\"}");
+  wf->append_summary("s line2\n");
+  CHECK(log.str() ==
+        "::add-mask::tok3n\n::add-mask::line2\n::error file=f/***,line=1,title=t ***::m ***\n::group::g ***\n"
+        "::endgroup::\nl ***\n");
+  CHECK(slurp(tmp / "out") == "decision={\"why\":\"***\"}\n");
+  CHECK(slurp(tmp / "sum") == "s ***\n");
+}
+
+TEST_CASE("terminal mode prints outside text inert too") {
+  MapEnvironment env;
+  std::ostringstream log;
+  auto wf = make_workflow(env, log);
+  wf->log("::error::x");
+  wf->annotate({Severity::warning, "m\n::error::y", "", "a\nb", 2, 0});
+  wf->begin_group("\n::warning::z");
+  wf->set_output("v", "1\n::notice::w");
+  CHECK(log.str() ==
+        "\\x3a:error::x\nwarning: a\\nb:2: m\\n::error::y\n── \\n::warning::z\noutput v = 1\\n::notice::w\n");
+}
+
+TEST_CASE("an output name GITHUB_OUTPUT cannot carry is a write error, not a corrupt file") {
+  testing::TempDir tmp;
+  MapEnvironment env({{"GITHUB_OUTPUT", (tmp / "out").string()}});
+  std::ostringstream log;
+  auto wf = make_workflow(env, log);
+  wf->set_output("a=b", "1");
+  wf->set_output("x\ny", "1");
+  wf->set_output("ok-name_2", "1");
+  REQUIRE(wf->write_errors().size() == 2);
+  CHECK(wf->write_errors()[0] == "invalid output name 'a=b'");
+  CHECK(wf->write_errors()[1] == "invalid output name 'x\\ny'");
+  CHECK(slurp(tmp / "out") == "ok-name_2=1\n");
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -53,14 +54,199 @@ Error ConfigErrors::to_error() const {
   return make_error(head + format(), ExitCode::usage_error);
 }
 
+namespace {
+
+// One event pass over the document before any tree is built (yaml-cpp accepts duplicate
+// keys and builds aliases as shared nodes that readers then expand): rejects duplicate map
+// keys, cyclic aliases, and documents whose alias-expanded size exceeds kMaxConfigNodes.
+// Every duplicate is collected; the size check stops the pass at once (the point is to
+// spend neither time nor memory on such a document).
+class DocumentChecker : public YAML::EventHandler {
+ public:
+  explicit DocumentChecker(ConfigErrors& errors) : errors_(errors) {}
+
+  struct Stop {};  // thrown to stop the parser at once (a cycle, or the size limit passed)
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnAnchor(const YAML::Mark&, const std::string& name) override { pending_name_ = name; }
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    leaf(mark, anchor, Key{true, "null"}, 1);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string& value) override {
+    leaf(mark, anchor, Key{true, value}, 1);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) return;  // the parser rejects unknown aliases itself
+    const Anchored& target = it->second;
+    if (!target.complete) {
+      errors_.add(position(mark).line, position(mark).column, child_field(),
+                  "alias '*" + target.name + "' refers to a node that contains it (a cycle)");
+      throw Stop{};
+    }
+    leaf(mark, 0, target.key, target.size, &target);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor, Frame::Kind::sequence);
+  }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor, Frame::Kind::map);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapEnd() override { close(); }
+
+ private:
+  // A node's identity as a map key: scalars (and null) by their text; lists and maps are
+  // not compared (configs never use them as keys).
+  struct Key {
+    bool comparable = false;
+    std::string text;
+  };
+  struct Anchored {
+    std::string name;
+    bool complete = false;
+    std::uint64_t size = 0;  // nodes it expands to
+    Key key;
+  };
+  struct Frame {
+    enum class Kind { map, sequence } kind = Kind::map;
+    std::string field;
+    YAML::anchor_t anchor = 0;
+    std::uint64_t start = 0;      // node count when the container opened
+    bool expect_key = true;       // map: the next node is a key
+    std::string key;              // map: the current key's text (for field paths)
+    std::size_t index = 0;        // sequence: the next item's index
+    std::map<std::string, compat::YamlPosition> keys;  // map: keys seen, with where
+  };
+
+  static compat::YamlPosition position(const YAML::Mark& mark) { return compat::position_of(mark); }
+
+  // The field path of the node that starts now, in the style `smokes[1].env.A`.
+  std::string child_field() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    if (f.kind == Frame::Kind::sequence) return f.field + "[" + std::to_string(f.index) + "]";
+    return f.expect_key ? f.field : (f.field.empty() ? f.key : f.field + "." + f.key);
+  }
+
+  void count(const YAML::Mark& mark, std::uint64_t size, const Anchored* alias) {
+    nodes_ += size;
+    if (nodes_ <= kMaxConfigNodes) return;
+    const auto at = position(mark);
+    const std::string limit = std::to_string(kMaxConfigNodes);
+    errors_.add(at.line, at.column, child_field(),
+                alias != nullptr
+                    ? "alias '*" + alias->name + "' expands the document beyond " + limit +
+                          " nodes, the limit for a config file (each alias repeats its anchor's whole content)"
+                    : "the document has more than " + limit + " nodes, the limit for a config file");
+    throw Stop{};
+  }
+
+  void remember(YAML::anchor_t anchor, Key key) {
+    if (anchor == 0) return;
+    anchors_[anchor] = Anchored{pending_name_, false, 0, std::move(key)};
+    pending_name_.clear();
+  }
+
+  // A node that is a key of the innermost map: checked against the keys seen there.
+  void key_node(const YAML::Mark& mark, const Key& key) {
+    Frame& f = frames_.back();
+    f.key = key.comparable ? key.text : "?";
+    if (!key.comparable) return;
+    const auto at = position(mark);
+    const auto [it, fresh] = f.keys.emplace(key.text, at);
+    if (fresh) return;
+    const std::string field = f.field.empty() ? key.text : f.field + "." + key.text;
+    errors_.add(at.line, at.column, field,
+                "duplicate key '" + key.text + "' (first at line " + std::to_string(it->second.line) + ", column " +
+                    std::to_string(it->second.column) + "): give each key once");
+  }
+
+  // Moves the innermost container past the node that just ended.
+  void advance() {
+    if (frames_.empty()) return;
+    Frame& f = frames_.back();
+    if (f.kind == Frame::Kind::sequence) ++f.index;
+    else f.expect_key = !f.expect_key;
+  }
+
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const Key& key, std::uint64_t size,
+            const Anchored* alias = nullptr) {
+    count(mark, size, alias);
+    if (!frames_.empty() && frames_.back().kind == Frame::Kind::map && frames_.back().expect_key)
+      key_node(mark, key);
+    if (anchor != 0) {
+      remember(anchor, key);
+      anchors_[anchor].complete = true;
+      anchors_[anchor].size = size;
+    }
+    advance();
+  }
+
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, Frame::Kind kind) {
+    const std::string field = child_field();
+    count(mark, 1, nullptr);
+    if (!frames_.empty() && frames_.back().kind == Frame::Kind::map && frames_.back().expect_key)
+      key_node(mark, Key{});
+    remember(anchor, Key{});
+    Frame f;
+    f.kind = kind;
+    f.field = field;
+    f.anchor = anchor;
+    f.start = nodes_ - 1;
+    frames_.push_back(std::move(f));
+  }
+
+  void close() {
+    if (frames_.empty()) return;
+    const Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    if (f.anchor != 0) {
+      auto& a = anchors_[f.anchor];
+      a.complete = true;
+      a.size = nodes_ - f.start;
+    }
+    advance();
+  }
+
+  ConfigErrors& errors_;
+  std::vector<Frame> frames_;
+  std::map<YAML::anchor_t, Anchored> anchors_;
+  std::string pending_name_;
+  std::uint64_t nodes_ = 0;  // of the expanded document; at most kMaxConfigNodes + one alias
+};
+
+Error syntax_error(const YAML::Exception& e, const std::string& name) {
+  auto pos = compat::position_of(e.mark);
+  ConfigErrors errors(name);
+  errors.add(pos.line, pos.column, "", "invalid YAML: " + e.msg);
+  return make_error(errors.format(), ExitCode::usage_error);
+}
+
+}  // namespace
+
 Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name) {
+  ConfigErrors errors(name);
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentChecker checker(errors);
+    parser.HandleNextDocument(checker);  // the first document: the one YAML::Load returns
+  } catch (const DocumentChecker::Stop&) {
+    return errors.to_error();
+  } catch (const YAML::Exception& e) {
+    return syntax_error(e, name);
+  }
+  if (!errors.empty()) return errors.to_error();
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    auto pos = compat::position_of(e.mark);
-    ConfigErrors errors(name);
-    errors.add(pos.line, pos.column, "", "invalid YAML: " + e.msg);
-    return make_error(errors.format(), ExitCode::usage_error);
+    return syntax_error(e, name);
   }
 }
 

@@ -3,17 +3,35 @@
 #include "gatekit/text.hpp"
 
 namespace gatekit {
+namespace {
 
-Result<std::string> Git::run(const std::vector<std::string>& args,
-                             std::optional<std::string> stdin_data) const {
+// Every value is checked before git runs, so a refused one never reaches a command line.
+Status check_revisions(std::initializer_list<const std::string*> revs) {
+  for (const auto* rev : revs)
+    if (auto ok = check_revision(*rev); !ok) return ok.error();
+  return {};
+}
+
+Status check_refspecs(const std::vector<std::string>& refspecs) {
+  for (const auto& refspec : refspecs)
+    if (auto ok = check_argument("the refspec", refspec); !ok) return ok.error();
+  return {};
+}
+
+}  // namespace
+
+Result<ProcessResult> Git::exec(const std::vector<std::string>& args) const {
   ProcessSpec spec;
   spec.argv = {"git", "-C", repo_.string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.stdin_data = std::move(stdin_data);
   spec.capture_limit = std::size_t{1} << 30;
   // Never wait for a credential prompt in CI.
   spec.env_set = {{"GIT_TERMINAL_PROMPT", "0"}, {"LC_ALL", "C"}};
-  auto result = runner_.run(spec);
+  return runner_.run(spec);
+}
+
+Result<std::string> Git::run(const std::vector<std::string>& args) const {
+  auto result = exec(args);
   if (!result) return result.error();
   if (!result->succeeded()) {
     std::string message = "git " + join(args, " ") + " failed (" + result->describe() + ")";
@@ -25,56 +43,48 @@ Result<std::string> Git::run(const std::vector<std::string>& args,
 }
 
 Result<std::string> Git::rev_parse(const std::string& rev) const {
-  auto out = run({"rev-parse", "--verify", "--quiet", rev + "^{object}"});
+  if (auto ok = check_revision(rev); !ok) return ok.error();
+  auto out = run({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{object}"});
   if (!out) return make_error("cannot resolve '" + rev + "' in " + repo_.string() + ": " + out.error().message);
   return trim(*out);
 }
 
 Result<bool> Git::has_commit(const std::string& rev) const {
-  ProcessSpec spec;
-  spec.argv = {"git", "-C", repo_.string(), "cat-file", "-e", rev + "^{commit}"};
-  auto result = runner_.run(spec);
+  if (auto ok = check_revision(rev); !ok) return ok.error();
+  auto result = exec({"cat-file", "-e", "--end-of-options", rev + "^{commit}"});
   if (!result) return result.error();
   return result->succeeded();
 }
 
-Result<std::vector<FileChange>> parse_name_status_z(std::string_view text) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto end = text.find('\0', start);
-    if (end == std::string_view::npos) end = text.size();
-    fields.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  std::vector<FileChange> changes;
-  for (std::size_t i = 0; i < fields.size();) {
-    auto status = fields[i++];
-    if (status.empty()) return make_error("unexpected empty status field in git diff output");
-    FileChange change;
-    change.status = status[0];
-    const bool two_paths = change.status == 'R' || change.status == 'C';
-    if (i + (two_paths ? 2 : 1) > fields.size())
-      return make_error("truncated git diff output after status '" + std::string(status) + "'");
-    if (two_paths) change.previous_path = fields[i++];
-    change.path = fields[i++];
-    changes.push_back(std::move(change));
-  }
-  return changes;
+Result<bool> Git::has_merge_base(const std::string& a, const std::string& b) const {
+  if (auto ok = check_revisions({&a, &b}); !ok) return ok.error();
+  auto result = exec({"merge-base", "--end-of-options", a, b});
+  if (!result) return result.error();
+  return result->succeeded();
+}
+
+Result<bool> Git::is_shallow() const {
+  auto out = run({"rev-parse", "--is-shallow-repository"});
+  if (!out) return out.error();
+  return trim(*out) == "true";
 }
 
 Result<std::vector<FileChange>> Git::diff(const std::string& base, const std::string& head,
                                           bool three_dot) const {
-  auto out = run({"diff", "--name-status", "-z", "--find-renames", "--no-ext-diff",
-                  three_dot ? base + "..." + head : base + ".." + head, "--"});
+  if (auto ok = check_revisions({&base, &head}); !ok) return ok.error();
+  auto out = run({"diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv",
+                  "--end-of-options", three_dot ? base + "..." + head : base + ".." + head, "--"});
   if (!out) return out.error();
   return parse_name_status_z(*out);
 }
 
 Result<std::vector<RefEntry>> Git::for_each_ref(const std::string& pattern) const {
-  auto out = run({"for-each-ref", "--format=%(refname)%00%(objectname)%00%(committerdate:iso-strict)", pattern});
+  if (auto ok = check_argument("the ref pattern", pattern); !ok) return ok.error();
+  auto out = run({"for-each-ref", "--format=%(refname)%00%(objectname)%00%(committerdate:iso-strict)",
+                  "--end-of-options", pattern});
   if (!out) return out.error();
   std::vector<RefEntry> refs;
+  // Ref names cannot hold a newline (git check-ref-format), so lines are safe here.
   for (const auto& line : split_lines(*out)) {
     auto a = line.find('\0');
     auto b = a == std::string::npos ? a : line.find('\0', a + 1);
@@ -85,19 +95,23 @@ Result<std::vector<RefEntry>> Git::for_each_ref(const std::string& pattern) cons
 }
 
 Status Git::update_ref(const std::string& ref, const std::string& value) const {
-  auto out = run({"update-ref", ref, value});
+  if (auto ok = check_revisions({&ref, &value}); !ok) return ok.error();
+  auto out = run({"update-ref", "--end-of-options", ref, value});
   if (!out) return out.error();
   return {};
 }
 
 Status Git::delete_ref(const std::string& ref) const {
-  auto out = run({"update-ref", "-d", ref});
+  if (auto ok = check_revision(ref); !ok) return ok.error();
+  auto out = run({"update-ref", "-d", "--end-of-options", ref});
   if (!out) return out.error();
   return {};
 }
 
 Status Git::push(const std::string& remote, const std::vector<std::string>& refspecs) const {
-  std::vector<std::string> args{"push", "--porcelain", remote};
+  if (auto ok = check_argument("the remote", remote); !ok) return ok.error();
+  if (auto ok = check_refspecs(refspecs); !ok) return ok.error();
+  std::vector<std::string> args{"push", "--porcelain", "--end-of-options", remote};
   args.insert(args.end(), refspecs.begin(), refspecs.end());
   auto out = run(args);
   if (!out) return out.error();
@@ -105,9 +119,14 @@ Status Git::push(const std::string& remote, const std::vector<std::string>& refs
 }
 
 Status Git::fetch(const std::string& remote, const std::vector<std::string>& refspecs,
-                  std::optional<int> depth) const {
+                  const FetchOptions& options) const {
+  if (auto ok = check_argument("the remote", remote); !ok) return ok.error();
+  if (auto ok = check_refspecs(refspecs); !ok) return ok.error();
   std::vector<std::string> args{"fetch", "--no-tags", "--quiet"};
-  if (depth) args.push_back("--depth=" + std::to_string(*depth));
+  if (options.depth) args.push_back("--depth=" + std::to_string(*options.depth));
+  if (options.deepen) args.push_back("--deepen=" + std::to_string(*options.deepen));
+  if (options.unshallow) args.emplace_back("--unshallow");
+  args.emplace_back("--end-of-options");
   args.push_back(remote);
   args.insert(args.end(), refspecs.begin(), refspecs.end());
   auto out = run(args);

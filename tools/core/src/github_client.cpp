@@ -1,5 +1,6 @@
 // The client's engine: one logical call = one or more pages, each page one or more
 // attempts, all inside one time budget measured on the injected clock.
+#include <cstdio>
 #include <random>
 #include <set>
 
@@ -53,10 +54,42 @@ Client::Client(ClientOptions options, HttpTransport& transport, Clock& clock, Wo
 int Client::requests_sent() const { return impl_->requests_sent; }
 
 Client::Impl::Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed)
-    : options(std::move(o)), transport(t), clock(c), rng(seed != 0 ? seed : std::random_device{}()) {}
+    : options(std::move(o)), transport(t), clock(c), rng(seed != 0 ? seed : std::random_device{}()) {
+  if (options.total_budget > 0ms) total_deadline = clock.now() + options.total_budget;
+  secret_forms = detail::secret_forms(options.token);
+}
 
 Client::Impl::Deadline Client::Impl::start_call() const {
-  return clock.now() + options.budget;
+  auto deadline = clock.now() + options.budget;
+  if (total_deadline && *total_deadline < deadline) deadline = *total_deadline;
+  return deadline;
+}
+
+namespace {
+
+std::string seconds_text(std::chrono::milliseconds d) {
+  if (d.count() % 1000 == 0) return std::to_string(d.count() / 1000) + " s";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(d.count()) / 1000.0);
+  return buffer;
+}
+
+}  // namespace
+
+std::string Client::Impl::budget_text(Deadline deadline) const {
+  if (total_deadline && deadline == *total_deadline)
+    return "the time budget of " + seconds_text(options.total_budget) + " for all calls";
+  return "the time budget of " + seconds_text(options.budget);
+}
+
+void Client::Impl::redact(HttpResponse& response) const {
+  if (secret_forms.empty()) return;
+  response.body = detail::redact_secrets(response.body, secret_forms);
+  for (auto& header : response.headers) header.second = detail::redact_secrets(header.second, secret_forms);
+}
+
+void Client::Impl::redact(TransportError& error) const {
+  if (!secret_forms.empty()) error.message = detail::redact_secrets(error.message, secret_forms);
 }
 
 HttpRequest Client::Impl::make_request(const std::string& method, const std::string& url,
@@ -76,7 +109,7 @@ HttpRequest Client::Impl::make_request(const std::string& method, const std::str
 
 ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const std::string& url,
                                                const std::string& body, Deadline deadline) {
-  const auto request = make_request(method, url, body);
+  auto request = make_request(method, url, body);
   std::uniform_real_distribution<double> jitter(0.0, 1.0);
   auto fail = [&](ApiErrorKind kind, std::string message) {
     ApiError e;
@@ -88,16 +121,26 @@ ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const 
   };
   for (int attempt = 1;; ++attempt) {
     // Slow pages count too: no request starts after the budget is spent.
-    if (clock.now() >= deadline) {
-      return fail(ApiErrorKind::budget_exhausted,
-                  "the time budget of " + std::to_string(options.budget.count() / 1000) + " s is spent");
-    }
+    const auto now = clock.now();
+    if (now >= deadline) return fail(ApiErrorKind::budget_exhausted, budget_text(deadline) + " is spent");
+    // A request in flight ends at the deadline too: a slow server cannot stretch the budget.
+    request.timeout = std::min(options.request_timeout, std::max(std::chrono::milliseconds(deadline - now), 1ms));
     ++requests_sent;
     auto result = transport.send(request);
+    if (auto* answer = std::get_if<HttpResponse>(&result)) redact(*answer);
+    else redact(std::get<TransportError>(result));
     const auto* response = std::get_if<HttpResponse>(&result);
     auto assessment = response != nullptr ? detail::assess_response(*response, clock.now())
                                           : detail::assess_transport_error(std::get<TransportError>(result));
     auto left = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.now()), 0ms);
+    const bool retryable = assessment.verdict == detail::Verdict::retry_backoff ||
+                           assessment.verdict == detail::Verdict::retry_wait;
+    if (retryable && left == 0ms) {
+      auto error = fail(ApiErrorKind::budget_exhausted,
+                        budget_text(deadline) + " is spent (last attempt: " + assessment.reason + ")");
+      if (response != nullptr) error.status = response->status;
+      return error;
+    }
     auto step = detail::next_step(assessment, attempt, options.max_attempts, left, jitter(rng));
     switch (step.action) {
       case detail::StepAction::deliver:
@@ -116,8 +159,7 @@ ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const 
       }
       case detail::StepAction::give_up_budget: {
         std::string message = assessment.reason + "; waiting " + std::to_string(step.wait.count() / 1000) +
-                              " s more would exceed the time budget of " +
-                              std::to_string(options.budget.count() / 1000) + " s";
+                              " s more would exceed " + budget_text(deadline);
         if (assessment.reset_epoch) message += "; the rate limit resets at " + detail::format_utc(*assessment.reset_epoch);
         auto error = fail(ApiErrorKind::budget_exhausted, message);
         if (response != nullptr) error.status = response->status;

@@ -20,7 +20,14 @@ struct Client::Impl {
 
   Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed);
 
+  // The deadline of a call starting now: its own budget, or the client's total deadline
+  // when that comes first.
   Deadline start_call() const;
+  // "the time budget of 120 s" or, at the total deadline, "the time budget of 2 s for all calls".
+  std::string budget_text(Deadline deadline) const;
+  // API text enters here: the token's forms become "***".
+  void redact(HttpResponse& response) const;
+  void redact(TransportError& error) const;
   HttpRequest make_request(const std::string& method, const std::string& url, const std::string& body) const;
   // One request with retries and rate-limit waits; any HTTP answer that is not retried
   // (including 4xx) comes back as a response.
@@ -38,6 +45,8 @@ struct Client::Impl {
   Clock& clock;
   std::mt19937_64 rng;
   int requests_sent = 0;
+  std::optional<Deadline> total_deadline;  // options.total_budget from construction
+  std::vector<std::string> secret_forms;   // of options.token
   Workflow* workflow = nullptr;  // progress lines for long listings; may be null
 };
 

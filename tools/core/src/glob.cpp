@@ -49,11 +49,24 @@ bool Pattern::body_matches(std::string_view path, MatchStats* stats) const {
   return detail::run_program(*program_, path, stats);
 }
 
+namespace {
+
+// A line terminator of JavaScript's `.`: \n, \r, U+2028 or U+2029 (in UTF-8).
+bool has_js_line_terminator(std::string_view path) {
+  return path.find_first_of("\n\r") != std::string_view::npos ||
+         path.find("\xE2\x80\xA8") != std::string_view::npos || path.find("\xE2\x80\xA9") != std::string_view::npos;
+}
+
+}  // namespace
+
 bool Pattern::matches(std::string_view path, MatchStats* stats) const {
   if (dialect_ == Dialect::github) return body_matches(path, stats) != negated_;
   // picomatch.test: an empty input never matches; an input equal to the glob always does.
   if (path.empty()) return false;
   if (path == text_) return true;
+  // picomatch compiles a negated glob to ^(?!body).*$, whose `.` stops at a line
+  // terminator: such a path never matches a '!' pattern there.
+  if (negated_ && has_js_line_terminator(path)) return false;
   return body_matches(path, stats) != negated_;
 }
 

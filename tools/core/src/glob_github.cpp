@@ -1,5 +1,7 @@
 // Dialect `github`: the syntax of `on.pull_request.paths`, validated like actionlint and
 // translated like GitHub's runner-side implementations (`**/` is an optional `(.+/)`).
+// Every character is ordinary, a newline or carriage return included: `*` is any run of
+// bytes but '/', `**` any run of bytes at all (never a regex `.`, which stops at '\n').
 #include <cctype>
 
 #include "glob_program.hpp"
@@ -61,10 +63,10 @@ std::variant<Translation, PatternError> translate_github(std::string_view text) 
     if (c == '*') {
       if (i + 1 < text.size() && text[i + 1] == '*') {
         if (i + 2 < text.size() && text[i + 2] == '/') {
-          re += "(?:.+/)?";
+          re += "(?:[\\s\\S]+/)?";
           i += 3;
         } else {
-          re += ".*";
+          re += "[\\s\\S]*";
           i += 2;
         }
       } else {

@@ -1,7 +1,8 @@
-// GPU discovery through the vendor runtimes, loaded with dlopen (PLATFORM.md §7).
+// GPU discovery through the vendor runtimes, loaded with dlopen (see gpu.hpp).
 #include <dlfcn.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,7 +13,10 @@
 
 #include "gatekit/compat.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/utf8.hpp"
 
 namespace gatekit {
 
@@ -187,14 +191,60 @@ GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates) {
   return p;
 }
 
+namespace {
+
+enum class ProbeEnd { finished, timed_out, cancelled };
+
+// Waits until `pid` has exited, without reaping it (WNOWAIT): while it is a zombie its
+// process group id cannot be reused, so ending the group afterwards cannot hit a stranger.
+bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    siginfo_t info{};
+    const int rc = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | WNOHANG);
+    if (rc == 0 && info.si_pid == pid) return true;
+    if (rc < 0 && errno != EINTR) return false;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    ::usleep(5000);
+  }
+}
+
+[[noreturn]] void run_probe(pid_t parent, int fd, const std::vector<std::string>& hip,
+                            const std::vector<std::string>& cuda) {
+  // The caller's termination handlers would keep the probe alive on SIGINT/SIGTERM; the probe
+  // acts on them as any program does. It leads a process group of its own (the caller ends
+  // the whole group, helpers a runtime may start included) and dies with the caller should
+  // that be killed outright.
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  boost::json::array probes{to_json(probe_hip(hip)), to_json(probe_cuda(cuda))};
+  // Device names come from the runtime: whatever bytes they hold, the parent must be able
+  // to parse the result.
+  const std::string text = to_valid_utf8(boost::json::serialize(probes));
+  std::size_t off = 0;
+  while (off < text.size()) {
+    auto n = ::write(fd, text.data() + off, text.size() - off);
+    if (n <= 0) break;
+    off += static_cast<std::size_t>(n);
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
 // The probe runs in a forked child: the runtimes are then never initialised in the caller
 // (no driver threads, no device files held open while smokes run) and a wedged driver costs
-// a timeout instead of the job. Call it before starting threads.
+// a timeout instead of the job. A termination signal (termination.hpp) ends the probe at
+// once. Call it before starting threads.
 Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::milliseconds timeout) {
   const auto hip = hip_library_candidates(env);
   const auto cuda = cuda_library_candidates(env);
   int fds[2];
   if (::pipe(fds) != 0) return make_error(std::string("GPU probe: pipe failed: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -203,29 +253,28 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
   }
   if (pid == 0) {
     ::close(fds[0]);
-    boost::json::array probes{to_json(probe_hip(hip)), to_json(probe_cuda(cuda))};
-    const std::string text = boost::json::serialize(probes);
-    std::size_t off = 0;
-    while (off < text.size()) {
-      auto n = ::write(fds[1], text.data() + off, text.size() - off);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
+    run_probe(parent, fds[1], hip, cuda);
   }
   ::close(fds[1]);
+  ::setpgid(pid, pid);  // in both processes, so that neither order of the two calls matters
+  // A signal received from here on is forwarded to the probe's group at once.
+  const ScopedProcessGroup forwarded(pid);
   std::string text;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  bool timed_out = false;
+  ProbeEnd end = ProbeEnd::finished;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
+    if (termination_signal() != 0) {
+      end = ProbeEnd::cancelled;
       break;
     }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      end = ProbeEnd::timed_out;
+      break;
+    }
+    // A signal interrupts poll (EINTR); the short slice covers one that lands just before it.
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno == EINTR) continue;
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 100)));
     if (ready <= 0) continue;
     char buffer[4096];
     auto n = ::read(fds[0], buffer, sizeof buffer);
@@ -234,10 +283,18 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
     text.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
+  // A wedged driver may ignore SIGTERM: SIGKILL, to the whole group.
+  if (end != ProbeEnd::finished) ::killpg(pid, SIGKILL);
+  const bool exited = wait_exited(pid, end == ProbeEnd::finished ? timeout : std::chrono::milliseconds(1000));
+  if (exited) ::killpg(pid, SIGKILL);  // what the probe left behind in its group
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (timed_out)
+  // A probe stuck in the kernel (uninterruptible) cannot be reaped: it is not waited for.
+  if (exited) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  }
+  if (end == ProbeEnd::cancelled)
+    return make_error("GPU probe stopped: the runner received " + signal_name(termination_signal()));
+  if (end == ProbeEnd::timed_out || !exited)
     return make_error("GPU probe did not finish within " + format_duration(timeout) + " (a wedged GPU driver?)");
   if (WIFSIGNALED(status))
     return make_error("GPU probe crashed inside the GPU runtime (signal " + std::to_string(WTERMSIG(status)) + ")");

@@ -1,4 +1,4 @@
-// The *_VISIBLE_DEVICES rules of PLATFORM.md §7 as pure functions.
+// The *_VISIBLE_DEVICES rules (see gpu.hpp) as pure functions.
 #include <algorithm>
 #include <set>
 

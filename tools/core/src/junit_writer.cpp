@@ -2,30 +2,11 @@
 
 #include <cstdio>
 
+#include "gatekit/utf8.hpp"
+
 namespace gatekit {
 
 namespace {
-
-// Length of the valid UTF-8 sequence at `i`, or 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned min = 0;
-  unsigned cp = 0;
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1Fu; min = 0x80; }
-  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0Fu; min = 0x800; }
-  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07u; min = 0x10000; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3Fu);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) return 0;
-  return n;
-}
 
 std::string format_time(double seconds) {
   char buffer[32];
@@ -39,29 +20,25 @@ std::string xml_escape(std::string_view text, bool attribute) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    const std::size_t n = utf8_length(text, i);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
+    const Utf8Char c = decode_utf8(text, i);
+    const std::string_view bytes = text.substr(i, c.length);
+    i += c.length;
+    if (!c.valid) {
+      out += kReplacementCharacter;
       continue;
     }
-    if (n > 1) {
-      out.append(text.substr(i, n));
-      i += n;
-      continue;
-    }
-    ++i;
-    switch (c) {
+    // What XML 1.0 cannot carry at all (NUL, ESC, other C0 controls, U+FFFE, U+FFFF) is
+    // dropped: no escape can represent it.
+    if (!is_xml_char(c.code_point)) continue;
+    switch (c.code_point) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
+      case '>': out += "&gt;"; break;  // also keeps "]]>" out of the text
       case '"': out += attribute ? "&quot;" : "\""; break;
       case '\n': out += attribute ? "&#10;" : "\n"; break;
       case '\r': out += "&#13;"; break;
       case '\t': out += attribute ? "&#9;" : "\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F) out += c;
+      default: out += bytes;
     }
   }
   return out;

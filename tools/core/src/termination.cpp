@@ -11,7 +11,7 @@ namespace {
 
 // Lock-free on every supported platform, so the handler may touch them.
 std::atomic<int> g_signal{0};
-std::atomic<long long> g_grace_ms{2000};
+std::atomic<long long> g_grace_ms{1000};
 constexpr std::size_t kSlots = 1024;
 std::array<std::atomic<pid_t>, kSlots> g_groups{};
 

@@ -1,6 +1,7 @@
 #include "gatekit/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 
@@ -45,6 +46,109 @@ std::string escape_markdown_cell(std::string_view text) {
     if (c == '|') out += "\\|";
     else if (c == '\n') out += "<br>";
     else if (c != '\r') out += c;
+  }
+  return out;
+}
+
+namespace {
+
+void append_hex(std::string& out, const char* prefix, unsigned value, int digits, bool upper = false) {
+  const char* hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  out += prefix;
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) out += hex[(value >> shift) & 0xF];
+}
+
+}  // namespace
+
+std::string visible_controls(std::string_view text, bool keep_tabs) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += keep_tabs ? "\t" : "\\t";
+    else if (c < 0x20 || c == 0x7F) append_hex(out, "\\x", c, 2);
+    else if (c == 0xC2 && next(1) >= 0x80 && next(1) <= 0x9F) {  // C1 controls, U+0085 NEL among them
+      append_hex(out, "\\u", next(1), 4);
+      i += 1;
+    } else if (c == 0xE2 && next(1) == 0x80 && (next(2) == 0xA8 || next(2) == 0xA9)) {  // U+2028, U+2029
+      append_hex(out, "\\u", 0x2000u + (next(2) - 0x80u), 4);
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  if (text.empty()) return {};
+  const std::string body = visible_controls(text);
+  // The fence is one backtick longer than the longest run inside, so no run can close it.
+  std::size_t longest = 0, run = 0;
+  for (char c : body) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  // CommonMark strips one space from each end when both ends are spaces, and a backtick next
+  // to the fence would merge with it: pad with one space on each side, which is stripped.
+  const bool all_spaces = body.find_first_not_of(' ') == std::string::npos;
+  const bool pad = !all_spaces && (body.front() == '`' || body.back() == '`' || (body.front() == ' ' && body.back() == ' '));
+  return pad ? fence + " " + body + " " + fence : fence + body + fence;
+}
+
+std::string markdown_text(std::string_view text, bool line_start) {
+  const std::string shown = visible_controls(text);
+  // At the start of a line these marks, or the `.` / `)` of `1.` / `1)`, can open a block
+  // (heading, quote, list, rule, fence, HTML, table row, link definition): escape that one too.
+  // Leading spaces do not stop a block mark (up to three still open one): look past them.
+  const std::size_t first = std::min(shown.find_first_not_of(' '), shown.size());
+  std::size_t digits = first;
+  while (digits < shown.size() && std::isdigit(static_cast<unsigned char>(shown[digits]))) ++digits;
+  std::size_t block_mark = shown.npos;
+  if (line_start && digits > first && digits < shown.size() && (shown[digits] == '.' || shown[digits] == ')'))
+    block_mark = digits;
+  else if (line_start && first < shown.size() && std::string_view("#>-+*=_`~<|[$").find(shown[first]) != std::string_view::npos)
+    block_mark = first;
+  std::string out;
+  out.reserve(shown.size());
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const char c = shown[i];
+    if (i == block_mark || std::string_view("\\`*_[]<&~$").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string markdown_link(std::string_view text, std::string_view url) {
+  const bool web = url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0;
+  if (!web) return markdown_text(text);
+  std::string target;
+  for (char ch : url) {
+    const auto c = static_cast<unsigned char>(ch);
+    // Unreserved and reserved URL characters pass; anything that could end or break the
+    // `(destination)` (space, parentheses, <, >, backslash, quotes, controls, non-ASCII) is encoded.
+    const bool plain = std::isalnum(c) || std::string_view("-._~:/?#@!$&*+,;=%").find(ch) != std::string_view::npos;
+    if (plain) target += ch;
+    else append_hex(target, "%", c, 2, true);
+  }
+  return "[" + markdown_text(text) + "](" + target + ")";
+}
+
+std::string html_text(std::string_view text) {
+  std::string out;
+  for (char c : visible_controls(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
   }
   return out;
 }

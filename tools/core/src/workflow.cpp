@@ -1,8 +1,11 @@
 #include "gatekit/workflow.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <ostream>
 #include <random>
+
+#include "gatekit/text.hpp"
 
 namespace gatekit {
 
@@ -14,6 +17,68 @@ std::string_view to_string(Severity s) {
   }
   return "error";
 }
+
+namespace {
+
+// A byte the runner's culture-aware matching may skip: controls and anything non-ASCII
+// (zero-width and other format characters, Unicode spaces). Treating all of them as
+// skippable is stricter than the runner, never looser.
+bool maybe_ignored(unsigned char c) { return c < 0x20 || c == 0x7F || c >= 0x80; }
+
+// `##[` (with skippable bytes anywhere between) loses its `[`: no legacy command can start.
+std::string break_legacy_commands(std::string_view text, std::string_view bracket = "\\x5b") {
+  std::string out;
+  out.reserve(text.size());
+  int hashes = 0;
+  for (char ch : text) {
+    if (maybe_ignored(static_cast<unsigned char>(ch))) {
+      out += ch;
+      continue;
+    }
+    if (ch == '[' && hashes >= 2) {
+      out += bracket;
+      hashes = 0;
+      continue;
+    }
+    hashes = ch == '#' ? hashes + 1 : 0;
+    out += ch;
+  }
+  return out;
+}
+
+// Command data that starts with a non-ASCII character could glue to the `::` before it.
+std::string guard_data_start(std::string data) {
+  if (!data.empty() && static_cast<unsigned char>(data.front()) >= 0x80) data.insert(0, 1, ' ');
+  return data;
+}
+
+}  // namespace
+
+std::string inert_line(std::string_view text) {
+  std::string line = break_legacy_commands(visible_controls(text, /*keep_tabs=*/true));
+  std::size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || maybe_ignored(static_cast<unsigned char>(line[i])))) ++i;
+  if (i < line.size() && line[i] == ':') line.replace(i, 1, "\\x3a");
+  return line;
+}
+
+std::string inert_lines(std::string_view text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    const bool last = end == std::string_view::npos;
+    if (last) end = text.size();
+    auto line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out += inert_line(line);
+    if (!last) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string inert_json(std::string_view json) { return break_legacy_commands(json, "\\u005b"); }
 
 std::string escape_command_data(std::string_view text) {
   std::string out;
@@ -45,13 +110,16 @@ std::string format_annotation_command(const Annotation& a) {
     props += props.empty() ? " " : ",";
     props += key;
     props += '=';
-    props += escape_command_property(value);
+    props += escape_command_property(break_legacy_commands(value));
   };
   if (!a.file.empty()) add("file", a.file);
   if (a.line > 0) add("line", std::to_string(a.line));
   if (a.column > 0) add("col", std::to_string(a.column));
   if (!a.title.empty()) add("title", a.title);
-  return "::" + std::string(to_string(a.severity)) + props + "::" + escape_command_data(a.message);
+  // A trailing space keeps the `::` after a non-ASCII last value findable; the runner trims it.
+  if (!props.empty() && static_cast<unsigned char>(props.back()) >= 0x80) props += ' ';
+  return "::" + std::string(to_string(a.severity)) + props + "::" +
+         guard_data_start(escape_command_data(break_legacy_commands(a.message)));
 }
 
 std::string make_output_delimiter(std::string_view value) {
@@ -76,8 +144,10 @@ std::string format_output_entry(std::string_view name, std::string_view value,
   out += "<<";
   out += delimiter;
   out += '\n';
+  // The runner drops the line break before the delimiter: one is always added, so a value
+  // that ends with a line break keeps it.
   out += value;
-  if (!value.empty() && value.back() != '\n') out += '\n';
+  out += '\n';
   out += delimiter;
   out += '\n';
   return out;
@@ -85,6 +155,19 @@ std::string format_output_entry(std::string_view name, std::string_view value,
 
 StreamWorkflow::StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions)
     : out_(out), files_(std::move(files)), actions_(actions) {}
+
+namespace {
+
+// What GitHub accepts as an output name; anything else could break the GITHUB_OUTPUT format.
+bool valid_output_name(std::string_view name) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (name.empty() || !letter(name.front())) return false;
+  for (char c : name)
+    if (!letter(c) && !(c >= '0' && c <= '9') && c != '-') return false;
+  return true;
+}
+
+}  // namespace
 
 std::string StreamWorkflow::redact(std::string_view text) const {
   std::string out(text);
@@ -103,10 +186,15 @@ void StreamWorkflow::append_file(const std::filesystem::path& path, std::string_
 }
 
 void StreamWorkflow::set_output(std::string_view name, std::string_view value) {
+  if (!valid_output_name(name)) {
+    write_errors_.push_back("invalid output name '" + visible_controls(name) + "'");
+    return;
+  }
+  const std::string clean = redact(value);
   if (files_.output) {
-    append_file(*files_.output, format_output_entry(name, value, make_output_delimiter(value)));
+    append_file(*files_.output, format_output_entry(name, clean, make_output_delimiter(clean)));
   } else if (!actions_) {
-    out_ << "output " << name << " = " << redact(value) << '\n';
+    out_ << inert_line("output " + std::string(name) + " = " + clean) << '\n';
   }
 }
 
@@ -117,25 +205,28 @@ void StreamWorkflow::append_summary(std::string_view markdown) {
 void StreamWorkflow::annotate(const Annotation& a) {
   Annotation clean = a;
   clean.message = redact(a.message);
+  clean.title = redact(a.title);
+  clean.file = redact(a.file);
   if (actions_) {
     out_ << format_annotation_command(clean) << '\n';
     return;
   }
-  out_ << to_string(a.severity) << ": ";
-  if (!a.file.empty()) {
-    out_ << a.file;
-    if (a.line > 0) out_ << ':' << a.line;
-    if (a.column > 0) out_ << ':' << a.column;
-    out_ << ": ";
+  std::string line = std::string(to_string(a.severity)) + ": ";
+  if (!clean.file.empty()) {
+    line += clean.file;
+    if (a.line > 0) line += ':' + std::to_string(a.line);
+    if (a.column > 0) line += ':' + std::to_string(a.column);
+    line += ": ";
   }
-  if (!a.title.empty()) out_ << a.title << ": ";
-  out_ << clean.message << '\n';
+  if (!clean.title.empty()) line += clean.title + ": ";
+  out_ << inert_line(line + clean.message) << '\n';
 }
 
 void StreamWorkflow::begin_group(std::string_view title) {
   ++group_depth_;
-  if (actions_) out_ << "::group::" << escape_command_data(redact(title)) << '\n';
-  else out_ << "── " << redact(title) << '\n';
+  if (actions_)
+    out_ << "::group::" << guard_data_start(escape_command_data(break_legacy_commands(redact(title)))) << '\n';
+  else out_ << inert_line("── " + redact(title)) << '\n';
 }
 
 void StreamWorkflow::end_group() {
@@ -147,17 +238,19 @@ void StreamWorkflow::end_group() {
 void StreamWorkflow::mask(std::string_view secret) {
   if (secret.empty()) return;
   secrets_.emplace_back(secret);
-  // Multi-line secrets are masked line by line, as the runner does.
-  if (actions_) {
-    std::size_t start = 0;
-    while (start <= secret.size()) {
-      auto end = secret.find('\n', start);
-      auto line = secret.substr(start, end == std::string_view::npos ? secret.npos : end - start);
-      if (!line.empty()) out_ << "::add-mask::" << escape_command_data(line) << '\n';
-      if (end == std::string_view::npos) break;
-      start = end + 1;
-    }
+  // Multi-line secrets are masked line by line, as the runner does, in the log and in
+  // everything gatekit writes.
+  std::size_t start = 0;
+  while (start <= secret.size()) {
+    auto end = secret.find('\n', start);
+    auto line = secret.substr(start, end == std::string_view::npos ? secret.npos : end - start);
+    if (!line.empty() && line != secret) secrets_.emplace_back(line);
+    if (!line.empty() && actions_) out_ << "::add-mask::" << escape_command_data(line) << '\n';
+    if (end == std::string_view::npos) break;
+    start = end + 1;
   }
+  // Longer secrets first, so a secret holding a shorter one is hidden whole.
+  std::stable_sort(secrets_.begin(), secrets_.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
 }
 
 void StreamWorkflow::pause_commands() {
@@ -173,7 +266,7 @@ void StreamWorkflow::resume_commands() {
 }
 
 void StreamWorkflow::log(std::string_view line) {
-  out_ << redact(line) << '\n';
+  out_ << inert_line(redact(line)) << '\n';
   out_.flush();
 }
 

@@ -23,10 +23,14 @@ struct ToolError {
   std::string message;
 };
 
+// Called with the message when argv is rejected (exit 2), after it is printed: a tool whose
+// callers read its step outputs reports the usage error there too.
+using UsageErrorHook = std::function<void(const std::string& message)>;
+
 // configure: registers options on the app (binding them to the options struct).
 // act: runs after a successful parse and returns the exit code.
 int run_tool(const ToolInfo& info, int argc, const char* const* argv,
              const std::function<void(CLI::App&)>& configure,
-             const std::function<ExitCode(CLI::App&)>& act);
+             const std::function<ExitCode(CLI::App&)>& act, const UsageErrorHook& on_usage_error = {});
 
 }  // namespace gatekit

@@ -10,6 +10,7 @@
 
 #include <boost/json.hpp>
 #include <boost/version.hpp>
+#include <yaml-cpp/eventhandler.h>  // the event pass of config.cpp (not in yaml.h)
 #include <yaml-cpp/yaml.h>
 
 #include <optional>

@@ -45,7 +45,15 @@ class ConfigErrors {
   std::vector<ConfigIssue> issues_;
 };
 
-// Parses YAML; a syntax error names file, line and column.
+// The most nodes a config document may expand to, aliases expanded (each `*alias` counts
+// every node of its anchor again). Generous for any real rules file or manifest; it stops a
+// small file of nested aliases ("billion laughs") from expanding to gigabytes.
+inline constexpr std::uint64_t kMaxConfigNodes = 1'000'000;
+
+// Parses the first YAML document. Errors are usage errors naming file, line and column: a
+// syntax error; every duplicate key of any map (yaml-cpp would keep both, and readers take
+// one or the other); an alias inside the node it names; a document that expands to more
+// than kMaxConfigNodes nodes (checked in one event pass before any tree is built).
 Result<YAML::Node> load_yaml_file(const std::string& path);
 Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name);
 

@@ -7,7 +7,11 @@
 // - connection errors, timeouts and 5xx are retried with exponential backoff and jitter
 //   while the total time budget lasts; 403/429 rate limits wait for Retry-After or
 //   x-ratelimit-reset when that fits in the budget, else fail saying when the limit resets;
-// - the token is never printed; it is masked through Workflow::mask when one is given.
+// - a request in flight is cut off at the deadline (its timeout is at most the time left);
+// - the token is never printed; it is masked through Workflow::mask when one is given, and
+//   every answer (bodies, headers, transport messages) is redacted where it enters the
+//   client: the token and its percent-encoded, JSON-escaped and base64 forms become "***",
+//   so no API text a tool prints can carry it.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -94,6 +98,9 @@ struct ClientOptions {
   std::string base_url = "https://api.github.com";  // GITHUB_API_URL
   std::string token;                                // GITHUB_TOKEN / GH_TOKEN / option
   std::chrono::milliseconds budget{120'000};        // total for one logical call, retries included
+  // When non-zero: one deadline for every call of the client together, counted from its
+  // construction (a gate's whole listing: the pull request and every page of its files).
+  std::chrono::milliseconds total_budget{0};
   std::chrono::milliseconds request_timeout{30'000};
   int max_attempts = 6;
   std::string api_version = "2022-11-28";

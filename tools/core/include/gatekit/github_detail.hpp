@@ -88,6 +88,16 @@ Step next_step(const Assessment& assessment, int attempt, int max_attempts,
 // Rate-limit resets are shown with gatekit::format_utc (gatekit/text.hpp).
 using gatekit::format_utc;
 
+// ---- Token redaction (github_redact.cpp) ----------------------------------------------
+
+// The forms in which a server may echo the token back: as is, percent-encoded, JSON-escaped
+// and base64-encoded (also inside a longer base64 text, at each of the three byte
+// alignments, as GitHub's runner masks secrets). Forms shorter than 6 characters are left
+// out (they would blank unrelated text); an empty token has no forms.
+std::vector<std::string> secret_forms(std::string_view token);
+// Every occurrence of any form replaced by "***".
+std::string redact_secrets(std::string_view text, const std::vector<std::string>& forms);
+
 // ---- Errors and decoding (github_decode.cpp) ------------------------------------------
 
 // GitHub's error body ({message, documentation_url, errors[]}) turned into an ApiError of

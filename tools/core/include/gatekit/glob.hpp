@@ -3,7 +3,9 @@
 //
 // Dialect `github` (the default) is the syntax of `on.pull_request.paths`; dialect
 // `picomatch` is picomatch 2.3.1 with {dot: true}, the matcher behind dorny/paths-filter
-// (docs/actions/path-gate.md and /work/shared/reference/PLATFORM.md §1 state both).
+// (docs/actions/path-gate.md, "Dialects", states both). In the github dialect every byte
+// is an ordinary character, a line break included; picomatch's own regex dot does not match
+// one, and the picomatch dialect follows picomatch there too.
 // Every pattern compiles once into an automaton that is simulated without backtracking:
 // matching costs O(states x path length) whatever the pattern, and a PatternList runs all
 // of its patterns at once through a lazily built DFA.

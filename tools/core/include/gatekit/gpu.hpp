@@ -1,5 +1,5 @@
 #pragma once
-// GPU discovery and device visibility (PLATFORM.md §7).
+// GPU discovery and device visibility.
 //
 // Counting: the HIP runtime (hipGetDeviceCount) and the CUDA driver (cuInit +
 // cuDeviceGetCount) are loaded with dlopen at run time, so gatekit builds and runs without
@@ -89,7 +89,10 @@ std::vector<std::string> cuda_library_candidates(const Environment& env);
 // Probes both runtimes in a child process (fork) bounded by `timeout`, so a wedged driver
 // cannot hang the caller and the runtimes are never initialised in the caller. The backend
 // that sees more devices wins (HIP on a tie). An Error only when probing itself failed
-// (fork, timeout); "no runtime found" is a successful inventory with count 0.
+// (fork, timeout, crash); "no runtime found" is a successful inventory with count 0.
+// The probe leads its own process group. A termination signal (termination.hpp) ends that
+// group with SIGKILL and returns an Error at once; so does the timeout. Either way nothing
+// of the probe is left running (short of a process stuck in the kernel, which no signal ends).
 Result<GpuInventory> detect_gpus(const Environment& env,
                                  std::chrono::milliseconds timeout = std::chrono::seconds(120));
 

@@ -1,7 +1,9 @@
 #pragma once
-// Writing JUnit XML in the shape the common consumers read (PLATFORM.md §8): <testsuites>
-// with one <testsuite> per suite, <failure>/<error>/<skipped> with a message,
-// <system-out> per test case.
+// Writing JUnit XML in the shape the common consumers read (the Ant/Surefire schema that
+// GitHub test reporters, GitLab and Jenkins accept): <testsuites> with one <testsuite> per
+// suite, <failure>/<error>/<skipped> with a message, <system-out> per test case. This is the
+// one JUnit writer: every text passes xml_escape, so the document is well-formed XML 1.0
+// whatever bytes a test or child process printed.
 #include <map>
 #include <string>
 #include <string_view>
@@ -33,8 +35,9 @@ struct JunitSuite {
 // The whole document, UTF-8, counts computed from the cases.
 std::string write_junit(const std::vector<JunitSuite>& suites);
 
-// Escapes for XML 1.0 text and attributes; drops characters XML cannot carry (control
-// characters other than tab/LF/CR) and replaces invalid UTF-8 with U+FFFD.
+// Escapes for XML 1.0 text and attributes: invalid UTF-8 becomes U+FFFD (utf8.hpp) and
+// characters XML cannot carry at all (C0 controls other than tab/LF/CR, U+FFFE, U+FFFF)
+// are dropped.
 std::string xml_escape(std::string_view text, bool attribute);
 
 }  // namespace gatekit

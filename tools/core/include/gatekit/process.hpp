@@ -65,6 +65,15 @@ class SystemProcessRunner final : public ProcessRunner {
   Result<ProcessResult> run(const ProcessSpec& spec) override;
 };
 
+// Leftovers outside the process groups. A child's group is ended with it, but a process it
+// starts can leave the group (setsid) and outlive the tool. adopt_orphans() makes this process
+// the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), so such a process stays
+// its child; end_child_processes() then kills (SIGKILL) and reaps every child process left,
+// and what those leave behind in turn, until none is left or `limit` has passed. Call it only
+// when none of the children is still wanted. Returns how many were still running.
+void adopt_orphans();
+int end_child_processes(std::chrono::milliseconds limit);
+
 // Resolves a program name through PATH (or returns it when it has a '/').
 Result<std::filesystem::path> find_program(std::string_view name, std::string_view path_var);
 

@@ -1,14 +1,16 @@
 #pragma once
-// Orderly shutdown on SIGINT / SIGTERM (PLATFORM.md §3: a cancelled job gets SIGINT, SIGTERM
-// 7.5 s later and SIGKILL 2.5 s after that). A tool that installs the handlers keeps running
-// after the signal: it finds termination_signal() != 0, stops starting work, lets its
-// children end, writes its reports and exits.
+// Orderly shutdown on SIGINT / SIGTERM. A cancelled GitHub Actions step's process gets
+// SIGINT, then SIGTERM 7.5 s later, and its process tree is killed 2.5 s after that
+// (https://docs.github.com/en/actions/reference/workflow-cancellation-reference).
+// A tool that installs the handlers keeps running after the first signal: it finds
+// termination_signal() != 0, stops starting work, ends its children, writes its reports
+// within 2 s of that signal, and exits long before the kill.
 //
-// Children started by SystemProcessRunner live in process groups of their own, so a signal
-// sent to the tool does not reach them. While the handlers are installed every running
-// group is registered here: the handler forwards SIGTERM to each group at once (SIGKILL on a
-// second signal), and SystemProcessRunner kills a group that is still alive
-// termination_grace() later.
+// Children started by SystemProcessRunner (and the GPU probe) live in process groups of
+// their own, so a signal sent to the tool does not reach them. While the handlers are
+// installed every running group is registered here: the handler forwards SIGTERM to each
+// group at once (SIGKILL on a second signal), and SystemProcessRunner kills a group that is
+// still alive termination_grace() later.
 #include <chrono>
 
 #include <sys/types.h>
@@ -28,8 +30,8 @@ void request_termination(int signal);
 // Clears the recorded signal (tests only).
 void reset_termination_for_testing();
 
-// SIGTERM -> SIGKILL delay for children once terminating; short, so reports are written
-// before the runner's own SIGKILL arrives. Default 2 s.
+// SIGTERM -> SIGKILL delay for children once terminating. Default 1 s: a child that ignores
+// SIGTERM is gone, and the reports written, well within 2 s of the signal.
 std::chrono::milliseconds termination_grace();
 void set_termination_grace(std::chrono::milliseconds grace);
 

@@ -38,9 +38,11 @@ class Workflow {
   virtual void annotate(const Annotation& annotation) = 0;
   virtual void begin_group(std::string_view title) = 0;
   virtual void end_group() = 0;
-  // Hides the value in all later log lines (Actions) and in everything gatekit prints.
+  // Hides the value in all later log lines (Actions) and in everything gatekit writes: the
+  // log, annotations, group titles, GITHUB_OUTPUT values and the summary show `***`.
   virtual void mask(std::string_view secret) = 0;
-  // One line of progress or explanation for the log.
+  // One line of progress or explanation for the log. It may hold outside data: it is
+  // printed through inert_line (line breaks shown as `\n`, never a workflow command).
   virtual void log(std::string_view line) = 0;
   // Between these two, text printed from other programs (a smoke's output) cannot act as a
   // workflow command: `::stop-commands::TOKEN` ... `::TOKEN::` under Actions. Not nested.
@@ -48,9 +50,37 @@ class Workflow {
   virtual void resume_commands() {}
 };
 
+// Outside data in the log. The runner reads each line of a step's stdout and stderr (split
+// at LF, CR and CRLF) as a workflow command when, after leading whitespace, it starts with
+// `::` (`::name props::data`), or when it holds `##[name props]data` anywhere (the legacy
+// form, tried when the first does not parse). Its matching is culture-aware, so characters
+// it ignores (controls, zero-width and other format characters) may sit between those marks.
+//
+// inert_line(text) is one line, whatever `text` holds, that the runner reads as no command:
+// - controls are shown as escapes (visible_controls in text.hpp; tabs kept), so no LF or CR
+//   can start a new line;
+// - a `[` that completes `##[` (counting only ASCII characters other than controls) becomes
+//   `\x5b`;
+// - when the first ASCII character that is not a space is `:`, it becomes `\x3a`.
+// Text with none of these reads exactly as it came. Every line the Workflow prints goes through it.
+std::string inert_line(std::string_view text);
+// inert_line applied to each LF-separated line of `text`, for multi-line messages: the line
+// structure is kept, and no line can act as a command.
+std::string inert_lines(std::string_view text);
+// Serialized JSON printed as one log line (a tool whose stdout is JSON): a `[` completing
+// `##[` becomes `\u005b`, which leaves the JSON value as it was. JSON serializers already
+// escape line breaks, and JSON never starts with `:`.
+std::string inert_json(std::string_view json);
+
 // Escaping per GitHub's workflow-command rules.
 std::string escape_command_data(std::string_view text);      // % CR LF
 std::string escape_command_property(std::string_view text);  // % CR LF : ,
+// `::severity file=..,line=..,col=..,title=..::message`. Data and properties round-trip
+// through the runner's unescaping, except that a `##[` in them shows as `##\x5b` (so the
+// line stays inert should the runner fall back to the legacy form), a message starting with
+// a non-ASCII character gets a leading space (a combining mark right after `::` would hide
+// the separator from the runner's culture-aware search), and the runner drops leading `=`
+// and trailing whitespace of property values.
 std::string format_annotation_command(const Annotation& annotation);
 // `name=value`, or the heredoc form with `delimiter` for values containing a newline.
 std::string format_output_entry(std::string_view name, std::string_view value,
@@ -76,7 +106,8 @@ class StreamWorkflow final : public Workflow {
   void log(std::string_view line) override;
   void pause_commands() override;
   void resume_commands() override;
-  // Errors writing GITHUB_OUTPUT / GITHUB_STEP_SUMMARY, so main can refuse to report a pass.
+  // Errors writing GITHUB_OUTPUT / GITHUB_STEP_SUMMARY (or an output name that GITHUB_OUTPUT
+  // cannot carry), so main can refuse to report a pass.
   const std::vector<std::string>& write_errors() const { return write_errors_; }
 
  private:

@@ -1,0 +1,317 @@
+// The streaming JUnit reader over the report shapes real runners write (tests/core/data/junit:
+// pytest 9 xunit1/xunit2/--junit-prefix and CTest 3.25 reports as those tools wrote them;
+// Surefire 3 with reruns, gotestsum and a nested report in those tools' documented shapes),
+// and over broken input.
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "gatekit/junit_reader.hpp"
+
+using namespace gatekit;
+using junit::TestCase;
+
+namespace {
+
+const std::string kData = std::string(GATEKIT_TEST_DATA) + "/junit/";
+
+std::vector<TestCase> read_all(const std::string& file, junit::ReadOptions options = {}) {
+  std::vector<TestCase> cases;
+  auto stats = junit::read_file(kData + file, [&](const TestCase& c) { cases.push_back(c); }, options);
+  REQUIRE(stats.ok());
+  CHECK(stats->cases == cases.size());
+  return cases;
+}
+
+const TestCase& find(const std::vector<TestCase>& cases, const std::string& id) {
+  for (const auto& c : cases)
+    if (c.id() == id) return c;
+  FAIL("no test case with id " << id);
+  throw std::logic_error("unreachable");
+}
+
+std::vector<std::string> ids(const std::vector<TestCase>& cases) {
+  std::vector<std::string> out;
+  for (const auto& c : cases) out.push_back(c.id());
+  return out;
+}
+
+Error read_error(const std::string& text, junit::ReadOptions options = {}) {
+  auto stats = junit::read_text(text, "r.xml", [](const TestCase&) {}, options);
+  REQUIRE_FALSE(stats.ok());
+  return stats.error();
+}
+
+const std::vector<std::string> kPytestIds = {
+    "tests/sub/test_mod.py::test_pass",
+    "tests/sub/test_mod.py::test_fail",
+    "tests/sub/test_mod.py::test_skip",
+    "tests/sub/test_mod.py::test_xfail",
+    "tests/sub/test_mod.py::TestGroup::TestInner::test_param[1.5]",
+    "tests/sub/test_mod.py::TestGroup::TestInner::test_param[a::b]",
+    "tests/sub/test_mod.py::test_setup_error",
+    "tests/sub/test_mod.py::test_control_chars",
+};
+
+}  // namespace
+
+TEST_CASE("pytest xunit1: node ids from the file attribute, outcomes, skip reasons") {
+  auto cases = read_all("pytest-xunit1.xml");
+  CHECK(ids(cases) == kPytestIds);
+  const auto& skip = find(cases, "tests/sub/test_mod.py::test_skip");
+  CHECK(skip.outcome == JunitOutcome::skipped);
+  CHECK(skip.type == "pytest.skip");
+  CHECK(skip.message == "no GPU visible (fake)");
+  CHECK(skip.detail == "/home/runner/work/proj/tests/sub/test_mod.py:11: no GPU visible (fake)");
+  CHECK(skip.file == "tests/sub/test_mod.py");
+  CHECK(skip.line == 10);
+  CHECK(find(cases, "tests/sub/test_mod.py::test_xfail").type == "pytest.xfail");
+  const auto& fail = find(cases, "tests/sub/test_mod.py::test_fail");
+  CHECK(fail.outcome == JunitOutcome::failure);
+  CHECK(fail.message == "AssertionError: one is not two\nassert 1 == 2");
+  CHECK(fail.detail.find("tests/sub/test_mod.py:9: AssertionError") != std::string::npos);
+  CHECK(find(cases, "tests/sub/test_mod.py::test_setup_error").outcome == JunitOutcome::error);
+  CHECK(find(cases, "tests/sub/test_mod.py::test_pass").suite == "pytest");
+}
+
+TEST_CASE("pytest xunit2 (no file attribute): node ids derived from the classname, captured output") {
+  auto cases = read_all("pytest-xunit2.xml");
+  CHECK(ids(cases) == kPytestIds);
+  const auto& pass = find(cases, "tests/sub/test_mod.py::test_pass");
+  CHECK(pass.file == "tests/sub/test_mod.py");
+  CHECK(pass.line == 0);
+  CHECK(pass.system_out.find("hello out") != std::string::npos);
+  CHECK(pass.system_err.find("hello err") != std::string::npos);
+}
+
+TEST_CASE("pytest --junit-prefix: the prefix is stripped when given, else it becomes a folder") {
+  junit::ReadOptions options;
+  options.junit_prefix = "linux";
+  CHECK(ids(read_all("pytest-prefix.xml", options)) == kPytestIds);
+  CHECK(read_all("pytest-prefix.xml").front().id() == "linux/tests/sub/test_mod.py::test_pass");
+}
+
+TEST_CASE("CTest: status run/fail/notrun/disabled, no node ids") {
+  auto cases = read_all("ctest.xml");
+  CHECK(ids(cases) == std::vector<std::string>{"passes::passes", "fails::fails", "skipped::skipped",
+                                                "disabled::disabled"});
+  CHECK(cases[0].outcome == JunitOutcome::passed);
+  CHECK(cases[0].system_out == "fine\n");
+  CHECK(cases[0].time_s == Approx(0.00126249));
+  CHECK(cases[1].outcome == JunitOutcome::failure);
+  CHECK(cases[1].system_out == "broken\n");
+  CHECK(cases[2].outcome == JunitOutcome::skipped);
+  CHECK(cases[2].message == "SKIP_RETURN_CODE=77");
+  CHECK(cases[3].outcome == JunitOutcome::skipped);
+  CHECK(cases[3].message == "disabled");
+  for (const auto& c : cases) CHECK(c.node_id.empty());
+}
+
+TEST_CASE("Surefire: flakyFailure passes with attempts recorded, rerunFailure stays a failure") {
+  auto cases = read_all("surefire-rerun.xml");
+  const auto& flaky = find(cases, "com.example.FlakyTest::sometimesFails");
+  CHECK(flaky.outcome == JunitOutcome::passed);
+  CHECK(flaky.flaky_attempts == 1);
+  CHECK(flaky.system_out == "attempt 2 passed\n");  // the test's own output, not the attempt's
+  const auto& broken = find(cases, "com.example.FlakyTest::alwaysFails");
+  CHECK(broken.outcome == JunitOutcome::failure);
+  CHECK(broken.rerun_failures == 2);
+  CHECK(broken.message == "boom");
+  CHECK(broken.type == "java.lang.IllegalStateException");
+  CHECK(broken.detail.find("FlakyTest.java:20") != std::string::npos);
+  CHECK(find(cases, "com.example.FlakyTest::flakyError").flaky_attempts == 1);
+  CHECK(find(cases, "com.example.FlakyTest::ignored").outcome == JunitOutcome::skipped);
+  CHECK(find(cases, "com.example.FlakyTest::ignored").suite == "com.example.FlakyTest");
+}
+
+TEST_CASE("gotestsum: package classnames, skip messages with newlines") {
+  auto cases = read_all("gotestsum.xml");
+  CHECK(ids(cases) == std::vector<std::string>{"example.com/proj/pkg::TestAdd", "example.com/proj/pkg::TestDivide",
+                                                "example.com/proj/pkg::TestSlow"});
+  CHECK(cases[1].outcome == JunitOutcome::failure);
+  CHECK(cases[1].detail.find("pkg_test.go:14: got 1, want 2") != std::string::npos);
+  CHECK(cases[2].message == "=== RUN   TestSlow\n    pkg_test.go:20: short mode\n--- SKIP: TestSlow (0.00s)\n");
+  CHECK(cases[0].node_id.empty());
+}
+
+TEST_CASE("nested testsuites, entities, unreadable times, a case without classname") {
+  std::size_t suites = 0;
+  std::vector<TestCase> cases;
+  auto stats = junit::read_file(kData + "nested.xml", [&](const TestCase& c) { cases.push_back(c); });
+  REQUIRE(stats.ok());
+  suites = stats->suites;
+  CHECK(suites == 2);
+  REQUIRE(cases.size() == 3);
+  CHECK(cases[0].name == "deep & \"quoted\" \xE2\x98\xBA");
+  CHECK(cases[0].suite == "inner");
+  CHECK(cases[0].time_s == 2.5);
+  CHECK(cases[1].suite == "outer");
+  CHECK(cases[2].id() == "no classname");
+  CHECK(cases[2].time_s == 0);
+  CHECK(cases[2].outcome == JunitOutcome::error);
+  CHECK(cases[2].type == "SIGSEGV");
+  CHECK(cases[2].detail == "core dumped");
+  CHECK(stats->errors == 1);
+  CHECK(stats->passed == 2);
+}
+
+TEST_CASE("a root <testsuite> without <testsuites> is a report") {
+  std::vector<TestCase> cases;
+  auto stats = junit::read_text("<testsuite name='s'><testcase classname='a.B' name='c'><skipped/></testcase></testsuite>",
+                                "r.xml", [&](const TestCase& c) { cases.push_back(c); });
+  REQUIRE(stats.ok());
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].outcome == JunitOutcome::skipped);
+  CHECK(cases[0].id() == "a.B::c");
+}
+
+TEST_CASE("broken input: every error names the report, line and column") {
+  CHECK(read_error("").message == "r.xml: empty report: no XML element in it");
+  CHECK(read_error("  \n").message == "r.xml: empty report: no XML element in it");
+  CHECK(read_error("hello").message == "r.xml:1:1: not well-formed XML: syntax error");
+  CHECK(read_error("<html><body/></html>").message ==
+        "r.xml:1:1: the root element <html> is not a JUnit report (expected <testsuites> or <testsuite>)");
+  CHECK(read_error("<testsuites>\n<testsuite>\n<testcase name='a'>").message ==
+        "r.xml:3:20: the report ends early (cut short?): no element found");
+  CHECK(read_error("<testsuites><testcase name='a' name='b'/></testsuites>").message ==
+        "r.xml:1:32: not well-formed XML: duplicate attribute");
+  CHECK(read_error("<testsuites>&bogus;</testsuites>").message ==
+        "r.xml:1:13: not well-formed XML: undefined entity");
+  CHECK(read_error("<!DOCTYPE t [<!ENTITY a \"aaaa\">]><testsuites>&a;</testsuites>").message ==
+        "r.xml:1:25: entity declarations are not accepted in a JUnit report");
+  junit::ReadOptions shallow;
+  shallow.max_depth = 3;
+  CHECK(read_error("<testsuites><testsuite><testsuite><testsuite/></testsuite></testsuite></testsuites>", shallow)
+            .message == "r.xml:1:35: elements nested deeper than 3 levels");
+  CHECK(read_error("<testsuites>").code == ExitCode::could_not_evaluate);
+  auto missing = junit::read_file(kData + "no-such-report.xml", [](const TestCase&) {});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == kData + "no-such-report.xml: cannot read the report (missing or unreadable)");
+}
+
+TEST_CASE("a report cut short in the middle of a real pytest file is an error, not fewer tests") {
+  std::ifstream in(kData + "pytest-xunit1.xml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t seen = 0;
+  auto stats = junit::read_text(text.substr(0, text.size() / 2), "half.xml", [&](const TestCase&) { ++seen; });
+  REQUIRE_FALSE(stats.ok());
+  CHECK(stats.error().message.find(": the report ends early (cut short?): ") != std::string::npos);
+  CHECK(seen > 0);  // streamed: the cases before the cut were handed over
+}
+
+TEST_CASE("raw control characters and invalid UTF-8 become U+FFFD and are counted") {
+  std::vector<TestCase> cases;
+  const std::string text = "<testsuites><testcase name='t'><failure message='bell \x07 esc \x1b[31m'>bad \xff\xfe byte "
+                           "\xE2\x82</failure></testcase></testsuites>";
+  auto stats = junit::read_text(text, "r.xml", [&](const TestCase& c) { cases.push_back(c); });
+  REQUIRE(stats.ok());
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].message == "bell \xEF\xBF\xBD esc \xEF\xBF\xBD[31m");
+  CHECK(cases[0].detail == "bad \xEF\xBF\xBD\xEF\xBF\xBD byte \xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(stats->replaced_chars == 6);
+}
+
+TEST_CASE("fed one byte at a time, the reader sees exactly what it sees in one piece") {
+  std::ifstream in(kData + "pytest-xunit2.xml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.insert(text.find("test_pass"), "\xE2\x98\xBA");  // a 3-byte character across feeds
+  std::vector<std::string> whole, bytewise;
+  REQUIRE(junit::read_text(text, "r.xml", [&](const TestCase& c) { whole.push_back(c.id() + "|" + c.system_out); }).ok());
+  junit::Reader reader("r.xml", [&](const TestCase& c) { bytewise.push_back(c.id() + "|" + c.system_out); });
+  for (char c : text) REQUIRE(reader.feed(std::string_view(&c, 1)).ok());
+  auto stats = reader.finish();
+  REQUIRE(stats.ok());
+  CHECK(stats->replaced_chars == 0);
+  CHECK(bytewise == whole);
+  CHECK(whole.front().rfind("tests/sub/test_mod.py::\xE2\x98\xBAtest_pass|", 0) == 0);
+}
+
+TEST_CASE("huge CDATA output is kept as a bounded head-and-tail excerpt") {
+  std::string big(10u << 20, 'x');
+  big.replace(0, 5, "START");
+  big.replace(big.size() - 3, 3, "END");
+  std::string text = "<testsuites><testcase name='t'><system-out><![CDATA[" + big + "]]></system-out>"
+                     "<failure message='" + std::string(10000, 'm') + "'/></testcase></testsuites>";
+  std::vector<TestCase> cases;
+  junit::ReadOptions options;
+  options.excerpt_bytes = 1000;
+  REQUIRE(junit::read_text(text, "r.xml", [&](const TestCase& c) { cases.push_back(c); }, options).ok());
+  REQUIRE(cases.size() == 1);
+  const auto& out = cases[0].system_out;
+  CHECK(out.size() < 1100);
+  CHECK(out.rfind("START", 0) == 0);
+  CHECK(out.ends_with("END"));
+  CHECK(out.find("\n[... " + std::to_string(big.size() - 1000) + " bytes left out ...]\n") != std::string::npos);
+  CHECK(cases[0].message == std::string(1000, 'm') + " [... 9000 bytes left out]");
+}
+
+TEST_CASE("excerpts cut at character boundaries, never inside a UTF-8 sequence") {
+  std::string euro;
+  for (int i = 0; i < 1000; ++i) euro += "\xE2\x82\xAC";
+  std::vector<TestCase> cases;
+  junit::ReadOptions options;
+  options.excerpt_bytes = 100;
+  REQUIRE(junit::read_text("<testsuite><testcase name='t'><system-out>" + euro + "</system-out></testcase></testsuite>",
+                           "r.xml", [&](const TestCase& c) { cases.push_back(c); }, options)
+              .ok());
+  const auto& out = cases.at(0).system_out;
+  const auto marker = out.find("\n[... ");
+  REQUIRE(marker != std::string::npos);
+  CHECK(marker == 48);  // 16 whole characters of the 50-byte head
+  CHECK(out.substr(0, marker) == euro.substr(0, 48));
+  CHECK(out.ends_with(euro.substr(0, 48)));
+}
+
+TEST_CASE("an exception from the callback stops reading and reaches the caller") {
+  CHECK_THROWS_AS(junit::read_text("<testsuite><testcase name='a'/><testcase name='b'/></testsuite>", "r.xml",
+                                   [](const TestCase&) { throw std::runtime_error("stop"); }),
+                  std::runtime_error);
+}
+
+TEST_CASE("pytest node ids from classname and name") {
+  struct Row {
+    const char* classname;
+    const char* name;
+    const char* file;
+    const char* prefix;
+    const char* expected;
+  };
+  const Row rows[] = {
+      {"tests.test_a", "test_x", "", "", "tests/test_a.py::test_x"},
+      {"tests.test_a.TestC", "test_x[1.5-a::b]", "", "", "tests/test_a.py::TestC::test_x[1.5-a::b]"},
+      {"pkg.sub.check_test.TestC.TestD", "test_y", "", "", "pkg/sub/check_test.py::TestC::TestD::test_y"},
+      {"tests.test_a.test_b", "test_z", "", "", "tests/test_a/test_b.py::test_z"},  // the last module-like segment
+      {"tests.checks.Suite", "test_q", "", "", "tests/checks.py::Suite::test_q"},     // no test_* module: class
+      {"P.tests.test_a", "test_x", "", "P", "tests/test_a.py::test_x"},
+      {"Pre.tests.test_a", "test_x", "", "P", "Pre/tests/test_a.py::test_x"},  // not the prefix
+      {"tests.checks", "test_q", "tests/checks.py", "", "tests/checks.py::test_q"},
+      {"tests.checks.TestC", "test_q", "tests/checks.py", "", "tests/checks.py::TestC::test_q"},
+      {"other", "test_q", "tests/checks.py", "", "tests/checks.py::test_q"},
+      {"helpers", "test_q", "", "", ""},  // nothing to take apart
+      {"a..test_b", "test_q", "", "", ""},
+      {"tests.test_a", "", "", "", ""},
+  };
+  for (const auto& row : rows) {
+    INFO(row.classname << " / " << row.name);
+    CHECK(junit::pytest_node_id(row.classname, row.name, row.file, row.prefix) == row.expected);
+  }
+}
+
+TEST_CASE("node ids: detect only for pytest-looking reports; `pytest` forces, `none` never") {
+  const std::string custom = "<testsuite name='mine'><testcase classname='tests.test_a' name='test_x'/></testsuite>";
+  std::string id;
+  auto grab = [&](const TestCase& c) { id = c.id(); };
+  REQUIRE(junit::read_text(custom, "r.xml", grab).ok());
+  CHECK(id == "tests.test_a::test_x");
+  junit::ReadOptions force;
+  force.node_ids = junit::NodeIds::pytest;
+  REQUIRE(junit::read_text(custom, "r.xml", grab, force).ok());
+  CHECK(id == "tests/test_a.py::test_x");
+  junit::ReadOptions never;
+  never.node_ids = junit::NodeIds::none;
+  REQUIRE(junit::read_file(kData + "pytest-xunit1.xml", grab, never).ok());
+  CHECK(id == "tests.sub.test_mod::test_control_chars");
+}

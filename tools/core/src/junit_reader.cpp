@@ -1,0 +1,294 @@
+// The streaming JUnit reader on expat (see junit_reader.hpp for the contract). expat stays
+// inside this file: no gatekit header includes it.
+#include "gatekit/junit_reader.hpp"
+
+#include <expat.h>
+
+#include <exception>
+#include <fstream>
+#include <optional>
+#include <vector>
+
+#include "junit_text.hpp"
+
+namespace gatekit::junit {
+
+std::string TestCase::id() const {
+  if (!node_id.empty()) return node_id;
+  if (classname.empty()) return name;
+  return classname + "::" + name;
+}
+
+namespace {
+
+enum class Elem { suites, suite, test, result, flaky, rerun, out, err, other };
+
+constexpr std::size_t kChunk = 64 * 1024;
+
+int rank(JunitOutcome outcome) {
+  switch (outcome) {
+    case JunitOutcome::passed: return 0;
+    case JunitOutcome::skipped: return 1;
+    case JunitOutcome::failure: return 2;
+    case JunitOutcome::error: return 3;
+  }
+  return 0;
+}
+
+std::string_view attribute(const XML_Char** atts, std::string_view name) {
+  for (std::size_t i = 0; atts[i] != nullptr; i += 2)
+    if (name == atts[i]) return atts[i + 1];
+  return {};
+}
+
+int parse_line(std::string_view text) {
+  int value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9' || value > 100'000'000) return 0;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
+struct Reader::Impl {
+  Impl(std::string origin_, CaseHandler on_case_, ReadOptions options_)
+      : origin(std::move(origin_)), on_case(std::move(on_case_)), options(options_),
+        detail(options_.excerpt_bytes), out(options_.excerpt_bytes), err(options_.excerpt_bytes) {
+    parser = XML_ParserCreate("UTF-8");  // the sanitiser guarantees UTF-8 whatever the prolog says
+    XML_SetUserData(parser, this);
+    XML_SetElementHandler(parser, &Impl::on_start, &Impl::on_end);
+    XML_SetCharacterDataHandler(parser, &Impl::on_text);
+    XML_SetEntityDeclHandler(parser, &Impl::on_entity_decl);
+  }
+  ~Impl() { XML_ParserFree(parser); }
+
+  std::string origin;
+  CaseHandler on_case;
+  ReadOptions options;
+  XML_Parser parser = nullptr;
+  detail::Utf8Sanitizer sanitizer;
+  std::string buffer;
+  ReadStats stats;
+  std::optional<Error> error;
+  std::exception_ptr thrown;
+
+  std::vector<Elem> stack;
+  std::vector<bool> pytest_suites;  // per open <testsuite>: named "pytest"
+  std::size_t pytest_open = 0;
+  std::vector<std::string> suite_names;
+  bool in_case = false;
+  TestCase current;
+  std::string ctest_status;  // CTest's status attribute: run, fail, notrun, disabled
+  detail::Excerpt detail, out, err;
+  detail::Excerpt* target = nullptr;
+
+  std::string where() const {
+    return origin + ":" + std::to_string(XML_GetCurrentLineNumber(parser)) + ":" +
+           std::to_string(XML_GetCurrentColumnNumber(parser) + 1);
+  }
+
+  void fail(std::string message) {
+    if (!error) error = make_error(where() + ": " + message);
+    XML_StopParser(parser, XML_FALSE);
+  }
+
+  void start(std::string_view name, const XML_Char** atts) {
+    if (stack.size() >= options.max_depth) {
+      fail("elements nested deeper than " + std::to_string(options.max_depth) + " levels");
+      return;
+    }
+    if (stack.empty() && name != "testsuites" && name != "testsuite") {
+      fail("the root element <" + detail::bounded(name, 64) +
+           "> is not a JUnit report (expected <testsuites> or <testsuite>)");
+      return;
+    }
+    const bool in_test = in_case && !stack.empty() && stack.back() == Elem::test;
+    Elem kind = Elem::other;
+    target = nullptr;
+    if (name == "testsuites") {
+      kind = Elem::suites;
+    } else if (name == "testsuite") {
+      kind = Elem::suite;
+      ++stats.suites;
+      const auto suite = attribute(atts, "name");
+      suite_names.emplace_back(detail::bounded(suite, options.excerpt_bytes));
+      pytest_suites.push_back(suite == "pytest");
+      pytest_open += suite == "pytest";
+    } else if (name == "testcase" && !in_case) {
+      kind = Elem::test;
+      begin_case(atts);
+    } else if (in_test && (name == "failure" || name == "error" || name == "skipped")) {
+      kind = Elem::result;
+      take_result(name, atts);
+    } else if (in_test && (name == "flakyFailure" || name == "flakyError")) {
+      kind = Elem::flaky;
+      ++current.flaky_attempts;
+    } else if (in_test && (name == "rerunFailure" || name == "rerunError")) {
+      kind = Elem::rerun;
+      ++current.rerun_failures;
+    } else if (in_test && name == "system-out") {
+      kind = Elem::out;
+      target = &out;
+    } else if (in_test && name == "system-err") {
+      kind = Elem::err;
+      target = &err;
+    }
+    stack.push_back(kind);
+  }
+
+  void begin_case(const XML_Char** atts) {
+    in_case = true;
+    current = TestCase{};
+    detail.clear();
+    out.clear();
+    err.clear();
+    const std::size_t limit = options.excerpt_bytes;
+    current.suite = suite_names.empty() ? std::string() : suite_names.back();
+    current.classname = detail::bounded(attribute(atts, "classname"), limit);
+    current.name = detail::bounded(attribute(atts, "name"), limit);
+    current.file = detail::bounded(attribute(atts, "file"), limit);
+    current.line = parse_line(attribute(atts, "line"));
+    current.time_s = detail::parse_seconds(attribute(atts, "time"));
+    current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
+    ctest_status = detail::bounded(attribute(atts, "status"), 16);
+  }
+
+  void take_result(std::string_view name, const XML_Char** atts) {
+    const JunitOutcome outcome = name == "failure" ? JunitOutcome::failure
+                                 : name == "error" ? JunitOutcome::error
+                                                   : JunitOutcome::skipped;
+    if (rank(outcome) <= rank(current.outcome)) return;  // the worse result already decides
+    current.outcome = outcome;
+    current.type = detail::bounded(attribute(atts, "type"), options.excerpt_bytes);
+    current.message = detail::bounded(attribute(atts, "message"), options.excerpt_bytes);
+    detail.clear();
+    target = &detail;
+  }
+
+  void end() {
+    const Elem kind = stack.back();
+    stack.pop_back();
+    target = nullptr;
+    if (kind == Elem::suite) {
+      pytest_open -= pytest_suites.back();
+      pytest_suites.pop_back();
+      suite_names.pop_back();
+    } else if (kind == Elem::test) {
+      finish_case();
+    }
+  }
+
+  void finish_case() {
+    in_case = false;
+    current.detail = detail.str();
+    current.system_out = out.str();
+    current.system_err = err.str();
+    // CTest writes a disabled test with no <skipped> element, only status="disabled".
+    if (current.outcome == JunitOutcome::passed && (ctest_status == "disabled" || ctest_status == "notrun")) {
+      current.outcome = JunitOutcome::skipped;
+      current.message = ctest_status;
+    }
+    const bool pytest = options.node_ids == NodeIds::pytest ||
+                        (options.node_ids == NodeIds::detect && (pytest_open > 0 || current.file.ends_with(".py")));
+    if (pytest) {
+      current.node_id = pytest_node_id(current.classname, current.name, current.file, options.junit_prefix);
+      if (current.file.empty() && !current.node_id.empty())
+        current.file = current.node_id.substr(0, current.node_id.find("::"));
+    }
+    ++stats.cases;
+    switch (current.outcome) {
+      case JunitOutcome::passed: ++stats.passed; break;
+      case JunitOutcome::failure: ++stats.failures; break;
+      case JunitOutcome::error: ++stats.errors; break;
+      case JunitOutcome::skipped: ++stats.skipped; break;
+    }
+    stats.flaky += current.flaky_attempts > 0;
+    try {
+      on_case(current);
+    } catch (...) {
+      thrown = std::current_exception();
+      XML_StopParser(parser, XML_FALSE);
+    }
+  }
+
+  static void on_start(void* self, const XML_Char* name, const XML_Char** atts) {
+    static_cast<Impl*>(self)->start(name, atts);
+  }
+  static void on_end(void* self, const XML_Char*) { static_cast<Impl*>(self)->end(); }
+  static void on_text(void* self, const XML_Char* text, int length) {
+    auto* impl = static_cast<Impl*>(self);
+    if (impl->target != nullptr) impl->target->append(std::string_view(text, static_cast<std::size_t>(length)));
+  }
+  static void on_entity_decl(void* self, const XML_Char*, int, const XML_Char*, int, const XML_Char*,
+                             const XML_Char*, const XML_Char*, const XML_Char*) {
+    static_cast<Impl*>(self)->fail("entity declarations are not accepted in a JUnit report");
+  }
+
+  Status parse(bool final) {
+    const auto status = XML_Parse(parser, buffer.data(), static_cast<int>(buffer.size()), final ? 1 : 0);
+    buffer.clear();
+    if (thrown) std::rethrow_exception(thrown);
+    if (error) return *error;
+    if (status == XML_STATUS_OK) return {};
+    const auto code = XML_GetErrorCode(parser);
+    const std::string what = XML_ErrorString(code);
+    if (stats.bytes == 0 || (final && code == XML_ERROR_NO_ELEMENTS && stack.empty() && stats.suites == 0))
+      error = make_error(origin + ": empty report: no XML element in it");
+    else if (final && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
+                       code == XML_ERROR_UNCLOSED_CDATA_SECTION || code == XML_ERROR_PARTIAL_CHAR))
+      error = make_error(where() + ": the report ends early (cut short?): " + what);
+    else
+      error = make_error(where() + ": not well-formed XML: " + what);
+    return *error;
+  }
+};
+
+Reader::Reader(std::string origin, CaseHandler on_case, ReadOptions options)
+    : impl_(std::make_unique<Impl>(std::move(origin), std::move(on_case), options)) {}
+Reader::~Reader() = default;
+
+Status Reader::feed(std::string_view bytes) {
+  if (impl_->error) return *impl_->error;
+  while (!bytes.empty()) {
+    const auto piece = bytes.substr(0, kChunk);
+    bytes.remove_prefix(piece.size());
+    impl_->stats.bytes += piece.size();
+    impl_->sanitizer.feed(piece, impl_->buffer);
+    if (auto status = impl_->parse(false); !status) return status;
+  }
+  return {};
+}
+
+Result<ReadStats> Reader::finish() {
+  if (impl_->error) return *impl_->error;
+  impl_->sanitizer.finish(impl_->buffer);
+  if (auto status = impl_->parse(true); !status) return status.error();
+  impl_->stats.replaced_chars = impl_->sanitizer.replaced();
+  return impl_->stats;
+}
+
+Result<ReadStats> read_text(std::string_view text, const std::string& origin, const CaseHandler& on_case,
+                            const ReadOptions& options) {
+  Reader reader(origin, on_case, options);
+  if (auto status = reader.feed(text); !status) return status.error();
+  return reader.finish();
+}
+
+Result<ReadStats> read_file(const std::string& path, const CaseHandler& on_case, const ReadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot read the report (missing or unreadable)");
+  Reader reader(path, on_case, options);
+  std::string chunk(kChunk, '\0');
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    if (auto status = reader.feed(std::string_view(chunk.data(), got)); !status) return status.error();
+  }
+  if (in.bad()) return make_error(path + ": read error");
+  return reader.finish();
+}
+
+}  // namespace gatekit::junit

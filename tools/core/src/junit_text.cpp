@@ -1,0 +1,156 @@
+#include "junit_text.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace gatekit::junit::detail {
+
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+
+bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// Expected length of the sequence a lead byte starts, 0 for a byte that cannot lead.
+std::size_t sequence_length(unsigned char c) {
+  if (c >= 0xC2 && c <= 0xDF) return 2;
+  if (c >= 0xE0 && c <= 0xEF) return 3;
+  if (c >= 0xF0 && c <= 0xF4) return 4;
+  return 0;
+}
+
+// A complete sequence of sequence_length(s[0]) bytes that encodes a character XML allows.
+bool valid_sequence(std::string_view s) {
+  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (!is_continuation(b(i))) return false;
+  unsigned cp = 0;
+  if (s.size() == 2) cp = (b(0) & 0x1Fu) << 6 | (b(1) & 0x3Fu);
+  if (s.size() == 3) cp = (b(0) & 0x0Fu) << 12 | (b(1) & 0x3Fu) << 6 | (b(2) & 0x3Fu);
+  if (s.size() == 4) cp = (b(0) & 0x07u) << 18 | (b(1) & 0x3Fu) << 12 | (b(2) & 0x3Fu) << 6 | (b(3) & 0x3Fu);
+  const unsigned min = s.size() == 2 ? 0x80 : s.size() == 3 ? 0x800 : 0x10000;
+  return cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF) && cp != 0xFFFE && cp != 0xFFFF;
+}
+
+// Sanitises `s` into `out`. Unless `final`, an incomplete sequence at the end is not
+// consumed: the return value is how many bytes were.
+std::size_t sanitize(std::string_view s, bool final, std::string& out, std::size_t& replaced) {
+  std::size_t run = 0;
+  std::size_t i = 0;
+  auto replace = [&](std::size_t at) {
+    out.append(s.substr(run, at - run));
+    out += kReplacement;
+    ++replaced;
+    run = at + 1;
+  };
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x80) { ++i; continue; }
+    if (c == '\t' || c == '\n' || c == '\r') { ++i; continue; }
+    const std::size_t n = sequence_length(c);
+    if (n == 0) { replace(i++); continue; }
+    if (i + n > s.size()) {
+      bool prefix_ok = true;
+      for (std::size_t k = i + 1; k < s.size(); ++k) prefix_ok = prefix_ok && is_continuation(static_cast<unsigned char>(s[k]));
+      if (!final && prefix_ok) {
+        out.append(s.substr(run, i - run));
+        return i;
+      }
+      replace(i++);
+      continue;
+    }
+    if (!valid_sequence(s.substr(i, n))) { replace(i++); continue; }
+    i += n;
+  }
+  out.append(s.substr(run));
+  return s.size();
+}
+
+std::size_t head_boundary(std::string_view s, std::size_t limit) {
+  if (limit >= s.size()) return s.size();
+  std::size_t k = limit;
+  while (k > 0 && is_continuation(static_cast<unsigned char>(s[k]))) --k;
+  return k;
+}
+
+std::size_t tail_boundary(std::string_view s, std::size_t keep) {
+  if (keep >= s.size()) return 0;
+  std::size_t k = s.size() - keep;
+  while (k < s.size() && is_continuation(static_cast<unsigned char>(s[k]))) ++k;
+  return k;
+}
+
+}  // namespace
+
+void Utf8Sanitizer::feed(std::string_view in, std::string& out) {
+  if (!pending_.empty()) {
+    const std::size_t need = sequence_length(static_cast<unsigned char>(pending_[0]));
+    std::size_t taken = 0;
+    while (pending_.size() < need && taken < in.size() && is_continuation(static_cast<unsigned char>(in[taken])))
+      pending_ += in[taken++];
+    if (pending_.size() < need && taken == in.size()) return;  // still incomplete: wait for more
+    sanitize(pending_, true, out, replaced_);
+    pending_.clear();
+    in.remove_prefix(taken);
+  }
+  const std::size_t used = sanitize(in, false, out, replaced_);
+  pending_.assign(in.substr(used));
+}
+
+void Utf8Sanitizer::finish(std::string& out) {
+  if (!pending_.empty()) sanitize(pending_, true, out, replaced_);
+  pending_.clear();
+}
+
+void Excerpt::append(std::string_view text) {
+  total_ += text.size();
+  const std::size_t half = limit_ / 2;
+  if (head_.size() < half) {
+    const std::size_t take = std::min(half - head_.size(), text.size());
+    head_.append(text.substr(0, take));
+    text.remove_prefix(take);
+    if (!text.empty()) after_head_ = text.front();
+  }
+  if (text.empty()) return;
+  tail_.append(text);
+  if (tail_.size() > 2 * half + 64) tail_.erase(0, tail_.size() - half);
+}
+
+std::string Excerpt::str() const {
+  if (total_ <= limit_ && head_.size() + tail_.size() == total_) return head_ + tail_;
+  const std::size_t half = limit_ / 2;
+  // The head ends inside a character when the byte after it continues one.
+  std::size_t head_size = std::min(head_.size(), half);
+  while (head_size > 0 && is_continuation(static_cast<unsigned char>(
+                              head_size < head_.size() ? head_[head_size] : after_head_)))
+    --head_size;
+  const std::string_view head(head_.data(), head_size);
+  const std::string_view tail = std::string_view(tail_).substr(tail_boundary(tail_, half));
+  const std::size_t left_out = total_ - head.size() - tail.size();
+  return std::string(head) + "\n[... " + std::to_string(left_out) + " bytes left out ...]\n" + std::string(tail);
+}
+
+void Excerpt::clear() {
+  total_ = 0;
+  after_head_ = 0;
+  head_.clear();
+  tail_.clear();
+}
+
+std::string bounded(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  const std::size_t cut = head_boundary(text, limit);
+  return std::string(text.substr(0, cut)) + " [... " + std::to_string(text.size() - cut) + " bytes left out]";
+}
+
+double parse_seconds(std::string_view text) {
+  std::string digits;
+  for (char c : text)
+    if (c != ',' && c != ' ') digits += c;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value) || value < 0) return 0;
+  return value;
+}
+
+}  // namespace gatekit::junit::detail
