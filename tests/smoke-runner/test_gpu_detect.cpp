@@ -1,8 +1,14 @@
 // GPU discovery through dlopen, against the stub runtimes in stub/ (no GPU needed).
+#include <signal.h>
+
 #include <cstdlib>
+#include <fstream>
+#include <thread>
 
 #include "catch.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/termination.hpp"
+#include "temp_dir.hpp"
 
 using namespace gatekit;
 using namespace std::chrono_literals;
@@ -14,6 +20,19 @@ struct ScopedEnv {
   ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
   ~ScopedEnv() { ::unsetenv(name.c_str()); }
 };
+
+// Alive and not a zombie (a killed process may wait a moment for its reaper).
+bool running(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+bool gone(int pid) {
+  for (int i = 0; i < 200 && running(pid); ++i) std::this_thread::sleep_for(10ms);
+  return !running(pid);
+}
 
 MapEnvironment stub_env(bool cuda, bool hip) {
   MapEnvironment env;
@@ -79,13 +98,55 @@ TEST_CASE("missing libraries are no GPU, with the loader's reason kept") {
 }
 
 TEST_CASE("a wedged driver costs the probe timeout, not the job") {
+  gatekit::testing::TempDir tmp;
   ScopedEnv devices("FAKE_CUDA_DEVICES", "1");
   ScopedEnv hang("FAKE_CUDA_HANG", "1");
+  ScopedEnv pid_file("FAKE_CUDA_PID_FILE", (tmp / "pids").string());
   const auto start = std::chrono::steady_clock::now();
   auto inv = detect_gpus(stub_env(true, false), 300ms);
   REQUIRE_FALSE(inv.ok());
   CHECK(inv.error().message == "GPU probe did not finish within 300ms (a wedged GPU driver?)");
   CHECK(std::chrono::steady_clock::now() - start < 5s);
+  // The probe ignored SIGTERM, as did the helper it started: both are gone all the same.
+  int probe = 0, helper = 0;
+  std::ifstream(tmp / "pids") >> probe >> helper;
+  REQUIRE(probe > 0);
+  CHECK(gone(probe));
+  CHECK(gone(helper));
+}
+
+TEST_CASE("a termination signal ends a hung probe at once, with what it started") {
+  reset_termination_for_testing();
+  gatekit::testing::TempDir tmp;
+  ScopedEnv devices("FAKE_CUDA_DEVICES", "1");
+  ScopedEnv hang("FAKE_CUDA_HANG", "1");
+  ScopedEnv pid_file("FAKE_CUDA_PID_FILE", (tmp / "pids").string());
+  std::thread cancel([&] {
+    for (int i = 0; i < 1000 && !std::filesystem::exists(tmp / "pids"); ++i) std::this_thread::sleep_for(10ms);
+    request_termination(SIGINT);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  auto inv = detect_gpus(stub_env(true, false), 120s);
+  const auto took = std::chrono::steady_clock::now() - start;
+  cancel.join();
+  reset_termination_for_testing();
+  REQUIRE_FALSE(inv.ok());
+  CHECK(inv.error().message == "GPU probe stopped: the runner received SIGINT");
+  CHECK(took < 10s);
+  int probe = 0, helper = 0;
+  std::ifstream(tmp / "pids") >> probe >> helper;
+  REQUIRE(probe > 0);
+  CHECK(gone(probe));
+  CHECK(gone(helper));
+}
+
+TEST_CASE("device names that are not UTF-8 still make a readable inventory") {
+  ScopedEnv devices("FAKE_CUDA_DEVICES", "1");
+  ScopedEnv name("FAKE_CUDA_NAME", "Bad\xff\xfe GPU");
+  auto inv = detect_gpus(stub_env(true, false));
+  REQUIRE(inv.ok());
+  REQUIRE(inv->devices.size() == 1);
+  CHECK(inv->devices[0].name == "Bad\xEF\xBF\xBD\xEF\xBF\xBD GPU");
 }
 
 TEST_CASE("default library names, overrides and 'none'") {

@@ -96,6 +96,21 @@ extra: 1
         "m.yaml:16:1: extra: unknown key 'extra' (allowed: smokes, defaults)");
 }
 
+TEST_CASE("a key given twice in any map of a manifest is an error, all of them at once") {
+  // Without the check the later `command` would silently replace the first one, and a
+  // repeated env name would be set from whichever entry yaml-cpp iterates last.
+  CHECK(errors_of("defaults: {timeout: 5m, timeout: 1s}\n"
+                  "smokes:\n"
+                  "  - name: a\n"
+                  "    command: [safe]\n"
+                  "    command: [rm, -rf, x]\n"
+                  "    env: {A: 1, B: 2, A: 3}\n") ==
+        "3 errors in m.yaml:\n"
+        "m.yaml:1:25: defaults.timeout: duplicate key 'timeout' (first at line 1, column 12): give each key once\n"
+        "m.yaml:5:5: smokes[0].command: duplicate key 'command' (first at line 4, column 5): give each key once\n"
+        "m.yaml:6:23: smokes[0].env.A: duplicate key 'A' (first at line 6, column 11): give each key once");
+}
+
 TEST_CASE("document-level problems") {
   struct Case {
     const char* yaml;

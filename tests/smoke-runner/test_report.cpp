@@ -1,5 +1,8 @@
 #include "catch.hpp"
+#include "gatekit/compat.hpp"
 #include "gatekit/junit_writer.hpp"
+#include "gatekit/utf8.hpp"
+#include "options.hpp"
 #include "report.hpp"
 #include "temp_dir.hpp"
 
@@ -90,4 +93,53 @@ TEST_CASE("XML escaping drops what XML cannot carry and repairs UTF-8") {
   CHECK(gatekit::xml_escape("a<b>&\"c\"", true) == "a&lt;b&gt;&amp;&quot;c&quot;");
   CHECK(gatekit::xml_escape(std::string("x\x01y\x1bz", 5), false) == "xyz");
   CHECK(gatekit::xml_escape("caf\xc3\xa9 \xff", false) == "caf\xc3\xa9 \xEF\xBF\xBD");
+}
+
+TEST_CASE("XML escaping: NUL, a lone surrogate, U+FFFE and the end of a CDATA section") {
+  CHECK(gatekit::xml_escape(std::string("a\0b", 3), false) == "ab");
+  CHECK(gatekit::xml_escape("\xED\xA0\x80", false) == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(gatekit::xml_escape("x\xEF\xBF\xBEy", false) == "xy");
+  CHECK(gatekit::xml_escape("]]>", false) == "]]&gt;");
+  CHECK(gatekit::xml_escape("\x7F\t\r", true) == "\x7F&#9;&#13;");
+}
+
+TEST_CASE("JSON stays valid UTF-8 whatever bytes a smoke printed, and old reports are still read") {
+  Manifest m;
+  auto r = sample(m);
+  r.smokes[1].output = std::string("A\xff\xfe B\0 C\x1b[31m D\xed\xa0\x80 \"E\"\n", 23);
+  r.gpus.devices = {{0, "GPU \xc3"}};
+  const auto json = report_json(r);
+  CHECK(gatekit::is_valid_utf8(json));
+  boost::system::error_code ec;
+  const auto doc = boost::json::parse(json, ec);
+  REQUIRE_FALSE(ec);
+  const auto& smokes = doc.at("smokes").as_array();
+  CHECK(smokes.at(1).at("output_tail").as_string() ==
+        std::string("A\xEF\xBF\xBD\xEF\xBF\xBD B\0 C\x1b[31m D\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD \"E\"\n", 33));
+  CHECK(doc.at("gpus").at("devices").at(0).at("name").as_string() == "GPU \xEF\xBF\xBD");
+  // A report written before the repair, with the raw bytes in it.
+  const std::string old = R"({"smokes":[{"name":"ok","status":"passed","duration_ms":1500,"output_tail":")" "\xff" R"("}]})";
+  auto durations = read_durations(old);
+  REQUIRE(durations.ok());
+  CHECK(durations->at("ok") == 1500ms);
+}
+
+TEST_CASE("a rejected command line gets a summary quoting the error as text") {
+  CHECK(usage_error_summary("--gpus: got '<b>1</b>'") ==
+        "## ⚠️ GPU smokes: not run (usage error)\n\nsmoke-runner rejected its command line (exit 2), so no smoke ran "
+        "and no report was written:\n\n> \\--gpus: got '\\<b>1\\</b>'\n\nRun `smoke-runner --help` for the options.\n");
+}
+
+TEST_CASE("strict counts: decimal digits only, within range") {
+  CHECK(parse_count("0", 1024).value() == 0);
+  CHECK(parse_count("007", 1024).value() == 7);
+  CHECK(parse_count("1024", 1024).value() == 1024);
+  for (const char* bad : {"", "abc", "0x2", "1e1", " 3", "3 ", "+3", "-1", "3.0", "1025", "99999999999999999999"}) {
+    INFO(bad);
+    auto r = parse_count(bad, 1024);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == gatekit::ExitCode::usage_error);
+  }
+  CHECK(parse_count("1\n::error::x", 8).error().message ==
+        "expected a whole number from 0 to 8 in decimal digits, got '1\\n::error::x'");
 }

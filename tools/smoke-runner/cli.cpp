@@ -2,10 +2,14 @@
 #include <iostream>
 
 #include "gatekit/cli.hpp"
+#include "gatekit/termination.hpp"
 #include "modes.hpp"
 #include "smoke-runner.hpp"
 
 int smoke_runner_main(int argc, const char* const* argv) {
+  // First thing: a cancelled job's SIGINT/SIGTERM, whenever it comes, ends the run in order
+  // (reports, outputs, no child left) instead of killing the tool outright.
+  gatekit::install_termination_handlers();
   smoke_runner::Options o;
   CLI::Option* tier_env = nullptr;
   return gatekit::run_tool(
@@ -18,7 +22,15 @@ int smoke_runner_main(int argc, const char* const* argv) {
                                   "given, AORTA_CI_TIER is read too");
         app.add_option("--gpus", o.gpus, "Do not probe the runtimes: N GPUs are installed (the *_VISIBLE_DEVICES "
                                          "variables still narrow them)")
-            ->check(CLI::Range(0, 1024));
+            // Strict, and rewritten to plain decimal: CLI11 alone reads "0x2" as 2.
+            ->transform(CLI::Validator(
+                [](std::string& value) {
+                  auto n = smoke_runner::parse_count(value, smoke_runner::kMaxGpuCount);
+                  if (!n) return n.error().message;
+                  value = std::to_string(*n);
+                  return std::string();
+                },
+                "0.." + std::to_string(smoke_runner::kMaxGpuCount)));
         app.add_flag("--allow-no-gpu", o.allow_no_gpu, "Zero visible GPUs skips every smoke instead of failing (exit 3)");
         app.add_flag("--serial", o.serial, "Run one smoke at a time, each seeing every GPU (no packing)");
         app.add_flag("--fail-fast", o.fail_fast, "Start no further smoke after the first failure");
@@ -35,5 +47,11 @@ int smoke_runner_main(int argc, const char* const* argv) {
         if (o.check) return smoke_runner::check_mode(o, *wf);
         if (o.list) return smoke_runner::list_mode(o, env, *wf);
         return smoke_runner::run_mode(o, env, *wf);
+      },
+      [](const std::string& message) {
+        // A rejected command line still tells the workflow: result=error and a summary.
+        gatekit::SystemEnvironment env;
+        auto wf = gatekit::make_workflow(env, std::cout);
+        smoke_runner::report_usage_error(message, *wf);
       });
 }

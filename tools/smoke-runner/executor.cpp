@@ -140,6 +140,7 @@ std::vector<SmokeResult> Executor::run(const Manifest& manifest, const std::vect
     spec.argv = smoke.command;
     spec.env_set = smoke.env;
     spec.env_set["GATEKIT_SMOKE_NAME"] = smoke.name;
+    spec.env_unset.assign(kWorkflowFileVariables.begin(), kWorkflowFileVariables.end());
     // Serial runs see every device the runner sees, as the smokes would without gatekit.
     if (!options.serial) {
       for (auto& [k, v] : gatekit::child_visibility_env(env_, options.gpus, active->devices)) spec.env_set[k] = v;

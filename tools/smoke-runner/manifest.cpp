@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gatekit/config.hpp"
+#include "gatekit/text.hpp"
 
 namespace smoke_runner {
 
@@ -77,13 +78,20 @@ std::optional<std::map<std::string, std::string>> read_env(const Entry& e, const
     const std::string name = item.first.IsScalar() ? item.first.Scalar() : "";
     const std::string item_field = field + "." + name;
     if (!std::regex_match(name, env_name)) {
-      errors.add(item.first, field, "'" + name + "' is not a valid environment variable name");
+      errors.add(item.first, field, "'" + gatekit::visible_controls(name) + "' is not a valid environment variable name");
       ok = false;
       continue;
     }
     if (std::find(kReservedEnv.begin(), kReservedEnv.end(), name) != kReservedEnv.end()) {
       errors.add(item.first, item_field,
                  "is set by smoke-runner from the GPUs it assigns to the smoke; remove it (ask for GPUs with min_gpus)");
+      ok = false;
+      continue;
+    }
+    if (std::find(kWorkflowFileVariables.begin(), kWorkflowFileVariables.end(), name) != kWorkflowFileVariables.end()) {
+      errors.add(item.first, item_field,
+                 "is a workflow file of the step; smokes never get it, so they cannot change the step's outputs, "
+                 "environment, PATH or summary; remove it");
       ok = false;
       continue;
     }
@@ -150,7 +158,8 @@ std::optional<Smoke> read_smoke(const YAML::Node& node, std::size_t index, const
       if (valid_smoke_name(*v)) smoke.name = *v;
       else
         errors.add(e.value, prefix + ".name",
-                   "'" + *v + "' is not a valid name: use letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)");
+                   "'" + gatekit::visible_controls(*v) +
+                       "' is not a valid name: use letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)");
     }
   } else {
     errors.add(node, prefix, "missing required key 'name'");
@@ -256,7 +265,7 @@ gatekit::Result<Manifest> load_manifest_text(const std::string& text, const std:
           const int line = gatekit::compat::position_of(name.value.Mark()).line;
           if (auto it = seen.find(n); it != seen.end()) {
             errors.add(name.value, "smokes[" + std::to_string(i) + "].name",
-                       "duplicate name '" + n + "' (first used by smokes[" + std::to_string(it->second.first) +
+                       "duplicate name '" + gatekit::visible_controls(n) + "' (first used by smokes[" + std::to_string(it->second.first) +
                            "] on line " + std::to_string(it->second.second) + ")");
           } else {
             seen[n] = {i, line};

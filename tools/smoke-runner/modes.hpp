@@ -20,6 +20,10 @@ gatekit::ExitCode list_mode(const Options& o, const gatekit::Environment& env, g
 // Default: run the smokes and write the reports, also when it fails.
 gatekit::ExitCode run_mode(const Options& o, const gatekit::Environment& env, gatekit::StreamWorkflow& wf);
 
+// The command line was rejected (exit 2): `result=error` and a short job summary, so a
+// workflow reading the step's outputs sees why nothing ran.
+void report_usage_error(const std::string& message, gatekit::Workflow& wf);
+
 // The GPUs --gpus N names, else the ones detected; an error (exit 3) when they cannot be counted.
 gatekit::Result<gatekit::GpuInventory> resolve_gpus(const Options& o, const gatekit::Environment& env);
 

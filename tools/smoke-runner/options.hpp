@@ -1,7 +1,9 @@
 #pragma once
 // What the command line asked for; cli.cpp fills it, the modes read it.
 #include <string>
+#include <string_view>
 
+#include "gatekit/result.hpp"
 #include "plan.hpp"
 
 namespace smoke_runner {
@@ -20,5 +22,11 @@ struct Options {
   bool check = false;
   bool list = false;
 };
+
+inline constexpr int kMaxGpuCount = 1024;  // --gpus, as min_gpus in the manifest
+
+// A count on the command line (--gpus): decimal digits only, 0..max. "0x2", "1e1", " 3",
+// "+3" and "3.0" are refused rather than read as some other number.
+gatekit::Result<int> parse_count(std::string_view text, int max);
 
 }  // namespace smoke_runner

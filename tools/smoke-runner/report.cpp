@@ -6,6 +6,7 @@
 #include "gatekit/compat.hpp"
 #include "gatekit/junit_writer.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/utf8.hpp"
 
 namespace smoke_runner {
 
@@ -31,6 +32,25 @@ std::string status_cell(Status s) {
     case Status::not_run: return "⚪ not run";
   }
   return "";
+}
+
+// A child's output as a person can read it in the job summary: valid UTF-8, without the
+// control characters (colour escapes, NUL, backspace) a browser shows as boxes.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (char c : gatekit::to_valid_utf8(text)) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x20 || c == '\n' || c == '\t') out += c;
+  }
+  return out;
+}
+
+// A message (possibly several lines, e.g. every manifest error) as a Markdown quote whose
+// text cannot become markup.
+std::string quote(const std::string& message) {
+  std::vector<std::string> lines;
+  for (const auto& line : gatekit::split_lines(message)) lines.push_back("> " + gatekit::markdown_text(line));
+  return gatekit::join(lines, "  \n");
 }
 
 gatekit::Status write_atomically(const std::filesystem::path& path, const std::string& text) {
@@ -117,7 +137,11 @@ std::string report_json(const RunReport& r) {
                                            {"error", c.errors}, {"skipped", c.skipped}, {"cancelled", c.cancelled},
                                            {"not_run", c.not_run}}},
                    {"smokes", smokes}};
-  return json::serialize(doc) + "\n";
+  // Boost.JSON writes a string's bytes as they are: a smoke's output or a device name that
+  // is not UTF-8 would make the file invalid JSON. Repairing the serialized text is enough
+  // (and covers every field): an invalid sequence only ever occurs inside a string and the
+  // repair never touches an ASCII byte.
+  return gatekit::to_valid_utf8(json::serialize(doc)) + "\n";
 }
 
 std::string report_junit(const RunReport& r) {
@@ -218,17 +242,18 @@ std::string report_summary(const RunReport& r) {
   std::string out = "## " + icon + " GPU smokes: " + (parts.empty() ? "nothing to run" : gatekit::join(parts, ", ")) + "\n\n";
   std::vector<std::string> facts;
   if (!r.tier.empty()) facts.push_back("tier `" + r.tier + "`");
-  if (r.gpus_known) facts.push_back(r.gpus.describe());
-  facts.push_back("manifest `" + r.manifest->path + "`");
+  // Device names come from the GPU runtime, the path from the command line: shown as text.
+  if (r.gpus_known) facts.push_back(gatekit::markdown_text(r.gpus.describe()));
+  facts.push_back("manifest " + gatekit::markdown_code(r.manifest->path));
   if (r.concurrent) facts.push_back("packed onto disjoint GPU sets");
   out += gatekit::join(facts, " · ") + "\n\n";
-  if (!r.message.empty()) out += "> " + r.message + "\n\n";
+  if (!r.message.empty()) out += quote(r.message) + "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& s : r.smokes) {
     const auto& smoke = smoke_of(r, s);
-    rows.push_back({"`" + smoke.name + "`", status_cell(s.status), display_devices(s.devices),
+    rows.push_back({gatekit::markdown_code(smoke.name), status_cell(s.status), display_devices(s.devices),
                     s.start ? gatekit::format_duration(s.duration) : "",
-                    s.status == Status::passed ? "" : s.reason});
+                    s.status == Status::passed ? "" : gatekit::markdown_text(s.reason)});
   }
   out += gatekit::markdown_table({"Smoke", "Result", "GPUs", "Duration", "Details"}, rows);
   const auto chart = gantt_chart(r);
@@ -237,13 +262,19 @@ std::string report_summary(const RunReport& r) {
   for (const auto& s : r.smokes) {
     if (!is_failure(s.status) && s.status != Status::cancelled) continue;
     const auto& smoke = smoke_of(r, s);
-    std::string tail = tail_bytes(s.output, 4096);
-    for (auto pos = tail.find("```"); pos != std::string::npos; pos = tail.find("```", pos + 4)) tail.replace(pos, 3, "`\u200b``");
-    out += "\n<details><summary><code>" + smoke.name + "</code>: " + gatekit::escape_markdown_cell(s.reason) +
-           "</summary>\n\n```\n$ " + display_command(smoke.command) + "\n" + tail +
-           (tail.empty() || tail.back() == '\n' ? "" : "\n") + "```\n</details>\n";
+    std::string block = "$ " + display_command(smoke.command) + "\n" + printable(tail_bytes(s.output, 4096));
+    // Nothing inside may close the code fence.
+    for (auto pos = block.find("```"); pos != std::string::npos; pos = block.find("```", pos + 4)) block.replace(pos, 3, "`\u200b``");
+    out += "\n<details><summary><code>" + gatekit::html_text(smoke.name) + "</code>: " + gatekit::html_text(s.reason) +
+           "</summary>\n\n```\n" + block + (block.back() == '\n' ? "" : "\n") + "```\n</details>\n";
   }
-  return out;
+  return gatekit::to_valid_utf8(out);
+}
+
+std::string usage_error_summary(const std::string& message) {
+  return "## ⚠️ GPU smokes: not run (usage error)\n\nsmoke-runner rejected its command line (exit 2), so no "
+         "smoke ran and no report was written:\n\n" +
+         quote(message) + "\n\nRun `smoke-runner --help` for the options.\n";
 }
 
 ReportFiles report_paths(const std::filesystem::path& dir) {
@@ -262,7 +293,9 @@ gatekit::Status write_reports(const RunReport& report, const std::filesystem::pa
 
 gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::string& json_text) {
   boost::system::error_code ec;
-  auto doc = boost::json::parse(json_text, ec);
+  // Reports written before smoke-runner repaired its JSON may hold raw bytes from a
+  // smoke's output; their durations are still good.
+  auto doc = boost::json::parse(gatekit::to_valid_utf8(json_text), ec);
   if (ec) return gatekit::make_error("not JSON: " + ec.message());
   if (!doc.is_object()) return gatekit::make_error("not a smoke-runner JSON report (expected an object)");
   const auto* smokes = gatekit::compat::find(doc.get_object(), "smokes");

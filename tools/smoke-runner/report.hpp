@@ -36,6 +36,8 @@ Counts count_results(const std::vector<SmokeResult>& smokes);
 std::string report_json(const RunReport& report);
 std::string report_junit(const RunReport& report);
 std::string report_summary(const RunReport& report);
+// The summary of a run whose command line was rejected (exit 2).
+std::string usage_error_summary(const std::string& message);
 // The mermaid block alone; empty when nothing ran.
 std::string gantt_chart(const RunReport& report);
 

@@ -6,6 +6,7 @@
 
 #include "executor.hpp"
 #include "gatekit/cli.hpp"
+#include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 #include "modes.hpp"
@@ -30,8 +31,14 @@ class Run {
  public:
   Run(const Options& o, const gatekit::Environment& env, gatekit::StreamWorkflow& wf) : o_(o), env_(env), wf_(wf) {}
 
+  // Every phase (manifest, GPU probe, planning, smokes, reports) looks at
+  // termination_signal() when it ends; the probe and the smokes end early on it. So a
+  // cancelled job has its reports within 2 s of the first signal (termination.hpp).
   ExitCode go() {
     gatekit::install_termination_handlers();
+    // A process a smoke leaves behind, even outside its process group, stays below the runner
+    // and is ended in finish().
+    gatekit::adopt_orphans();
     report_.started_at = gatekit::format_utc(std::time(nullptr));
     started_ = std::chrono::steady_clock::now();
     auto loaded = load_manifest_file(o_.manifest);
@@ -51,14 +58,16 @@ class Run {
     auto tier = resolve_tier(o_.tier, o_.tier_env, o_.tier_env_given, env_);
     if (!tier) return stop(tier.error().code, tier.error().message);
     report_.tier = std::string(to_string(*tier));
+    if (gatekit::termination_signal() != 0) return cancelled();
 
+    // The probe ends at once on a termination signal; its error then is the cancellation.
     auto inventory = resolve_gpus(o_, env_);
+    if (gatekit::termination_signal() != 0) return cancelled();
     if (!inventory) return stop(inventory.error().code, inventory.error().message);
     report_.gpus = *inventory;
     report_.gpus_known = true;
     const int gpus = report_.gpus.count;
     wf_.log("GPUs: " + report_.gpus.describe());
-    if (gatekit::termination_signal() != 0) return cancelled();
     if (gpus == 0 && !o_.allow_no_gpu) return stop(ExitCode::could_not_evaluate, kPassthrough);
 
     const auto decisions = select_smokes(manifest_, *tier, gpus);
@@ -85,6 +94,8 @@ class Run {
               : " (no previous durations: the largest and longest-timeout smokes start first)";
       wf_.log("Packing " + std::to_string(jobs.size()) + " smokes onto " + std::to_string(gpus) + " GPUs" + estimate);
     }
+
+    if (gatekit::termination_signal() != 0) return cancelled();
 
     gatekit::SystemProcessRunner runner;
     Executor executor(runner, wf_, std::cout, env_);
@@ -148,6 +159,15 @@ class Run {
   }
 
   ExitCode finish(ExitCode code, const std::string& result, const std::string& message) {
+    // Nothing a smoke started outlives the run, so nothing can write into the step's files
+    // (or the log) after the runner's outputs.
+    if (const int left = gatekit::end_child_processes(std::chrono::milliseconds(500)); left > 0) {
+      wf_.annotate({gatekit::Severity::warning,
+                    std::to_string(left) + (left == 1 ? " process" : " processes") +
+                        " left running by smokes outside their process groups (setsid) killed at the end of the run; "
+                        "a smoke must wait for what it starts",
+                    "smoke-runner", "", 0, 0});
+    }
     report_.result = result;
     report_.exit_code = gatekit::to_int(code);
     report_.message = message;

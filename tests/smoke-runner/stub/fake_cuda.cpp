@@ -2,12 +2,17 @@
 // uses, so the dlopen path is tested without a GPU. Driven by environment variables:
 //   FAKE_CUDA_DEVICES     device count (default 0; CUDA_ERROR_NO_DEVICE from cuInit when 0)
 //   FAKE_CUDA_INIT_ERROR  a non-zero CUresult for cuInit to return
-//   FAKE_CUDA_HANG        cuInit sleeps forever (a wedged driver)
+//   FAKE_CUDA_HANG        cuInit never returns and ignores SIGINT and SIGTERM (a wedged
+//                         driver); it first starts a helper process that does the same
+//   FAKE_CUDA_PID_FILE    with FAKE_CUDA_HANG: where cuInit writes "<its pid> <helper pid>"
+//   FAKE_CUDA_NAME        the name of every device, as raw bytes (default "Fake CUDA GPU N")
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 int env_int(const char* name, int fallback) {
@@ -20,6 +25,20 @@ extern "C" {
 
 __attribute__((visibility("default"))) int cuInit(unsigned int) {
   if (std::getenv("FAKE_CUDA_HANG") != nullptr) {
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
+    const pid_t helper = ::fork();  // inherits the ignored signals and the process group
+    if (helper == 0) {
+      for (;;) ::pause();
+    }
+    if (const char* path = std::getenv("FAKE_CUDA_PID_FILE")) {
+      const std::string tmp = std::string(path) + ".tmp";
+      if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+        std::fprintf(f, "%d %d\n", static_cast<int>(::getpid()), static_cast<int>(helper));
+        std::fclose(f);
+        std::rename(tmp.c_str(), path);
+      }
+    }
     for (;;) ::pause();
   }
   if (int e = env_int("FAKE_CUDA_INIT_ERROR", 0); e != 0) return e;
@@ -38,6 +57,10 @@ __attribute__((visibility("default"))) int cuDeviceGet(int* device, int ordinal)
 }
 
 __attribute__((visibility("default"))) int cuDeviceGetName(char* name, int len, int device) {
+  if (const char* fixed = std::getenv("FAKE_CUDA_NAME")) {
+    std::snprintf(name, static_cast<std::size_t>(len), "%s", fixed);
+    return 0;
+  }
   std::snprintf(name, static_cast<std::size_t>(len), "Fake CUDA GPU %d", device);
   return 0;
 }
