@@ -5,10 +5,13 @@ Replay checks every request the client makes: method, path, the recorded query p
 and JSON body; pages are requested only through the recorded Link headers (rewritten to
 the local server), so a client that built page URLs by hand would fail here.
 """
+import base64
 import json
 import os
+import re
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -169,3 +172,61 @@ def test_get_fields_become_query_and_typed_fields_keep_types():
         done = run(srv.base_url, "PATCH", "/repos/o/r/issues/1", "-F", "locked=true", "-f", "state=closed")
         assert srv.requests[-1]["body"] == {"locked": True, "state": "closed"}
         assert json.loads(done.stdout)["state"] == "closed"
+
+
+# ---- API text is outside data: no token, no workflow command --------------------------------
+
+SECRET = "ghs_s3cret/tok+en="
+SECRET_FORMS = [SECRET, urllib.parse.quote(SECRET, safe=""), base64.b64encode(SECRET.encode()).decode()]
+
+
+def run_in_actions(url, *args):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "GITHUB_API_URL": url, "GITHUB_TOKEN": SECRET,
+           "GITHUB_ACTIONS": "true"}
+    return subprocess.run([str(TOOL), *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def commands_in(text):
+    """Lines the runner could read as a workflow command: `::` first after whitespace, or a
+    `##[` counting only printable ASCII (the runner skips characters it ignores between them)."""
+    found = []
+    for line in re.split(r"\r\n|\r|\n", text):
+        ascii_only = re.sub(r"[^\x20-\x7e]", "", line)
+        if ascii_only.lstrip().startswith("::") or "##[" in ascii_only:
+            found.append(line)
+    return found
+
+
+def test_a_token_echoed_by_the_server_is_printed_nowhere():
+    with FakeGitHub(token=SECRET) as srv:
+        srv.add_pull("o/r", 1, files=[f"src/{form}.cu" for form in SECRET_FORMS])
+        done = run_in_actions(srv.base_url, "GET", "/repos/o/r/pulls/1/files", "--paginate")
+        assert done.returncode == 0, done.stderr
+        assert [f["filename"] for f in json.loads(done.stdout)] == ["src/***.cu"] * 3
+        srv.add_fault("GET", r"/pulls/1$", "status", status=422,
+                      message=f"{SECRET_FORMS[0]} / {SECRET_FORMS[1]} / {SECRET_FORMS[2]} is not allowed")
+        failed = run_in_actions(srv.base_url, "GET", "/repos/o/r/pulls/1")
+        assert failed.returncode == 3
+        assert "HTTP 422: *** / *** / *** is not allowed" in failed.stderr
+        for out in (done, failed):
+            stderr = "\n".join(l for l in out.stderr.splitlines() if l != f"::add-mask::{SECRET}")
+            for form in SECRET_FORMS:
+                assert form not in out.stdout + stderr
+
+
+HOSTILE = ["a\n::error::pwned", "b\r::stop-commands::x", "##[error]legacy", "c#\u200b#[warning]zero-width",
+           "d\u2028::error::line-separator", "  ::notice::indented"]
+
+
+def test_api_text_never_prints_as_a_workflow_command():
+    with FakeGitHub(token=SECRET) as srv:
+        srv.add_pull("o/r", 1, files=HOSTILE)
+        done = run_in_actions(srv.base_url, "GET", "/repos/o/r/pulls/1/files", "--paginate")
+        assert done.returncode == 0, done.stderr
+        assert [f["filename"] for f in json.loads(done.stdout)] == HOSTILE  # the same value
+        assert done.stdout.count("\n") == 1  # one line
+        assert commands_in(done.stdout) == []
+        srv.add_fault("GET", r"/pulls/1$", "status", status=404, message="\n".join(HOSTILE))
+        failed = run_in_actions(srv.base_url, "GET", "/repos/o/r/pulls/1")
+        assert failed.returncode == 3
+        assert commands_in(failed.stderr) == [f"::add-mask::{SECRET}"]  # the tool's own, nothing from the API

@@ -8,6 +8,7 @@
 #include "decide.hpp"
 
 using namespace gatekit::aggregator;
+using gatekit::ExitCode;
 
 namespace {
 
@@ -29,7 +30,7 @@ Expect oracle(const std::string& gate, const std::string& output, const std::str
   return ok ? Expect::pass : Expect::fail;
 }
 
-// The reason must start with the words SYSTEMS.md A.9 uses.
+// The reason must start with the documented words (docs/actions/matrix-aggregator.md, "Rules").
 std::string expected_reason_start(const std::string& gate, const std::string& output, const std::string& job,
                                   bool allow_fail, bool allow_skip) {
   if (job == "success") return "passed";
@@ -116,14 +117,17 @@ TEST_CASE("an ungated job passes on success, fails on skipped unless allowed") {
   }
 }
 
-TEST_CASE("inputs that cannot be evaluated are errors, never verdicts") {
+TEST_CASE("inputs that cannot be evaluated are errors, never verdicts; a bad policy is a usage error") {
   Needs needs;
   needs.jobs.push_back({"changes", JobResult::success, {{"cpu", "maybe"}}});
   needs.jobs.push_back({"tests", JobResult::success, {}});
   struct Row {
     Policy policy;
     std::string message;
+    ExitCode code;  // usage_error: the options alone are wrong (docs/exit-codes.md)
   };
+  constexpr auto usage = ExitCode::usage_error;
+  constexpr auto cannot = ExitCode::could_not_evaluate;
   Policy bad_value;
   bad_value.gate = "changes";
   bad_value.gated = {{"tests", "cpu"}};
@@ -143,21 +147,25 @@ TEST_CASE("inputs that cannot be evaluated are errors, never verdicts") {
   gated_twice.gate = "changes";
   gated_twice.gated = {{"tests", "docs"}, {"tests", "cpu"}};
   const std::vector<Row> rows = {
-      {bad_value, "gate job 'changes' output 'cpu' is 'maybe', expected 'true' or 'false'"},
-      {unknown_gate, "--gate-job names job 'change', which is not in needs (changes, tests); did you mean 'changes'?"},
-      {unknown_gated, "--gated names job 'test', which is not in needs (changes, tests); did you mean 'tests'?"},
-      {no_gate, "--gated needs --gate-job: a gated job is judged by the gate's outputs"},
+      {bad_value, "gate job 'changes' output 'cpu' is 'maybe', expected 'true' or 'false'", cannot},
+      {unknown_gate, "--gate-job names job 'change', which is not in needs (changes, tests); did you mean 'changes'?",
+       cannot},
+      {unknown_gated, "--gated names job 'test', which is not in needs (changes, tests); did you mean 'tests'?",
+       cannot},
+      {no_gate, "--gated needs --gate-job: a gated job is judged by the gate's outputs", usage},
       {gate_allowed, "allowed-skips names the gate job 'changes': the gate must always succeed, or nothing says "
-                     "which suites were needed"},
+                     "which suites were needed", usage},
       {unknown_allowed,
        "allowed-failures names job 'docs', which is not in needs (changes, tests); add it to the aggregator job's "
-       "needs:"},
-      {gated_twice, "--gated names job 'tests' twice"},
+       "needs:", cannot},
+      {gated_twice, "--gated names job 'tests' twice", usage},
   };
   for (const auto& row : rows) {
     auto d = decide(needs, row.policy, LegView{});
     REQUIRE_FALSE(d);
     CHECK(d.error().message == row.message);
+    CHECK(d.error().code == row.code);
+    CHECK(check_policy(row.policy).ok() == (row.code != usage));
   }
 }
 
@@ -218,9 +226,11 @@ TEST_CASE("list options accept alls-green's comma and JSON forms") {
   auto d = parse_name_list("[1, 2]", "allowed-skips");
   REQUIRE_FALSE(d);
   CHECK(d.error().message == "allowed-skips: the JSON array must hold job names (strings) only");
+  CHECK(d.error().code == ExitCode::usage_error);
   auto e = parse_name_list("[docs", "allowed-skips");
   REQUIRE_FALSE(e);
   CHECK(e.error().message == "allowed-skips: starts with '[' but is not a JSON array of job names");
+  CHECK(e.error().code == ExitCode::usage_error);
 }
 
 TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or newlines") {
@@ -232,5 +242,6 @@ TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or ne
     auto r = parse_gated(bad);
     REQUIRE_FALSE(r);
     CHECK(r.error().message == "--gated: '" + std::string(bad) + "' is not JOB=OUTPUT (e.g. tests=cpu)");
+    CHECK(r.error().code == ExitCode::usage_error);
   }
 }

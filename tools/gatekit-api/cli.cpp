@@ -45,7 +45,7 @@ ExitCode act(const gatekit::api::Options& options) {
                     error->describe() + " [" + std::string(gatekit::github::to_string(error->kind)) + "]"};
   }
   const auto& value = std::get<boost::json::value>(result);
-  if (!value.is_null()) std::cout << boost::json::serialize(value) << '\n';
+  if (!value.is_null()) std::cout << gatekit::api::inert_json(value) << '\n';
   return ExitCode::pass;
 }
 

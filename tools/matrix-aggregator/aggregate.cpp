@@ -56,6 +56,7 @@ Result<Policy> build_policy(const Options& options) {
     auto name = trim(leg);
     if (!name.empty()) policy.allowed_leg_failures.push_back(name);
   }
+  if (auto st = check_policy(policy); !st) return st.error();
   return policy;
 }
 
@@ -71,24 +72,26 @@ void log_policy(const Policy& policy, Workflow& wf) {
   if (!policy.allowed_leg_failures.empty()) wf.log("allowed-leg-failures: " + join(policy.allowed_leg_failures, ", "));
 }
 
-Outcome could_not_evaluate(const Options& options, Workflow& wf, const std::string& message) {
+// No verdict: a usage error (exit 2) or could not evaluate (exit 3), as `error` says.
+Outcome no_verdict(const Options& options, Workflow& wf, const Error& error) {
+  const std::string& message = error.message;
   wf.set_output("result", "error");
   wf.set_output("reasons", "{}");
   wf.set_output("error", message);
   wf.append_summary(error_summary_markdown(options.title, message));
-  return {ExitCode::could_not_evaluate, message};
+  return {error.code, message};
 }
 
 }  // namespace
 
 Outcome run_aggregate(const Options& options, const Environment& env, Workflow& wf, LegSource& leg_source) {
   auto policy = build_policy(options);
-  if (!policy) return could_not_evaluate(options, wf, policy.error().message);
+  if (!policy) return no_verdict(options, wf, policy.error());
   std::string source;
   auto text = read_needs_text(options, env, source);
-  if (!text) return could_not_evaluate(options, wf, text.error().message);
+  if (!text) return no_verdict(options, wf, text.error());
   auto needs = parse_needs(*text, source);
-  if (!needs) return could_not_evaluate(options, wf, needs.error().message);
+  if (!needs) return no_verdict(options, wf, needs.error());
 
   log_policy(*policy, wf);
   LegView legs;
@@ -97,7 +100,7 @@ Outcome run_aggregate(const Options& options, const Environment& env, Workflow& 
     if (!legs.available) wf.log("per-leg view unavailable: " + legs.unavailable_reason);
   }
   auto decision = decide(*needs, *policy, legs);
-  if (!decision) return could_not_evaluate(options, wf, decision.error().message);
+  if (!decision) return no_verdict(options, wf, decision.error());
 
   wf.begin_group("needed jobs (" + std::to_string(decision->jobs.size()) + ")");
   for (const auto& line : log_lines(*decision)) wf.log(line);

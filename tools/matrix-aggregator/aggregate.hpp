@@ -37,7 +37,7 @@ std::unique_ptr<LegSource> make_api_leg_source();
 
 struct Outcome {
   ExitCode code = ExitCode::could_not_evaluate;
-  std::string error;  // when code is could_not_evaluate
+  std::string error;  // when code is usage_error or could_not_evaluate (no verdict)
 };
 
 // Reads stdin only for needs_file "-".

@@ -33,7 +33,8 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
         auto outcome = aggregator::run_aggregate(options, env, *workflow, *legs);
         if (!workflow->write_errors().empty())
           throw ToolError{ExitCode::could_not_evaluate, workflow->write_errors().front()};
-        if (outcome.code == ExitCode::could_not_evaluate) throw ToolError{outcome.code, outcome.error};
+        if (outcome.code == ExitCode::could_not_evaluate || outcome.code == ExitCode::usage_error)
+          throw ToolError{outcome.code, outcome.error};
         return outcome.code;
       });
 }

@@ -43,10 +43,12 @@ Result<std::vector<std::string>> parse_name_list(std::string_view text, std::str
     boost::system::error_code ec;
     auto value = boost::json::parse(trimmed, ec);
     if (ec || !value.is_array())
-      return make_error(std::string(option) + ": starts with '[' but is not a JSON array of job names");
+      return make_error(std::string(option) + ": starts with '[' but is not a JSON array of job names",
+                        ExitCode::usage_error);
     for (const auto& item : value.get_array()) {
       if (!item.is_string())
-        return make_error(std::string(option) + ": the JSON array must hold job names (strings) only");
+        return make_error(std::string(option) + ": the JSON array must hold job names (strings) only",
+                          ExitCode::usage_error);
       auto name = trim(std::string_view(item.get_string()));
       if (!name.empty()) names.push_back(name);
     }
@@ -70,7 +72,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string
     if (token.empty()) return {};
     auto eq = token.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == token.size() || token.find('=', eq + 1) != std::string::npos)
-      return make_error("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)");
+      return make_error("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)", ExitCode::usage_error);
     pairs.emplace_back(token.substr(0, eq), token.substr(eq + 1));
     token.clear();
     return {};
@@ -86,28 +88,39 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string
   return pairs;
 }
 
-Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs) {
-  // ---- the policy must name real jobs, consistently ----
+Status check_policy(const Policy& policy) {
+  constexpr auto usage = ExitCode::usage_error;
   if (!policy.gated.empty() && !policy.gate)
-    return make_error("--gated needs --gate-job: a gated job is judged by the gate's outputs");
+    return make_error("--gated needs --gate-job: a gated job is judged by the gate's outputs", usage);
+  std::set<std::string> seen;
+  for (const auto& [job, output] : policy.gated) {
+    if (policy.gate && job == *policy.gate) return make_error("--gated names the gate job '" + job + "' itself", usage);
+    if (!seen.insert(job).second) return make_error("--gated names job '" + job + "' twice", usage);
+  }
+  for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
+    const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
+    if (policy.gate && list->count(*policy.gate) > 0)
+      return make_error(std::string(option) + " names the gate job '" + *policy.gate +
+                            "': the gate must always succeed, or nothing says which suites were needed",
+                        usage);
+  }
+  return {};
+}
+
+Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs) {
+  // ---- the policy must be consistent (usage errors), then name real jobs (exit 3) ----
+  if (auto st = check_policy(policy); !st) return st.error();
   if (policy.gate) {
     if (auto st = require_known(needs, *policy.gate, "--gate-job"); !st) return st.error();
   }
-  std::map<std::string, std::string> gated;  // job -> output
+  std::map<std::string, std::string> gated(policy.gated.begin(), policy.gated.end());  // job -> output
   for (const auto& [job, output] : policy.gated) {
     if (auto st = require_known(needs, job, "--gated"); !st) return st.error();
-    if (policy.gate && job == *policy.gate)
-      return make_error("--gated names the gate job '" + job + "' itself");
-    if (!gated.emplace(job, output).second)
-      return make_error("--gated names job '" + job + "' twice");
   }
   for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
     const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
     for (const auto& job : *list) {
       if (auto st = require_known(needs, job, option); !st) return st.error();
-      if (policy.gate && job == *policy.gate)
-        return make_error(std::string(option) + " names the gate job '" + job +
-                          "': the gate must always succeed, or nothing says which suites were needed");
     }
   }
 

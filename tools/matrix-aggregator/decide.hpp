@@ -31,7 +31,7 @@ struct JobVerdict {
   std::string gate_value;   // gated jobs, when the gate succeeded: "true" or "false"
   JobResult result = JobResult::skipped;
   bool passed = false;
-  std::string reason;  // starts with the SYSTEMS.md A.9 words: "passed", "skipped (...)", "did not pass (...)"
+  std::string reason;  // starts with one of the documented words: "passed", "skipped (...)", "did not pass (...)"
   std::string detail;  // optional explanation (why, and what to check)
 };
 
@@ -42,14 +42,18 @@ struct Decision {
   bool legs_used = false;             // a verdict depended on the jobs API
 };
 
-// Errors (exit 3): a job named in the policy is not in `needs`; the gate is named as a
-// gated job or in an allowance; a gated job has no gate; the gate succeeded but lacks a
-// named output or its value is not 'true'/'false'; a failed job could only be excused
-// through allowed-leg-failures but the legs could not be listed.
+// The policy on its own: usage errors (exit 2), which no `needs` could make right: a gated
+// job without a gate, the gate named as a gated job or in an allowance, a job gated twice.
+Status check_policy(const Policy& policy);
+
+// Errors: check_policy's (exit 2); then, exit 3 (the options and `needs` disagree, or the
+// gate's answer is unusable): a job named in the policy is not in `needs`; the gate
+// succeeded but lacks a named output or its value is not 'true'/'false'; a failed job could
+// only be excused through allowed-leg-failures but the legs could not be listed.
 Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs);
 
 // A list option as alls-green accepts it: a JSON array of strings, or comma-separated
-// names (blank entries dropped).
+// names (blank entries dropped). Malformed text is a usage error, as for parse_gated.
 Result<std::vector<std::string>> parse_name_list(std::string_view text, std::string_view option);
 // `job=output` pairs, separated by commas, spaces or newlines.
 Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string_view text);

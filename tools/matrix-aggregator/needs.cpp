@@ -47,10 +47,10 @@ std::string_view kind_of(const json::value& v) {
   return "a value";
 }
 
-// Job names come from the workflow, but keep messages printable if the input is garbage.
+// Job names come from the workflow, but keep messages short and on one line if the input is
+// garbage (controls shown as escapes).
 std::string printable(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 200)) out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
+  std::string out = visible_controls(s.substr(0, 200));
   if (s.size() > 200) out += "...";
   return out;
 }

@@ -36,19 +36,24 @@ std::string role_text(const JobVerdict& v, const std::string& gate_name) {
 }
 
 std::vector<std::string> log_lines(const Decision& decision) {
+  // Job names come from `needs`: padded as they will show (controls as escapes), and made
+  // inert by Workflow::log.
   std::size_t width = 0;
-  for (const auto& v : decision.jobs) width = std::max(width, v.job.size());
+  for (const auto& v : decision.jobs) width = std::max(width, visible_controls(v.job).size());
   std::vector<std::string> lines;
   for (const auto& v : decision.jobs)
-    lines.push_back((v.passed ? "  ok    " : "  FAIL  ") + pad(v.job, width) + "  " +
+    lines.push_back((v.passed ? "  ok    " : "  FAIL  ") + pad(visible_controls(v.job), width) + "  " +
                     pad(std::string(to_string(v.result)), 9) + "  -> " + reason_with_detail(v));
   return lines;
 }
 
+// Job names, results, outputs and API text are outside data: they reach the summary only
+// through markdown_code / markdown_text / markdown_link, so they cannot break a table or
+// start markup.
 std::string summary_markdown(const std::string& title, const Decision& decision, const LegView& legs) {
   const auto gate = gate_name_of(decision);
   const auto failed = std::count_if(decision.jobs.begin(), decision.jobs.end(), [](const auto& v) { return !v.passed; });
-  std::string md = "## " + std::string(decision.passed ? "✅ " : "❌ ") + title + ": " +
+  std::string md = "## " + std::string(decision.passed ? "✅ " : "❌ ") + markdown_text(title, false) + ": " +
                    (decision.passed ? "passed" : "did not pass") + "\n\n";
   if (decision.passed)
     md += "Every needed job passed or was legitimately skipped (" + std::to_string(decision.jobs.size()) + " jobs).\n\n";
@@ -56,29 +61,30 @@ std::string summary_markdown(const std::string& title, const Decision& decision,
     md += std::to_string(failed) + " of " + std::to_string(decision.jobs.size()) + " needed jobs did not pass.\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : decision.jobs) {
-    std::string gate_says = v.role == Role::gated ? (v.gate_value.empty() ? "-" : "`" + v.gate_output + "=" + v.gate_value + "`") : "";
-    rows.push_back({"`" + v.job + "`", role_text(v, gate), std::string(to_string(v.result)), gate_says,
-                    v.passed ? "✅ pass" : "❌ fail", reason_with_detail(v)});
+    std::string gate_says =
+        v.role == Role::gated ? (v.gate_value.empty() ? "-" : markdown_code(v.gate_output + "=" + v.gate_value)) : "";
+    rows.push_back({markdown_code(v.job), markdown_text(role_text(v, gate)), std::string(to_string(v.result)), gate_says,
+                    v.passed ? "✅ pass" : "❌ fail", markdown_text(reason_with_detail(v))});
   }
   md += markdown_table({"Job", "Role", "Result", "Gate said", "Verdict", "Reason"}, rows);
-  for (const auto& w : decision.warnings) md += "\n> [!WARNING]\n> " + w + "\n";
+  for (const auto& w : decision.warnings) md += "\n> [!WARNING]\n> " + markdown_text(w) + "\n";
   if (legs.available) {
     md += "\n### Legs in this run\n\n";
     std::vector<std::vector<std::string>> leg_rows;
     for (const auto& leg : legs.legs) {
       std::string state = leg.status == "completed" ? (leg.conclusion.empty() ? "completed" : leg.conclusion) : leg.status;
       std::string mark = leg_did_not_pass(leg) ? "❌ " : (leg.status == "completed" ? "✅ " : "⏳ ");
-      leg_rows.push_back({leg.url.empty() ? leg.name : "[" + leg.name + "](" + leg.url + ")", mark + state});
+      leg_rows.push_back({markdown_link(leg.name, leg.url), mark + markdown_text(state, false)});
     }
     md += leg_rows.empty() ? std::string("The jobs API listed no jobs for this run.\n") : markdown_table({"Leg", "Conclusion"}, leg_rows);
   } else if (!legs.unavailable_reason.empty()) {
-    md += "\nPer-leg view not shown: " + legs.unavailable_reason + "\n";
+    md += "\nPer-leg view not shown: " + markdown_text(legs.unavailable_reason, false) + "\n";
   }
   return md;
 }
 
 std::string error_summary_markdown(const std::string& title, const std::string& message) {
-  return "## ⚠️ " + title + ": could not evaluate\n\n" + escape_markdown_cell(message) +
+  return "## ⚠️ " + markdown_text(title, false) + ": could not evaluate\n\n" + markdown_text(message) +
          "\n\nThis is not a pass: fix the input and re-run the job.\n";
 }
 
