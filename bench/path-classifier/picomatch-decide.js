@@ -1,8 +1,9 @@
 // The anchor: the same path-gate decision made with picomatch 2.3.1 under node, the way
 // JavaScript path filters do it (one compiled matcher per pattern, {dot: true}), with the
 // github dialect's ordered list semantics (last matching pattern wins) and renames counted
-// on both sides. Prints {filter: relevant}.
-//   node picomatch-decide.js RULES.json CHANGES.txt
+// on both sides. Prints {filter: relevant}; with `lists`, also each filter's matched files the
+// way `list-files: json` writes them ({f: true, f_count: 2, f_files: "[...]"}).
+//   node picomatch-decide.js RULES.json CHANGES.txt [lists]
 const fs = require("fs");
 const path = require("path");
 const modules = process.env.GATEKIT_NODE_MODULES || path.join(__dirname, "..", "..", "tests", "node", "node_modules");
@@ -28,6 +29,13 @@ for (const [name, filter] of Object.entries(rules.filters)) {
     for (const m of matchers) if (m.test(file)) inc = !m.negated;
     return inc;
   };
+  if (process.argv[4] === "lists") {
+    const files = paths.filter((f) => (filter.mode === "deny" ? !included(f) : included(f)));
+    out[name] = files.length > 0;
+    out[`${name}_count`] = files.length;
+    out[`${name}_files`] = JSON.stringify(files);
+    continue;
+  }
   out[name] = filter.mode === "deny" ? paths.some((f) => !included(f)) : paths.some((f) => included(f));
 }
 process.stdout.write(JSON.stringify(out) + "\n");

@@ -1,14 +1,17 @@
 // Generates glob patterns and paths from a fixed seed and answers each pair with the npm
 // package picomatch 2.3.1, {dot: true} (the oracle for gatekit's `picomatch` dialect).
-// Prints "pattern<TAB>path<TAB>answer" lines; answer is 1/0, or "I" when picomatch compiled
-// the pattern to its never-matching fallback (an invalid regular expression).
-//   node picomatch_cases.js SEED COUNT
+// Prints one JSON array [pattern, path, answer] a line; answer is 1/0, or "I" when picomatch
+// compiled the pattern to its never-matching fallback (an invalid regular expression).
+// With "newlines", patterns and paths also hold line breaks (\n, \r), which JavaScript's
+// `.` does not match: gatekit must follow picomatch there too.
+//   node picomatch_cases.js SEED COUNT [newlines]
 const path = require("path");
 const modules = process.env.GATEKIT_NODE_MODULES || path.join(__dirname, "..", "node", "node_modules");
 const picomatch = require(path.join(modules, "picomatch"));
 
 let state = Number(process.argv[2] || 1) >>> 0;
 const count = Number(process.argv[3] || 1000);
+const newlines = process.argv[4] === "newlines";
 function rand(n) {  // xorshift32
   state ^= state << 13; state >>>= 0;
   state ^= state >>> 17;
@@ -24,6 +27,10 @@ const TOKENS = [
   "@", "!", "\"a\"", ".js", ".md", "./",
 ];
 const SEGMENTS = ["a", "b", "x", "ab", "src", "a.js", "b.md", "x.md", "1", "2", "a-b", "_x", ".a", "a.b.js", "aaa", "!", "+", "*", "[a]", "{a,b}", "(a)"];
+if (newlines) {
+  TOKENS.push("\n", "\r", "a\nb", "[\n]", "[^\n]");
+  SEGMENTS.push("\n", "\r", "a\nb", "x\n.md", "a\r.js", "\na", "b\n", "\n\n");
+}
 
 function pattern() {
   let p = rand(8) === 0 ? "!" : "";
@@ -52,7 +59,7 @@ for (let i = 0; i < count; i++) {
   for (let k = 0; k < 3; k++) {
     const f = pathFor(p);
     if (!f) continue;
-    out.push(`${p}\t${f}\t${invalid ? "I" : isMatch(f) ? "1" : "0"}`);
+    out.push(JSON.stringify([p, f, invalid ? "I" : isMatch(f) ? "1" : "0"]));
   }
 }
 process.stdout.write(out.join("\n") + "\n");

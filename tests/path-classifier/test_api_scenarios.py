@@ -1,7 +1,10 @@
 """The path gate against the GitHub API test server (tests/github_api/server.py): renames out
 of a relevant path, the 3000-file cap, a 500 on page 7, an empty listing, a push event."""
+import base64
 import json
 import sys
+import time
+from urllib.parse import quote
 
 import pytest
 
@@ -21,12 +24,12 @@ def api():
     srv.stop()
 
 
-def gate(tmp_path, url, number=1, event="pull_request", args=()):
+def gate(tmp_path, url, number=1, event="pull_request", args=(), env=None):
     payload = tmp_path / "event.json"
     payload.write_text(json.dumps({"pull_request": {"number": number, "base": {"sha": "b" * 40},
                                                     "head": {"sha": "a" * 40}}}))
     env = {"GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": str(payload), "GITHUB_REPOSITORY": "o/r",
-           "GITHUB_API_URL": url, "GITHUB_TOKEN": TOKEN}
+           "GITHUB_API_URL": url, "GITHUB_TOKEN": TOKEN, **(env or {})}
     return run_tool(tmp_path, ["--repo-dir", str(tmp_path / "no-clone"), *args], env)
 
 
@@ -119,3 +122,111 @@ def test_a_push_event_is_relevant_without_any_request(tmp_path, api):
     assert run.outputs["changes"] == '["cpu","gpu"]'
     assert run.decision["filters"]["gpu"]["reason"] == "non-pr-event"
     assert srv.requests == []
+
+
+@pytest.mark.parametrize("changed_files", [0, 1])
+def test_more_files_than_changed_files_is_inconsistent_and_fails_open(tmp_path, api, changed_files):
+    srv, url = api
+    srv.add_pull("o/r", 1, files=[".github/a.yml", ".github/b.yml"], changed_files=changed_files)
+    run = gate(tmp_path, url)
+    assert run.code == 0, run.stderr
+    cause = f"the API listed 2 files but the pull request's changed_files is {changed_files}: the counts are inconsistent"
+    assert run.decision["fail_open"] == cause
+    assert run.outputs["changes"] == '["cpu","gpu"]'
+    assert f"::warning title=path gate::fail-open: {cause}; every filter is relevant" in run.stdout
+
+
+def test_a_slow_server_ends_the_whole_listing_within_the_api_budget(tmp_path, api):
+    srv, url = api
+    srv.add_pull("o/r", 1, files=[f".github/f{i}.yml" for i in range(500)])  # 5 pages
+    # Every answer (the pull request and each page) takes 1.2 s: with a budget per call the
+    # listing took 1.2 s + 2.4 s (two pages started within their own 2 s); the whole listing
+    # must end at the 2 s budget, a page in flight included.
+    srv.add_fault("GET", r"/pulls/1", "delay", times=None, seconds=1.2)
+    start = time.monotonic()
+    run = gate(tmp_path, url, args=("--api-budget", "2"))
+    elapsed = time.monotonic() - start
+    assert run.code == 0, run.stderr
+    assert run.outputs["changes"] == '["cpu","gpu"]'
+    cause = run.decision["fail_open"]
+    assert cause.startswith("the GitHub API failed while listing files: GET /repos/o/r/pulls/1/files?per_page=100: "
+                            "the time budget of 2 s for all calls is spent (last attempt: timed out: "), cause
+    assert "::warning title=path gate::fail-open: the GitHub API failed while listing files" in run.stdout
+    assert elapsed < 3.0, f"the listing took {elapsed:.1f} s with --api-budget 2"
+    assert [r["path"] for r in srv.requests] == ["/repos/o/r/pulls/1", "/repos/o/r/pulls/1/files"]
+
+
+SECRET = "ghs_s3cret/tok+en="
+
+
+@pytest.fixture
+def echoing_api():
+    srv = FakeGitHub(token=SECRET)
+    url = srv.start()
+    yield srv, url
+    srv.stop()
+
+
+def everything_written(run):
+    """stdout without the ::add-mask:: line (that one hands the token to the runner), stderr,
+    GITHUB_OUTPUT and the summary."""
+    log = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("::add-mask::"))
+    return "\n".join([log, run.stderr, json.dumps(run.outputs, ensure_ascii=False), run.summary])
+
+
+def secret_forms():
+    return [SECRET, quote(SECRET, safe=""), base64.b64encode(SECRET.encode()).decode()]
+
+
+def test_a_token_echoed_in_a_file_name_appears_nowhere(tmp_path, echoing_api):
+    srv, url = echoing_api
+    srv.add_pull("o/r", 1, files=[f"src/kernels/{SECRET}.cu", f"docs/{quote(SECRET, safe='')}.md"])
+    run = gate(tmp_path, url, env={"GITHUB_TOKEN": SECRET})
+    assert run.code == 0, run.stderr
+    assert f"::add-mask::{SECRET}" in run.stdout
+    gpu = run.decision["filters"]["gpu"]
+    assert (gpu["relevant"], gpu["file"]) == (True, "src/kernels/***.cu")
+    written = everything_written(run)
+    for form in secret_forms():
+        assert form not in written
+
+
+def test_a_token_echoed_in_an_error_message_appears_nowhere(tmp_path, echoing_api):
+    srv, url = echoing_api
+    srv.add_pull("o/r", 1, files=["src/kernels/a.cu"])
+    forms = secret_forms()
+    srv.add_fault("GET", r"/pulls/1/files$", "status", times=None, status=422,
+                  message=f"token {forms[0]} (url {forms[1]}, base64 {forms[2]}) may not list files")
+    run = gate(tmp_path, url, env={"GITHUB_TOKEN": SECRET})
+    assert run.code == 0, run.stderr
+    assert run.decision["fail_open"] == ("the GitHub API failed while listing files: GET /repos/o/r/pulls/1/files"
+                                         "?per_page=100: HTTP 422: token *** (url ***, base64 ***) may not list files "
+                                         "(https://docs.github.com/rest)")
+    written = everything_written(run)
+    for form in forms:
+        assert form not in written
+
+
+def test_api_statuses_drive_change_type_rules_and_lists(tmp_path, api):
+    """The API's `status` reaches dorny/paths-filter's change-type rules as paths-filter reads
+    it: a rename is its new name added and its old name deleted, `removed` is deleted."""
+    srv, url = api
+    srv.add_pull("o/r", 1, files=[
+        {"filename": "src/app.ts", "status": "modified"},
+        {"filename": "src/new.ts", "status": "renamed", "previous_filename": "lib/old.ts"},
+        {"filename": "src/gone.ts", "status": "removed"},
+        {"filename": "src/copy.ts", "status": "copied", "previous_filename": "lib/orig.ts"},
+        {"filename": "bin/run.sh", "status": "changed"},
+    ])
+    rules = ("lint:\n  - added|modified: '**/*.ts'\ngone:\n  - deleted: '**'\ncopies:\n  - copied|changed: '**'\n"
+             "lib:\n  - 'lib/**'\n")
+    payload = tmp_path / "event.json"
+    payload.write_text(json.dumps({"pull_request": {"number": 1, "base": {"sha": "b" * 40}, "head": {"sha": "a" * 40}}}))
+    env = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(payload), "GITHUB_REPOSITORY": "o/r",
+           "GITHUB_API_URL": url, "GITHUB_TOKEN": TOKEN}
+    run = run_tool(tmp_path, ["--repo-dir", str(tmp_path / "no-clone"), "--list-files", "json"], env, rules=rules)
+    assert run.code == 0, run.stderr
+    lists = {name: json.loads(run.outputs[f"{name}_files"]) for name in ("lint", "gone", "copies", "lib")}
+    assert lists == {"lint": ["src/app.ts", "src/new.ts"], "gone": ["lib/old.ts", "src/gone.ts"],
+                     "copies": ["src/copy.ts", "bin/run.sh"], "lib": ["lib/old.ts"]}
+    assert run.outputs["files-complete"] == "true"

@@ -75,7 +75,25 @@ TEST_CASE("rules: errors are located, complete and hinted") {
         "(hint: write '\\[' for a literal '[')");
   CHECK(rules_error("[a, b]\n") == "1 error in rules.yml:\nrules.yml:1:1: expected a map with a `filters:` key, got a list");
   CHECK(rules_error("filters: {}\n") ==
-        "1 error in rules.yml:\nrules.yml:1:10: filters: expected a map of filter name to rules, got a map");
+        "1 error in rules.yml:\nrules.yml:1:10: filters: no filters: give at least one, e.g. `cpu: ['src/**']`");
+  CHECK(rules_error("filters: [a]\n") ==
+        "1 error in rules.yml:\nrules.yml:1:10: filters: expected a map of filter name to rules, got a list");
+  CHECK(rules_error("self-protect: 'false'\nfilters:\n  x: [a]\n") ==
+        "1 error in rules.yml:\nrules.yml:1:15: self-protect: expected true or false, got the string \"false\" "
+        "(remove the quotes)");
+}
+
+TEST_CASE("rules: a filter or category given twice is an error, never last-one-wins") {
+  // yaml-cpp keeps both entries: each would become a step output of the same name, and the
+  // runner would keep the last value (cpu=false), skipping a needed suite.
+  CHECK(rules_error("filters: {cpu: ['src/**'], gpu: ['k/**'], cpu: ['.none']}\n") ==
+        "1 error in rules.yml:\nrules.yml:1:43: filters.cpu: duplicate key 'cpu' (first at line 1, column 11): "
+        "give each key once");
+  CHECK(rules_error("categories:\n  docs: ['a/**']\n  docs: ['b/**']\nfilters:\n  d:\n    category: docs\n"
+                    "    category: docs\n") ==
+        "2 errors in rules.yml:\n"
+        "rules.yml:3:3: categories.docs: duplicate key 'docs' (first at line 2, column 3): give each key once\n"
+        "rules.yml:7:5: filters.d.category: duplicate key 'category' (first at line 6, column 5): give each key once");
 }
 
 TEST_CASE("rules: shorthand lists, categories and the dialect override") {
@@ -161,6 +179,60 @@ TEST_CASE("decide: fail-open and non-PR events make every filter relevant") {
   }
 }
 
+TEST_CASE("decide: the rules file and the running workflow make every filter relevant (self-protect)") {
+  const std::vector<GuardedFile> guarded{{".github/path-gate.yml", "the gate's rules file"},
+                                         {".github/workflows/ci.yml", "the workflow running the gate"}};
+  // cpu denies .github/** and gpu allows only kernels: without self-protection, a change to
+  // the gate's own configuration would run nothing.
+  auto rules = rules_of(kRules);
+  const auto only_rules = listing({{".github/path-gate.yml", "", "modified"}});
+  auto d = decide(rules, only_rules, "pull_request", true, guarded);
+  for (const auto& f : d.filters) {
+    CHECK(f.relevant);
+    CHECK(f.reason == Reason::self_protect);
+    CHECK(f.file == ".github/path-gate.yml");
+    CHECK(f.pattern.empty());
+    CHECK(f.why ==
+          "`.github/path-gate.yml` is the gate's rules file: a change to it makes every filter relevant (self-protect)");
+  }
+  // The old side of a rename counts, and the workflow file too.
+  auto moved = decide(rules, listing({{"ci-old.yml", ".github/workflows/ci.yml", "renamed"}}), "pull_request", true,
+                      guarded);
+  CHECK(find(moved, "gpu").reason == Reason::self_protect);
+  CHECK(find(moved, "gpu").why == "`.github/workflows/ci.yml` (renamed to `ci-old.yml`) is the workflow running the "
+                                  "gate: a change to it makes every filter relevant (self-protect)");
+  // Other files decide as before.
+  auto other = decide(rules, listing({{".github/other.yml", "", "modified"}}), "pull_request", true, guarded);
+  CHECK_FALSE(find(other, "cpu").relevant);
+  CHECK_FALSE(find(other, "gpu").relevant);
+  // `self-protect: false` restores the lists' verdict.
+  auto off = rules_of(std::string("self-protect: false\n") + kRules);
+  CHECK_FALSE(off.self_protect);
+  auto d_off = decide(off, only_rules, "pull_request", true, guarded);
+  CHECK_FALSE(find(d_off, "cpu").relevant);
+  CHECK(find(d_off, "cpu").reason == Reason::all_excluded);
+  CHECK_FALSE(find(d_off, "gpu").relevant);
+  CHECK(rules_of(std::string("self-protect: true\n") + kRules).self_protect);
+  CHECK(rules_of(kRules).self_protect);
+}
+
+TEST_CASE("self-protect: the workflow path from GITHUB_WORKFLOW_REF, the rules path inside the repository") {
+  CHECK(*workflow_path_from_ref("octo/app/.github/workflows/cpu-tests.yml@refs/pull/7/merge") ==
+        ".github/workflows/cpu-tests.yml");
+  CHECK(*workflow_path_from_ref("o/r/.github/workflows/a.yaml@refs/heads/feat@x") == ".github/workflows/a.yaml");
+  CHECK(*workflow_path_from_ref("o/r/.github/workflows/v1.yml.d.yml@main") == ".github/workflows/v1.yml.d.yml");
+  CHECK_FALSE(workflow_path_from_ref(""));
+  CHECK_FALSE(workflow_path_from_ref("o/r"));
+  CHECK_FALSE(workflow_path_from_ref("o//.github/workflows/a.yml@main"));
+  CHECK_FALSE(workflow_path_from_ref("o/r/.github/workflows/a.yml"));      // no ref
+  CHECK_FALSE(workflow_path_from_ref("o/r/src/a.yml@main"));               // not a workflow
+  CHECK(*path_inside("/w/repo/.github/gate.yml", "/w/repo") == ".github/gate.yml");
+  CHECK(*path_inside("/w/repo/./sub/../gate.yml", "/w/repo/") == "gate.yml");
+  CHECK_FALSE(path_inside("/w/other/gate.yml", "/w/repo"));
+  CHECK_FALSE(path_inside("/w/repo", "/w/repo"));
+  CHECK_FALSE(path_inside("/w/repository/gate.yml", "/w/repo"));
+}
+
 TEST_CASE("listing_from_pull: truncation and missing counts fail open") {
   github::PullRequest pr;
   pr.number = 7;
@@ -184,18 +256,18 @@ TEST_CASE("listing_from_pull: truncation and missing counts fail open") {
 }
 
 TEST_CASE("parse_path_list: newline or NUL separated, normalized") {
-  auto lines = parse_path_list("./a/b\r\n\n  c  \n/d\n");
+  auto lines = *parse_path_list("./a/b\r\n\n  c  \n/d\n");
   REQUIRE(lines.size() == 3);
   CHECK(lines[0].path == "a/b");
   CHECK(lines[1].path == "c");
   CHECK(lines[2].path == "d");
-  auto status = parse_path_list("M\tsrc/a.py\nR087\told/k.cu\tnew/k.cu\nnot\ta status\n");
+  auto status = *parse_path_list("M\tsrc/a.py\nR087\told/k.cu\tnew/k.cu\nnot\ta status\n");
   REQUIRE(status.size() == 3);
   CHECK(status[0].path == "src/a.py");
   CHECK(status[1].path == "new/k.cu");
   CHECK(status[1].previous_path == "old/k.cu");
   CHECK(status[2].path == "not\ta status");
-  auto nul = parse_path_list(std::string("a b\0c\nd\0", 8));
+  auto nul = *parse_path_list(std::string("a b\0c\nd\0", 8));
   REQUIRE(nul.size() == 2);
   CHECK(nul[0].path == "a b");
   CHECK(nul[1].path == "c\nd");

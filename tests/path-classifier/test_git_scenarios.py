@@ -96,3 +96,140 @@ def test_git_errors_fail_open_with_a_warning(tmp_path, origin):
     assert not_a_repo.code == 0
     assert not_a_repo.outputs["cpu"] == "true"
     assert "| `cpu` | deny | ✅ runs |" in not_a_repo.summary
+
+
+# ---- option injection: nothing from the command line or the event reaches git as an option --
+
+EVIL = "--upload-pack=touch PWNED;"
+
+
+def clone_of(tmp_path, origin):
+    """A full clone whose `origin` is a real remote: a fetch through it runs upload-pack."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-single-branch", f"file://{origin}", str(clone))
+    return clone
+
+
+def assert_nothing_ran(tmp_path):
+    assert sorted(str(p) for p in tmp_path.rglob("PWNED*")) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--base", EVIL], f"--base: revision '{EVIL}' starts with '-': git would read it as an option"),
+    (["--base=main", f"--head={EVIL}"], f"--head: revision '{EVIL}' starts with '-': git would read it as an option"),
+    (["--base=main", f"--remote={EVIL}"], f"--remote: the remote '{EVIL}' starts with '-': git would read it as an option"),
+    (["--base=main..feature"], "--base: revision 'main..feature' is not a commit SHA or ref name (such as main, "
+                               "origin/main or v1.2) optionally followed by ~N, ^N or ^{commit}: it contains '..' "
+                               "(ranges are not accepted)"),
+])
+def test_a_revision_git_could_misread_is_a_usage_error_and_runs_nothing(tmp_path, origin, args, message):
+    clone = clone_of(tmp_path, origin)
+    git(clone, "update-ref", "-d", "refs/remotes/origin/feature")  # a fetch would be needed
+    run = run_tool(tmp_path, ["--repo-dir", str(clone), *args])
+    assert run.code == 2
+    assert run.stderr == f"path-classifier: error: {message}\nRun 'path-classifier --help' for usage.\n"
+    assert_nothing_ran(tmp_path)
+
+
+def test_a_checked_base_still_fetches_through_the_remote(tmp_path, origin):
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "main", f"file://{origin}", str(clone))
+    feature = git(origin, "rev-parse", "feature")
+    run = run_tool(tmp_path, ["--repo-dir", str(clone), "--base", "main", "--head", feature])
+    assert run.code == 0, run.stderr
+    assert run.decision["fail_open"] is None
+    assert run.outputs["gpu"] == "true"
+    assert f"fetched {feature} from origin" in run.stdout
+
+
+EVENTS = {
+    "push": lambda base, head: {"before": base, "after": head},
+    "merge_group": lambda base, head: {"merge_group": {"base_sha": base, "head_sha": head}},
+    "pull_request": lambda base, head: {"pull_request": {"number": 3, "base": {"sha": base}, "head": {"sha": head}}},
+}
+FIELDS = {"push": ("before", "after"), "merge_group": ("merge_group.base_sha", "merge_group.head_sha"),
+          "pull_request": ("pull_request.base.sha", "pull_request.head.sha")}
+
+
+@pytest.mark.parametrize("event", sorted(EVENTS))
+@pytest.mark.parametrize("side", [0, 1])
+def test_an_event_payload_option_fails_open_and_runs_nothing(tmp_path, origin, event, side):
+    clone = clone_of(tmp_path, origin)
+    shas = [git(origin, "rev-parse", "main"), git(origin, "rev-parse", "feature")]
+    shas[side] = EVIL
+    payload = tmp_path / "event.json"
+    payload.write_text(json.dumps(EVENTS[event](*shas)))
+    # no token: a pull_request is listed with git too
+    run = run_tool(tmp_path, ["--repo-dir", str(clone)], {"GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": str(payload)},
+                   rules="non-pr-events: evaluate\n" + RULES)
+    assert run.code == 0, run.stderr
+    field = FIELDS[event][side]
+    cause = f"the {event} event payload's `{field}` is not a commit SHA (40 or 64 hexadecimal digits): '{EVIL}'"
+    assert run.decision["fail_open"] == cause
+    assert run.outputs["changes"] == '["cpu","gpu"]'
+    assert f"::warning title=path gate::fail-open: {cause}" in run.stdout
+    assert_nothing_ran(tmp_path)
+
+
+# ---- git's quoted names in a --files list --------------------------------------------------
+
+QUOTED_RULES = """\
+filters:
+  umlaut: ['src/kernels/ä.cu']
+  tab: ['src/kernels/tab*here.cu']
+  newline: ['src/kernels/new*line.cu']
+  moved: ['docs/ö.cu']
+  moved_from: ['src/kernels/old.cu']
+  other: ['lib/**']
+"""
+
+
+def test_quoted_names_from_real_git_diff_name_status_are_decoded(tmp_path):
+    repo = new_repo(tmp_path / "repo")
+    commit_files(repo, {"src/kernels/old.cu": "k\n", "README.md": "r\n"}, "base")
+    names = ["src/kernels/ä.cu", "src/kernels/tab\there.cu", "src/kernels/new\nline.cu"]
+    commit_files(repo, {name: "x\n" for name in names}, "odd names")
+    (repo / "docs").mkdir()
+    git(repo, "mv", "src/kernels/old.cu", "docs/ö.cu")
+    git(repo, "commit", "-q", "-m", "move")
+    listing = git(repo, "-c", "core.quotePath=true", "diff", "--name-status", "-M", "HEAD~2", "HEAD") + "\n"
+    # git quoted every one of them: the tool must decode, not guess
+    assert 'A\t"src/kernels/\\303\\244.cu"\n' in listing
+    assert 'A\t"src/kernels/tab\\there.cu"\n' in listing
+    assert 'A\t"src/kernels/new\\nline.cu"\n' in listing
+    assert 'R100\tsrc/kernels/old.cu\t"docs/\\303\\266.cu"' in listing
+    run = run_tool(tmp_path, ["--files", "-"], rules=QUOTED_RULES, stdin=listing)
+    assert run.code == 0, run.stderr
+    assert run.decision["fail_open"] is None
+    assert run.decision["files"] == 4
+    filters = run.decision["filters"]
+    assert {name: f["relevant"] for name, f in filters.items()} == {
+        "umlaut": True, "tab": True, "newline": True, "moved": True, "moved_from": True, "other": False}
+    assert filters["umlaut"]["file"] == "src/kernels/ä.cu"
+    assert filters["tab"]["file"] == "src/kernels/tab\there.cu"
+    assert filters["newline"]["file"] == "src/kernels/new\nline.cu"
+    assert filters["moved"]["file"] == "docs/ö.cu"
+    assert (filters["moved_from"]["file"], filters["moved_from"]["renamed_to"]) == ("src/kernels/old.cu", "docs/ö.cu")
+
+
+def test_malformed_quoting_fails_open_naming_the_line(tmp_path):
+    listing = 'M\tsrc/app.py\nA\t"src/kernels/\\303\\244.cu"\nA\t"src/kernels/broken.cu\n'
+    run = run_tool(tmp_path, ["--files", "-"], stdin=listing)
+    assert run.code == 0, run.stderr
+    cause = ("the list on stdin cannot be read: line 3: malformed git quoting in '\"src/kernels/broken.cu': "
+             "no closing quote")
+    assert run.decision["fail_open"] == cause
+    assert run.outputs["changes"] == '["cpu","gpu"]'
+    assert f"::warning title=path gate::fail-open: {cause}; every filter is relevant" in run.stdout
+
+
+def test_git_statuses_drive_change_type_rules_and_lists(tmp_path, origin):
+    """`git diff --name-status` letters reach dorny/paths-filter's change-type rules: the
+    rename is its old path deleted and its new path added."""
+    rules = "gone:\n  - deleted: 'src/**'\nnew:\n  - added: 'docs/**'\nmodified:\n  - modified: '**'\n"
+    run = run_tool(tmp_path, ["--repo-dir", str(origin), "--base", "main", "--head", "feature", "--list-files", "json"],
+                   rules=rules)
+    assert run.code == 0, run.stderr
+    assert json.loads(run.outputs["gone_files"]) == ["src/kernels/k.py"]
+    assert json.loads(run.outputs["new_files"]) == ["docs/k_example.py"]
+    assert run.outputs["modified"] == "false" and run.outputs["modified_count"] == "0"

@@ -1,4 +1,4 @@
-// The glob engine (core): documented examples, PLATFORM.md §1.3 vectors in both dialects,
+// The glob engine (core): documented examples, where the dialects disagree, line breaks,
 // validation errors verbatim, ordered list evaluation, and the DFA against the reference.
 #include <random>
 
@@ -112,7 +112,7 @@ TEST_CASE("github dialect: documented list examples (ordered negation)") {
   CHECK(c.evaluate("other").decisive == -1);
 }
 
-TEST_CASE("PLATFORM §1.3: where the dialects disagree") {
+TEST_CASE("where the dialects disagree (the table in docs/actions/path-gate.md)") {
   struct Row {
     const char* pattern;
     const char* path;
@@ -171,6 +171,54 @@ TEST_CASE("picomatch dialect: documented behaviour") {
   CHECK(l.evaluate("src/x/a").included);  // no ordered subtraction: the first pattern decides
   CHECK(l.evaluate("src/x/a").decisive == 0);
   CHECK(l.evaluate("README.md").decisive == 1);
+}
+
+TEST_CASE("line breaks: ordinary characters in the github dialect, picomatch's quirks in picomatch") {
+  struct Row {
+    const char* pattern;
+    std::string path;
+    bool github;
+    bool picomatch;
+  };
+  // github (GitHub's filter pattern cheat sheet): `*` is zero or more characters but '/',
+  // `**` zero or more of any character; a newline or carriage return is a character.
+  // picomatch 2.3.1: `*` and `?` are [^/] classes (a line break matches), while `**` and the
+  // `.*$` wrapped around a negated glob are JavaScript `.`, which stops at \n, \r, U+2028
+  // and U+2029 (test_picomatch_diff.py checks these against the npm package).
+  const std::vector<Row> rows{
+      {"*", "a\nb", true, true},
+      {"*", "a\rb", true, true},
+      {"*.md", "x\n.md", true, true},
+      {"*", "a/\nb", false, false},
+      {"**", "a\nb", true, false},
+      {"**", "\n", true, false},
+      {"**", "a\r", true, false},
+      {"docs/**", "docs/a\nb/c.md", true, false},
+      {"**/b", "a\n/b", true, false},
+      {"**/b", "x/a\n/b", true, false},
+      {"a/**/b", "a/\n/b", true, false},
+      {"**.md", "a/x\n.md", true, false},
+      {"a\nb", "a\nb", true, true},  // a literal line break in a pattern
+      {"a\nb", "a\rb", false, false},
+  };
+  for (const auto& r : rows) {
+    INFO(r.pattern << " vs " << r.path);
+    CHECK(compile(r.pattern, Dialect::github).matches(r.path) == r.github);
+    CHECK(compile(r.pattern, Dialect::picomatch).matches(r.path) == r.picomatch);
+    // The github list DFA agrees with the pattern on its own.
+    CHECK(list({r.pattern}).evaluate(r.path).included == r.github);
+  }
+  // Negation: github subtracts in order (a line break changes nothing); picomatch's `!x`
+  // never matches a path holding a line break, whatever x is.
+  auto gh = list({"**", "!**.js"});
+  CHECK_FALSE(gh.evaluate("a\nb.js").included);
+  CHECK(gh.evaluate("a\nb.md").included);
+  auto not_js = compile("!*.js", Dialect::picomatch);
+  CHECK(not_js.matches("a.md"));
+  CHECK_FALSE(not_js.matches("a\n.md"));
+  CHECK_FALSE(not_js.matches("a\r.md"));
+  CHECK_FALSE(not_js.matches("a\xE2\x80\xA8.md"));  // U+2028
+  CHECK(compile("!*.js", Dialect::github).matches("a\n.md"));
 }
 
 TEST_CASE("github dialect: invalid patterns are rejected with a column and a hint") {
@@ -258,7 +306,7 @@ TEST_CASE("lint: ported shell and picomatch habits are warned about") {
   REQUIRE(lint("!src/**", Dialect::picomatch).size() == 1);
 }
 
-TEST_CASE("the docs category follows SYSTEMS B.24") {
+TEST_CASE("the docs category: docs/, overrides/, mkdocs.yml and Markdown outside code and tests") {
   auto docs = list(default_docs_patterns());
   for (const char* p : {"docs/index.md", "docs/img/a.png", "overrides/main.html", "mkdocs.yml", "README.md",
                         "CHANGELOG.md", "config/notes.md"})

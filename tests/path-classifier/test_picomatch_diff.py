@@ -1,6 +1,8 @@
 """Differential test of the `picomatch` dialect against the npm package picomatch 2.3.1:
 patterns and paths generated from fixed seeds (picomatch_cases.js) are answered by picomatch
-under node and by path-classifier --match-batch; every answer must agree."""
+under node and by path-classifier --match-batch; every answer must agree. Seeds 6 and 7 add
+line breaks to patterns and paths (JavaScript's `.` does not match them)."""
+import json
 import os
 import re
 import subprocess
@@ -13,22 +15,28 @@ from gate_helpers import TOOL
 HERE = Path(__file__).resolve().parent
 
 
-def cases(seed, count):
-    done = subprocess.run(["node", str(HERE / "picomatch_cases.js"), str(seed), str(count)],
+def cases(seed, count, newlines=False):
+    done = subprocess.run(["node", str(HERE / "picomatch_cases.js"), str(seed), str(count)]
+                          + (["newlines"] if newlines else []),
                           capture_output=True, text=True, check=True, env=dict(os.environ))
-    return [line.split("\t") for line in done.stdout.splitlines() if line]
+    return [json.loads(line) for line in done.stdout.splitlines() if line]
 
 
 def ours(rows, dialect="picomatch"):
-    text = "".join(f"{p}\t{f}\n" for p, f, _ in rows)
-    done = subprocess.run([str(TOOL), "--match-batch", "--dialect", dialect], input=text,
-                          capture_output=True, text=True, check=True)
-    return done.stdout.splitlines()
+    # One "pattern<TAB>path" record a line, or NUL-terminated when a record holds a line break.
+    end = "\0" if any("\n" in p + f or "\r" in p + f for p, f, _ in rows) else "\n"
+    text = "".join(f"{p}\t{f}{end}" for p, f, _ in rows)
+    done = subprocess.run([str(TOOL), "--match-batch", "--dialect", dialect], input=text.encode(),
+                          capture_output=True, check=True)
+    return done.stdout.decode().splitlines()
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_generated_cases_agree_with_picomatch(seed):
-    rows = cases(seed, 1500)
+@pytest.mark.parametrize("seed,newlines", [(1, False), (2, False), (3, False), (4, False), (5, False),
+                                           (6, True), (7, True)])
+def test_generated_cases_agree_with_picomatch(seed, newlines):
+    rows = cases(seed, 1500, newlines)
+    if newlines:
+        assert sum("\n" in f for _, f, _ in rows) > 500
     assert len(rows) > 3000
     answers = ours(rows)
     assert len(answers) == len(rows)
@@ -61,3 +69,12 @@ def test_documented_vectors_run_through_the_cli():
             ("a.(js|ts)", "a.js", "1"), ("./src/**", "src/a", "1")]
     assert ours(rows) == [e for _, _, e in rows]
     assert ours(rows, "github") == ["1", "0", "0", "1", "1", "0", "0", "0"]
+
+
+def test_line_breaks_follow_each_dialect():
+    # picomatch: `*` and `?` are [^/] classes (they match a line break), `**` and the `.*$`
+    # around a negated glob are JavaScript `.` (they do not). github: every byte is ordinary.
+    rows = [("*", "a\nb"), ("a?", "a\n"), ("**", "a\nb"), ("a/**", "a/x\ny"), ("**/b", "a\n/b"),
+            ("!*.js", "a\nb"), ("!*.js", "a\rb"), ("*.md", "x\n.md"), ("a\nb", "a\nb"), ("**", "\r")]
+    assert ours([(p, f, "") for p, f in rows]) == ["1", "1", "0", "0", "0", "0", "0", "1", "1", "0"]
+    assert ours([(p, f, "") for p, f in rows], "github") == ["1", "0", "1", "1", "1", "1", "1", "1", "1", "1"]

@@ -12,9 +12,18 @@ namespace json = boost::json;
 
 namespace {
 
+// One path of a list: git's C-style quoting decoded (`git diff` quotes names with non-ASCII
+// bytes, tabs, newlines, quotes and backslashes), then normalized.
+Result<std::string> list_path(std::string_view field) {
+  auto path = unquote_c_style(field);
+  if (!path) return make_error("malformed git quoting in " + quote_for_message(field) + ": " + path.error().message);
+  return glob::normalize_path(*path);
+}
+
 // A `git diff --name-status` line: STATUS<TAB>PATH, or R100<TAB>OLD<TAB>NEW for renames and
-// copies. Paths never contain a tab in this form (git quotes such names).
-std::optional<ChangedFile> name_status_line(std::string_view line) {
+// copies; nullopt when the line does not have that form. Raw tabs only separate fields: git
+// quotes a name holding a tab.
+std::optional<Result<ChangedFile>> name_status_line(std::string_view line) {
   const auto tab = line.find('\t');
   if (tab == std::string_view::npos || tab == 0) return std::nullopt;
   const auto status = line.substr(0, tab);
@@ -26,37 +35,82 @@ std::optional<ChangedFile> name_status_line(std::string_view line) {
   if (status[0] == 'R' || status[0] == 'C') {
     const auto second = rest.find('\t');
     if (second == std::string_view::npos) return std::nullopt;
-    f.previous_path = glob::normalize_path(rest.substr(0, second));
+    auto previous = list_path(rest.substr(0, second));
+    if (!previous) return Result<ChangedFile>(previous.error());
+    f.previous_path = std::move(*previous);
     rest = rest.substr(second + 1);
   }
-  f.path = glob::normalize_path(rest);
+  auto path = list_path(rest);
+  if (!path) return Result<ChangedFile>(path.error());
+  f.path = std::move(*path);
   if (f.path.empty()) return std::nullopt;
-  return f;
+  return Result<ChangedFile>(std::move(f));
+}
+
+bool is_status_token(std::string_view t) {
+  return !t.empty() && std::string_view("ACDMRTUX").find(t[0]) != std::string_view::npos &&
+         t.find_first_not_of("0123456789", 1) == std::string_view::npos;
+}
+
+// `git diff --name-status -z`: STATUS NUL PATH NUL, or R100 NUL OLD NUL NEW NUL. nullopt
+// unless the whole text has that shape (then it is a plain NUL-separated list).
+std::optional<std::vector<ChangedFile>> name_status_z(std::string_view text) {
+  std::vector<std::string_view> tokens;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\0', start);
+    if (end == std::string_view::npos) end = text.size();
+    tokens.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::vector<ChangedFile> out;
+  for (std::size_t i = 0; i < tokens.size();) {
+    if (!is_status_token(tokens[i])) return std::nullopt;
+    const bool two = tokens[i][0] == 'R' || tokens[i][0] == 'C';
+    if (i + (two ? 2 : 1) >= tokens.size()) return std::nullopt;
+    ChangedFile f;
+    f.status = std::string(1, tokens[i][0]);
+    if (two) f.previous_path = glob::normalize_path(tokens[i + 1]);
+    f.path = glob::normalize_path(tokens[i + (two ? 2 : 1)]);
+    if (f.path.empty() || (two && f.previous_path.empty())) return std::nullopt;
+    out.push_back(std::move(f));
+    i += two ? 3 : 2;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
 }
 
 }  // namespace
 
-std::vector<ChangedFile> parse_path_list(std::string_view text) {
+Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
   const char separator = text.find('\0') != std::string_view::npos ? '\0' : '\n';
+  if (separator == '\0')
+    if (auto files = name_status_z(text)) return std::move(*files);
   std::vector<ChangedFile> out;
   out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), separator)) + 1);
   std::size_t start = 0;
-  while (start <= text.size()) {
+  for (std::size_t number = 1; start <= text.size(); ++number) {
     auto end = text.find(separator, start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view item = text.substr(start, end - start);
-    if (separator == '\n' && !item.empty() && item.back() == '\r') item.remove_suffix(1);
-    if (separator == '\n') {
-      while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-      while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    }
-    if (auto status = name_status_line(item)) {
-      out.push_back(std::move(*status));
-    } else if (!item.empty()) {
-      auto path = glob::normalize_path(item);
-      if (!path.empty()) out.push_back({std::move(path), "", ""});
-    }
     start = end + 1;
+    if (separator == '\0') {
+      // NUL-separated names (`git diff --name-only -z`) are verbatim: never quoted.
+      if (auto path = glob::normalize_path(item); !path.empty()) out.push_back({std::move(path), "", ""});
+      continue;
+    }
+    if (!item.empty() && item.back() == '\r') item.remove_suffix(1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    if (auto status = name_status_line(item)) {
+      if (!*status) return make_error("line " + std::to_string(number) + ": " + status->error().message);
+      out.push_back(std::move(**status));
+      continue;
+    }
+    auto path = list_path(item);
+    if (!path) return make_error("line " + std::to_string(number) + ": " + path.error().message);
+    if (!path->empty()) out.push_back({std::move(*path), "", ""});
   }
   return out;
 }
@@ -81,6 +135,11 @@ ChangeListing listing_from_pull(const github::PullRequest& pull, const std::vect
   } else if (listed < pull.changed_files) {
     out.fail_open = "the API listed " + std::to_string(listed) + " of " + std::to_string(pull.changed_files) +
                     " changed files: the listing is incomplete";
+  } else if (listed > pull.changed_files) {
+    // More files than the count (files listed with changed_files 0 included): one of the two
+    // answers is wrong, and which one cannot be told.
+    out.fail_open = "the API listed " + std::to_string(listed) + " files but the pull request's changed_files is " +
+                    std::to_string(pull.changed_files) + ": the counts are inconsistent";
   }
   fail_open_if_empty(out);
   return out;
@@ -97,6 +156,23 @@ ChangeListing listing_from_git(const std::vector<FileChange>& changes, std::stri
 
 bool is_null_sha(std::string_view sha) {
   return sha.empty() || sha.find_first_not_of('0') == std::string_view::npos;
+}
+
+std::string event_revisions_problem(const EventInfo& event) {
+  const char* base_field = "base";
+  const char* head_field = "head";
+  switch (event.kind) {
+    case EventKind::pull_request: base_field = "pull_request.base.sha", head_field = "pull_request.head.sha"; break;
+    case EventKind::merge_group: base_field = "merge_group.base_sha", head_field = "merge_group.head_sha"; break;
+    case EventKind::push: base_field = "before", head_field = "after"; break;
+    default: break;
+  }
+  for (const auto& [field, value] : {std::pair{base_field, &event.base_sha}, std::pair{head_field, &event.head_sha}}) {
+    if (!is_object_name(*value))
+      return "the " + event.name + " event payload's `" + field +
+             "` is not a commit SHA (40 or 64 hexadecimal digits): " + quote_for_message(*value);
+  }
+  return "";
 }
 
 EventKind event_kind(std::string_view name) {
@@ -182,7 +258,12 @@ class ListSource final : public ChangedFilesSource {
   ChangeListing list() override {
     ChangeListing out;
     out.source = origin_;
-    out.files = parse_path_list(text_);
+    auto files = parse_path_list(text_);
+    if (!files) {
+      out.fail_open = origin_ + " cannot be read: " + files.error().message;
+      return out;
+    }
+    out.files = std::move(*files);
     fail_open_if_empty(out);
     return out;
   }
@@ -227,12 +308,20 @@ class GitSource final : public ChangedFilesSource {
 
   ChangeListing list() override {
     ChangeListing out;
+    // Revisions that git could misread never reach it (Git checks them too): fail open.
+    for (const auto* rev : {&spec_.base, &spec_.head}) {
+      if (auto ok = check_revision(*rev); !ok) {
+        out.source = "git diff";
+        out.fail_open = "cannot compare with git: " + ok.error().message;
+        return out;
+      }
+    }
     out.source = "git diff " + spec_.base + (spec_.three_dot ? "..." : "..") + spec_.head;
     if (auto missing = ensure_history(out); !missing.empty()) {
       out.fail_open = missing;
       return out;
     }
-    auto diff = git_.diff(spec_.base, spec_.head, spec_.three_dot);
+    auto diff = git_.diff(local(spec_.base), local(spec_.head), spec_.three_dot);
     if (!diff) {
       out.fail_open = diff.error().message;
       return out;
@@ -248,39 +337,54 @@ class GitSource final : public ChangedFilesSource {
     auto r = git_.has_commit(rev);
     return r && *r;
   }
-  bool merge_base_known() { return static_cast<bool>(git_.run({"merge-base", spec_.base, spec_.head})); }
+  bool merge_base_known() {
+    auto r = git_.has_merge_base(local(spec_.base), local(spec_.head));
+    return r && *r;
+  }
+
+  // A branch name that only exists as the remote's tracking branch (`main` in a clone that
+  // checked out another branch) is read as `<remote>/main`, as dorny/paths-filter does.
+  std::string local(const std::string& rev) {
+    if (present(rev)) return rev;
+    const auto tracking = spec_.remote + "/" + rev;
+    if (check_revision(tracking) && present(tracking)) return tracking;
+    return rev;
+  }
+
+  // What to ask the remote for: `origin/main` is `main` there.
+  std::string on_remote(const std::string& rev) const {
+    for (const auto& prefix : {"refs/remotes/" + spec_.remote + "/", spec_.remote + "/"})
+      if (rev.size() > prefix.size() && rev.rfind(prefix, 0) == 0) return rev.substr(prefix.size());
+    return rev;
+  }
 
   // Makes base and head (and, for three dots, their merge base) available; returns a
   // fail-open cause, or "" when the history is there.
   std::string ensure_history(ChangeListing& out) {
-    std::vector<std::string> missing;
+    std::vector<std::string> missing, refspecs;
     for (const auto& rev : {spec_.base, spec_.head})
-      if (!present(rev)) missing.push_back(rev);
+      if (!present(local(rev))) missing.push_back(rev), refspecs.push_back(on_remote(rev));
     if (!missing.empty()) {
       if (!spec_.fetch) return "commit " + missing.front() + " is not in the clone (fetching is disabled)";
-      std::vector<std::string> args{"fetch", "--no-tags", "--quiet", "--depth=50", spec_.remote};
-      args.insert(args.end(), missing.begin(), missing.end());
-      auto fetched = git_.run(args);
+      auto fetched = git_.fetch(spec_.remote, refspecs, {.depth = spec_.initial_depth});
       if (!fetched) return "cannot fetch " + join(missing, ", ") + ": " + fetched.error().message;
       out.notes.push_back("fetched " + join(missing, ", ") + " from " + spec_.remote);
       for (const auto& rev : missing)
-        if (!present(rev)) return "commit " + rev + " is still missing after fetching it";
+        if (!present(local(rev))) return "commit " + rev + " is still missing after fetching it";
     }
     if (!spec_.three_dot || merge_base_known()) return "";
     if (!spec_.fetch) return "no merge base of " + spec_.base + " and " + spec_.head + " in the clone (fetching is disabled)";
-    auto shallow = git_.run({"rev-parse", "--is-shallow-repository"});
-    if (shallow && trim(*shallow) == "false")
+    auto shallow = git_.is_shallow();
+    if (shallow && !*shallow)
       return "no merge base of " + spec_.base + " and " + spec_.head + ": the histories are unrelated";
-    int depth = 50;
+    int depth = spec_.initial_depth;
     for (int round = 0; round < spec_.max_deepen_rounds; ++round, depth *= 2) {
-      auto r = git_.run({"fetch", "--no-tags", "--quiet", "--deepen=" + std::to_string(depth), spec_.remote,
-                         spec_.base, spec_.head});
+      auto r = git_.fetch(spec_.remote, {on_remote(spec_.base), on_remote(spec_.head)}, {.deepen = depth});
       if (!r) return "cannot deepen the clone to find the merge base: " + r.error().message;
       out.notes.push_back("deepened the clone by " + std::to_string(depth) + " commits");
       if (merge_base_known()) return "";
     }
-    auto r = git_.run({"fetch", "--no-tags", "--quiet", "--unshallow", spec_.remote});
-    if (r) out.notes.push_back("unshallowed the clone");
+    if (git_.fetch(spec_.remote, {}, {.unshallow = true})) out.notes.push_back("unshallowed the clone");
     if (merge_base_known()) return "";
     return "no merge base of " + spec_.base + " and " + spec_.head + " even after fetching the full history";
   }

@@ -37,11 +37,16 @@ class ChangedFilesSource {
 // A list of paths separated by NUL (when the text has one) or newlines; blank lines and a
 // trailing "\r" are dropped, paths are normalized. Newline-separated lists may also be
 // `git diff --name-status` output (`M<TAB>path`, `R100<TAB>old<TAB>new`): renames then
-// count on both sides.
-std::vector<ChangedFile> parse_path_list(std::string_view text);
+// count on both sides. In newline-separated lists a path in git's C-style quoting
+// (`"src/\303\244.cu"`) is decoded; malformed quoting is an error naming the line, since a
+// guessed name could make a relevant change look irrelevant. NUL-separated names are verbatim;
+// a NUL-separated text that is `git diff --name-status -z` output throughout (STATUS, then one
+// path, or two for R/C) is read as such, with its statuses.
+Result<std::vector<ChangedFile>> parse_path_list(std::string_view text);
 
 // The API's answer, checked for truncation: fewer files than changed_files, 3000 or more
-// (the API's cap), a missing count, or none at all make the listing fail open.
+// (the API's cap), a missing count, more files than changed_files (an inconsistent answer),
+// or none at all make the listing fail open.
 ChangeListing listing_from_pull(const github::PullRequest& pull, const std::vector<github::PullFile>& files);
 
 ChangeListing listing_from_git(const std::vector<FileChange>& changes, std::string source);
@@ -75,6 +80,10 @@ EventInfo parse_event(std::string_view name, std::string_view payload, std::stri
 
 bool is_null_sha(std::string_view sha);
 
+// The event's base and head are outside data on their way to git: both must be full object
+// names (40 or 64 hex digits). Returns the fail-open cause naming the payload field, or "".
+std::string event_revisions_problem(const EventInfo& event);
+
 // ---- sources -------------------------------------------------------------------------
 
 std::unique_ptr<ChangedFilesSource> make_list_source(std::string text, std::string origin);
@@ -88,6 +97,7 @@ struct GitDiffSpec {
   bool fetch = true;       // fetch missing commits / deepen a shallow clone from `remote`
   std::string remote = "origin";
   int max_deepen_rounds = 6;  // each doubles the depth; then --unshallow
+  int initial_depth = 50;     // of the first fetch and the first deepening
 };
 std::unique_ptr<ChangedFilesSource> make_git_source(Git& git, GitDiffSpec spec);
 

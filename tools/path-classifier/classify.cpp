@@ -1,6 +1,8 @@
 #include "classify.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <utility>
 #include <string_view>
 
 namespace gatekit::path_classifier {
@@ -12,6 +14,7 @@ std::string_view to_string(Reason reason) {
     case Reason::not_excluded: return "not-excluded";
     case Reason::all_excluded: return "all-excluded";
     case Reason::always: return "always";
+    case Reason::self_protect: return "self-protect";
     case Reason::fail_open: return "fail-open";
     case Reason::non_pr_event: return "non-pr-event";
   }
@@ -30,9 +33,24 @@ std::vector<SidedPath> paths_of(const ChangeListing& listing) {
   out.reserve(listing.files.size() * 2);
   for (const auto& f : listing.files) {
     out.push_back({&f.path, &f, false});
-    if (!f.previous_path.empty() && f.previous_path != f.path) out.push_back({&f.previous_path, &f, true});
+    const bool copy = f.status == "C" || f.status == "copied";
+    if (!copy && !f.previous_path.empty() && f.previous_path != f.path)
+      out.push_back({&f.previous_path, &f, true});
   }
   return out;
+}
+
+std::string_view change_type(const SidedPath& p) {
+  const std::string& s = p.file->status;
+  if (s == "R" || s == "renamed") return p.previous ? "deleted" : "added";
+  if (s == "A" || s == "added") return "added";
+  if (s == "M" || s == "modified") return "modified";
+  if (s == "D" || s == "removed" || s == "deleted") return "deleted";
+  if (s == "C" || s == "copied") return "copied";
+  if (s == "T" || s == "changed") return "changed";
+  if (s == "U" || s == "unmerged") return "unmerged";
+  if (s == "unchanged") return "unchanged";
+  return "";
 }
 
 namespace {
@@ -58,61 +76,126 @@ void set_pattern(FilterDecision& d, const std::vector<PatternSource>& list, int 
   d.from_always = always;
 }
 
+// " (added|modified: the path is added)" when the deciding pattern is a change-type rule.
+std::string typed(const std::vector<PatternSource>& list, int index, const SidedPath& p) {
+  if (index < 0) return "";
+  const auto& types = list[static_cast<std::size_t>(index)].change_types;
+  if (types.empty()) return "";
+  std::string joined;
+  for (const auto& t : types) joined += (joined.empty() ? "" : "|") + t;
+  const auto type = change_type(p);
+  return " (" + joined + ": " + (type.empty() ? std::string("the listing gives no change type") :
+                                                "the path is " + std::string(type)) + ")";
+}
+
 void set_file(FilterDecision& d, const SidedPath& p) {
   d.file = *p.path;
   if (p.previous) d.renamed_to = p.file->path;
 }
 
-// Verdicts of `list` on the paths, a chunk at a time: the caller stops at the first path
-// that decides, so chunks start small (few wasted verdicts when an early path decides) and
-// grow (batched matching is faster).
-class Verdicts {
- public:
-  Verdicts(const glob::PatternList& list, const std::vector<std::string_view>& views) : list_(list), views_(views) {}
-  const glob::ListVerdict& at(std::size_t i) {
-    if (i >= end_) {
-      begin_ = i;
-      end_ = std::min(views_.size(), i + chunk_);
-      chunk_ = std::min<std::size_t>(chunk_ * 2, 64);
-      buffer_.resize(end_ - begin_);
-      list_.evaluate_many(views_.data() + begin_, end_ - begin_, buffer_.data());
-    }
-    return buffer_[i - begin_];
-  }
+bool applies(const PatternSource& p, std::string_view type) {
+  return p.change_types.empty() || type.empty() ||
+         std::find(p.change_types.begin(), p.change_types.end(), type) != p.change_types.end();
+}
 
- private:
-  const glob::PatternList& list_;
-  const std::vector<std::string_view>& views_;
-  std::vector<glob::ListVerdict> buffer_;
-  std::size_t begin_ = 0, end_ = 0, chunk_ = 4;
+// One path judged pattern by pattern: change-type rules apply only to paths of their types.
+// some: the dialect's list semantics (github: the last applying match wins; picomatch: any
+// applying match); every: each pattern applies and matches on its own (paths-filter).
+glob::ListVerdict judge(const std::vector<PatternSource>& sources, const glob::PatternList& list, Quantifier q,
+                        std::string_view path, std::string_view type) {
+  const auto& patterns = list.patterns();
+  glob::ListVerdict v;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const int index = static_cast<int>(i);
+    const bool ok = applies(sources[i], type);
+    if (q == Quantifier::every) {
+      if (!ok || !patterns[i].matches(path)) return {false, index};
+      v = {true, index};
+    } else if (list.dialect() == glob::Dialect::github) {
+      if (ok && patterns[i].body_matches(path)) v = {!patterns[i].negated(), index};
+    } else if (ok && patterns[i].matches(path)) {
+      return {true, index};
+    }
+  }
+  return v;
+}
+
+// The verdicts of one list on every path, in order.
+std::vector<glob::ListVerdict> verdicts(const Filter& f, const std::vector<PatternSource>& sources,
+                                        const glob::PatternList& list, Quantifier q,
+                                        const std::vector<SidedPath>& paths,
+                                        const std::vector<std::string_view>& views) {
+  std::vector<glob::ListVerdict> out(paths.size());
+  if (list.empty() || paths.empty()) return out;
+  if (!f.per_pattern) {
+    list.evaluate_many(views.data(), views.size(), out.data());
+    return out;
+  }
+  for (std::size_t i = 0; i < paths.size(); ++i) out[i] = judge(sources, list, q, views[i], change_type(paths[i]));
+  return out;
+}
+
+struct Matches {
+  std::vector<glob::ListVerdict> always;
+  std::vector<glob::ListVerdict> list;
 };
 
+Matches match(const Filter& f, const std::vector<SidedPath>& paths, const std::vector<std::string_view>& views) {
+  return {verdicts(f, f.always, f.always_list, Quantifier::some, paths, views),
+          verdicts(f, f.paths, f.list, f.quantifier, paths, views)};
+}
+
+std::vector<std::string> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    if (m.always[i].included || (f.mode == Mode::allow) == m.list[i].included) out.push_back(*paths[i].path);
+  return out;
+}
+
+// The first changed path (either side of a rename) that is a guarded file.
+std::optional<std::pair<const SidedPath*, const GuardedFile*>> first_guarded(const std::vector<SidedPath>& paths,
+                                                                            const std::vector<GuardedFile>& guarded) {
+  for (const auto& p : paths)
+    for (const auto& g : guarded)
+      if (*p.path == g.path) return std::make_pair(&p, &g);
+  return std::nullopt;
+}
+
 FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths,
-                             const std::vector<std::string_view>& views) {
+                             const std::vector<std::string_view>& views,
+                             const std::optional<std::pair<const SidedPath*, const GuardedFile*>>& guarded) {
   FilterDecision d;
   d.filter = f.name;
   d.mode = f.mode;
   d.paths_checked = paths.size();
+  const auto m = match(f, paths, views);
+  d.files = matched_files(f, m, paths);
+  if (guarded) {
+    const auto& [p, g] = *guarded;
+    d.relevant = true;
+    d.reason = Reason::self_protect;
+    set_file(d, *p);
+    d.why = describe_path(*p) + " is " + g->what + ": a change to it makes every filter relevant (self-protect)";
+    return d;
+  }
   if (!f.always_list.empty()) {
-    Verdicts verdicts(f.always_list, views);
     for (std::size_t i = 0; i < paths.size(); ++i) {
       const auto& p = paths[i];
-      const auto& v = verdicts.at(i);
+      const auto& v = m.always[i];
       if (!v.included) continue;
       d.relevant = true;
       d.reason = Reason::always;
       set_file(d, p);
       set_pattern(d, f.always, v.decisive, true);
-      d.why = describe_path(p) + " matches the always pattern " + ticked(d.pattern);
+      d.why = describe_path(p) + " matches the always pattern " + ticked(d.pattern) + typed(f.always, v.decisive, p);
       return d;
     }
   }
   const SidedPath* example = nullptr;
   glob::ListVerdict example_verdict;
-  Verdicts verdicts(f.list, views);
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const auto& p = paths[i];
-    const auto v = verdicts.at(i);
+    const auto& v = m.list[i];
     const bool decides = f.mode == Mode::allow ? v.included : !v.included;
     if (decides) {
       d.relevant = true;
@@ -120,11 +203,14 @@ FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& path
       set_pattern(d, f.paths, v.decisive, false);
       if (f.mode == Mode::allow) {
         d.reason = Reason::included;
-        d.why = describe_path(p) + " is included by " + ticked(d.pattern);
+        d.why = f.quantifier == Quantifier::every
+                    ? describe_path(p) + " matches every pattern (predicate-quantifier: every)"
+                    : describe_path(p) + " is included by " + ticked(d.pattern) + typed(f.paths, v.decisive, p);
       } else {
         d.reason = Reason::not_excluded;
         d.why = v.decisive < 0 ? describe_path(p) + " matches no deny pattern"
-                               : describe_path(p) + " is re-included by " + ticked(d.pattern);
+                               : describe_path(p) + " is re-included by " + ticked(d.pattern) +
+                                     typed(f.paths, v.decisive, p);
       }
       return d;
     }
@@ -160,12 +246,17 @@ FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& path
 }  // namespace
 
 Decision decide(const Rules& rules, const ChangeListing& listing, const std::string& event_name,
-                bool evaluate_event) {
+                bool evaluate_event, const std::vector<GuardedFile>& guarded) {
   Decision out;
   out.event = event_name;
   out.source = listing.source;
   out.files = listing.files.size();
   out.fail_open = listing.fail_open;
+  const auto paths = paths_of(listing);
+  std::vector<std::string_view> views;
+  views.reserve(paths.size());
+  for (const auto& p : paths) views.emplace_back(*p.path);
+  auto files_of = [&](const Filter& f) { return matched_files(f, match(f, paths, views), paths); };
   if (!evaluate_event) {
     for (const auto& f : rules.filters) {
       FilterDecision d;
@@ -173,6 +264,7 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
       d.mode = f.mode;
       d.reason = Reason::non_pr_event;
       d.why = "a " + event_name + " event is not a pull request: every filter is relevant";
+      d.files = files_of(f);
       out.filters.push_back(std::move(d));
     }
     return out;
@@ -184,16 +276,40 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
       d.mode = f.mode;
       d.reason = Reason::fail_open;
       d.why = "fail-open: " + *listing.fail_open;
+      d.files = files_of(f);
       out.filters.push_back(std::move(d));
     }
     return out;
   }
-  const auto paths = paths_of(listing);
-  std::vector<std::string_view> views;
-  views.reserve(paths.size());
-  for (const auto& p : paths) views.emplace_back(*p.path);
-  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths, views));
+  const auto hit = rules.self_protect ? first_guarded(paths, guarded) : std::nullopt;
+  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths, views, hit));
   return out;
+}
+
+std::optional<std::string> workflow_path_from_ref(std::string_view ref) {
+  // owner and repository names hold no '/', so the path starts after the second one; it
+  // ends at the '@' that follows the workflow file's extension (a ref may hold '@' too).
+  const auto owner_end = ref.find('/');
+  if (owner_end == std::string_view::npos) return std::nullopt;
+  const auto repo_end = ref.find('/', owner_end + 1);
+  if (repo_end == std::string_view::npos || repo_end == owner_end + 1) return std::nullopt;
+  const auto rest = ref.substr(repo_end + 1);
+  for (std::string_view ext : {".yml@", ".yaml@"}) {
+    const auto at = rest.find(ext);
+    if (at == std::string_view::npos) continue;
+    const auto path = rest.substr(0, at + ext.size() - 1);
+    if (path.rfind(".github/workflows/", 0) != 0) return std::nullopt;
+    return std::string(path);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> path_inside(const std::string& file, const std::string& root) {
+  const auto relative = std::filesystem::path(file).lexically_normal().lexically_relative(
+      std::filesystem::path(root).lexically_normal());
+  const auto text = relative.generic_string();
+  if (text.empty() || text == "." || text == ".." || text.rfind("../", 0) == 0) return std::nullopt;
+  return text;
 }
 
 }  // namespace gatekit::path_classifier

@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "gatekit/cli.hpp"
+#include "gatekit/git.hpp"
 #include "path-classifier.hpp"
 
 int path_classifier_main(int argc, const char* const* argv) {
@@ -20,19 +21,44 @@ int path_classifier_main(int argc, const char* const* argv) {
         app.add_option("--dialect", o.dialect, "Glob dialect: github (default) or picomatch")
             ->check(CLI::IsMember({"github", "picomatch"}));
         app.add_option("--files", o.files, "Changed paths, one a line or NUL-separated; '-' reads stdin");
-        app.add_option("--base", o.base, "Compare with git: base revision (three-dot, from the merge base)");
-        app.add_option("--head", o.head, "Compare with git: head revision (default HEAD)");
+        // Values that git could read as options are usage errors here, before any git call.
+        const CLI::Validator revision(
+            [](std::string& rev) {
+              auto ok = check_revision(rev);
+              return ok ? std::string() : ok.error().message;
+            },
+            "REV");
+        const CLI::Validator remote(
+            [](std::string& name) {
+              auto ok = check_argument("the remote", name);
+              return ok ? std::string() : ok.error().message;
+            },
+            "REMOTE");
+        app.add_option("--base", o.base, "Compare with git: base revision (three-dot, from the merge base)")
+            ->check(revision);
+        app.add_option("--head", o.head, "Compare with git: head revision (default HEAD)")->check(revision);
         app.add_option("--repo-dir", o.repo_dir, "The git clone to diff in");
-        app.add_option("--remote", o.remote, "Remote to fetch missing history from");
+        app.add_option("--remote", o.remote, "Remote to fetch missing history from")->check(remote);
         app.add_flag("--no-fetch", o.no_fetch, "Never fetch; fail open when history is missing");
         app.add_option("--event", o.event, "Event name (default: GITHUB_EVENT_NAME)");
         app.add_option("--event-path", o.event_path, "Event payload file (default: GITHUB_EVENT_PATH)");
         app.add_option("--repo", o.repo, "owner/name (default: GITHUB_REPOSITORY)");
         app.add_option("--pr", o.pr, "Pull request number (default: from the event)");
-        app.add_option("--api-budget", o.api_budget_s, "Seconds the API calls may take, retries included, "
-                                                        "before the gate fails open")
+        app.add_option("--api-budget", o.api_budget_s,
+                       "Seconds the whole API listing may take (the pull request and every page of files, retries "
+                       "and slow answers included) before the gate fails open")
             ->check(CLI::Range(1, 3600));
         app.add_option("--explain", o.explain, "Print how every pattern treats PATH, then exit");
+        app.add_option("--list-files", o.list_files,
+                       "Write <filter>_count and <filter>_files outputs, the list as none, json, csv, shell or escape "
+                       "(dorny/paths-filter's formats)")
+            ->check(CLI::IsMember({"none", "json", "csv", "shell", "escape"}, CLI::ignore_case));
+        app.add_option("--predicate-quantifier", o.predicate_quantifier,
+                       "How a filter's patterns combine on a path: some (default) or every")
+            ->check(CLI::IsMember({"some", "every"}));
+        app.add_option("--initial-fetch-depth", o.initial_fetch_depth,
+                       "Depth of the first fetch when history is missing; doubled until the merge base is found")
+            ->check(CLI::Range(1, 1000000));
         app.add_flag("--match-batch", o.match_batch, "Match 'pattern<TAB>path' lines from stdin")->group("");
       },
       [&](CLI::App&) -> ExitCode {

@@ -33,6 +33,11 @@ struct Options {
   std::int64_t pr = 0;     // --pr N: the pull request to list through the API
   int api_budget_s = 120;  // --api-budget: total seconds for API retries before failing open
   std::string explain;     // --explain PATH
+  // --list-files none|json|csv|shell|escape: `<filter>_count` (and `_files`) outputs as
+  // dorny/paths-filter writes them; empty: none of them (the tool's own outputs only).
+  std::string list_files;
+  std::string predicate_quantifier;  // --predicate-quantifier some|every, overrides the rules'
+  int initial_fetch_depth = 50;      // --initial-fetch-depth: first fetch depth, doubled until the merge base
   bool match_batch = false;  // hidden: "pattern<TAB>path" lines -> 1/0/E (differential tests)
 };
 

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "gatekit/compat.hpp"
@@ -50,7 +51,32 @@ std::vector<std::pair<std::string, std::string>> step_outputs(const Decision& d)
 
 namespace {
 
-std::string code(const std::string& s) { return s.empty() ? "—" : "`" + s + "`"; }
+// Outside text (paths, patterns, filter names, messages) reaches the summary only through
+// markdown_code and markdown_text: it cannot break the table or start markup.
+std::string code(const std::string& s) { return s.empty() ? "—" : markdown_code(s); }
+
+// The `why` sentence: its quoted values (the decisive path, the other name of a rename, the
+// pattern) as code spans, the rest as escaped prose.
+std::string why_markdown(const FilterDecision& f) {
+  std::vector<std::string> quoted;
+  for (const auto* v : {&f.file, &f.renamed_to, &f.pattern})
+    if (!v->empty()) quoted.push_back("`" + *v + "`");
+  std::sort(quoted.begin(), quoted.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  std::string out, prose;
+  std::size_t i = 0;
+  while (i < f.why.size()) {
+    const auto hit = std::find_if(quoted.begin(), quoted.end(),
+                                  [&](const std::string& q) { return f.why.compare(i, q.size(), q) == 0; });
+    if (hit == quoted.end()) {
+      prose += f.why[i++];
+      continue;
+    }
+    out += markdown_text(prose, out.empty()) + markdown_code(hit->substr(1, hit->size() - 2));
+    prose.clear();
+    i += hit->size();
+  }
+  return out + markdown_text(prose, out.empty());
+}
 
 bool non_pr(const Decision& d) { return !d.filters.empty() && d.filters[0].reason == Reason::non_pr_event; }
 
@@ -67,41 +93,42 @@ std::string summary_markdown(const Decision& d, const std::vector<std::string>& 
   const auto relevant = d.relevant();
   std::vector<std::string> skipped;
   for (const auto& f : d.filters)
-    if (!f.relevant) skipped.push_back("`" + f.filter + "`");
+    if (!f.relevant) skipped.push_back(markdown_code(f.filter));
   if (relevant.empty()) {
     s << "**" << nothing_relevant_line() << "**\n\n";
   } else {
     std::vector<std::string> names;
-    for (const auto& r : relevant) names.push_back("`" + r + "`");
+    for (const auto& r : relevant) names.push_back(markdown_code(r));
     s << "**Runs:** " << join(names, ", ");
     if (!skipped.empty()) s << " · **skipped:** " << join(skipped, ", ");
     s << "\n\n";
   }
-  if (d.fail_open) s << "> [!WARNING]\n> Fail-open: " << *d.fail_open << ". Every filter is relevant.\n\n";
+  if (d.fail_open)
+    s << "> [!WARNING]\n> Fail-open: " << markdown_text(*d.fail_open, false) << ". Every filter is relevant.\n\n";
   if (non_pr(d))
-    s << "Event `" << d.event << "` is not a pull request, so every filter is relevant "
+    s << "Event " << code(d.event) << " is not a pull request, so every filter is relevant "
       << "(`non-pr-events: evaluate` in the rules diffs pushes instead).\n\n";
   else
-    s << "Event `" << d.event << "`; " << d.files << (d.files == 1 ? " changed file" : " changed files") << " from "
-      << d.source << ".\n\n";
+    s << "Event " << code(d.event) << "; " << d.files << (d.files == 1 ? " changed file" : " changed files") << " from "
+      << markdown_text(d.source, false) << ".\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : d.filters) {
     std::string file = code(f.file);
-    if (!f.renamed_to.empty()) file += " → `" + f.renamed_to + "`";
+    if (!f.renamed_to.empty()) file += " → " + markdown_code(f.renamed_to);
     std::string pattern = code(f.pattern);
     if (!f.pattern.empty()) {
       pattern += f.from_always ? " (always" : " (#" + std::to_string(f.pattern_index + 1);
       if (f.pattern_line > 0) pattern += ", line " + std::to_string(f.pattern_line);
       pattern += ")";
     }
-    rows.push_back({"`" + f.filter + "`", std::string(to_string(f.mode)), f.relevant ? "✅ runs" : "⏭️ skipped",
-                    file, pattern, f.why});
+    rows.push_back({markdown_code(f.filter), std::string(to_string(f.mode)), f.relevant ? "✅ runs" : "⏭️ skipped",
+                    file, pattern, why_markdown(f)});
   }
   s << markdown_table({"Filter", "Mode", "Verdict", "Decisive file", "Pattern", "Why"}, rows) << "\n";
   if (!warnings.empty()) {
     s << "<details><summary>" << warnings.size() << (warnings.size() == 1 ? " rule warning" : " rule warnings")
       << "</summary>\n\n";
-    for (const auto& w : warnings) s << "- " << w << "\n";
+    for (const auto& w : warnings) s << "- " << markdown_text(w) << "\n";
     s << "\n</details>\n\n";
   }
   return s.str();
@@ -132,7 +159,7 @@ std::string case_hint(const std::string& pattern, const std::string& path) {
   if (body.size() >= 3 && body[body.size() - 3] == '*') return "";
   const std::string dir = body.substr(0, body.size() - 1);
   if (path.rfind(dir, 0) != 0 || path.find('/', dir.size()) == std::string::npos) return "";
-  return "  (a shell `case` would match here; write '" + dir + "**' for subfolders)";
+  return "  (a shell `case` would match here; write '" + visible_controls(dir) + "**' for subfolders)";
 }
 
 void explain_list(std::ostringstream& s, const char* label, const std::vector<PatternSource>& sources,
@@ -150,8 +177,8 @@ void explain_list(std::ostringstream& s, const char* label, const std::vector<Pa
     else verdict = "match";
     if (list.dialect() == glob::Dialect::picomatch && pattern.negated())
       verdict = pattern.matches(path) ? "match (negated: the body does not match)" : "no match (negated: the body matches)";
-    s << "  " << label << (label[0] == '#' ? std::to_string(k + 1) : std::string()) << "\t" << sources[k].text << "\t"
-      << verdict;
+    s << "  " << label << (label[0] == '#' ? std::to_string(k + 1) : std::string()) << "\t"
+      << visible_controls(sources[k].text) << "\t" << verdict;
     if (!body) s << case_hint(sources[k].text, path);
     s << "\n";
   }
@@ -162,10 +189,10 @@ void explain_list(std::ostringstream& s, const char* label, const std::vector<Pa
 std::string explain(const Rules& rules, const std::string& raw_path) {
   const std::string path = glob::normalize_path(raw_path);
   std::ostringstream s;
-  s << "How each filter treats `" << path << "` (dialect " << to_string(rules.dialect) << "):\n";
+  s << "How each filter treats `" << visible_controls(path) << "` (dialect " << to_string(rules.dialect) << "):\n";
   for (const auto& f : rules.filters) {
-    s << "\n" << f.name << " (" << to_string(f.mode) << " list"
-      << (f.category.empty() ? "" : ", category " + f.category) << ")\n";
+    s << "\n" << visible_controls(f.name) << " (" << to_string(f.mode) << " list"
+      << (f.category.empty() ? "" : ", category " + visible_controls(f.category)) << ")\n";
     bool always = false;
     if (!f.always.empty()) {
       explain_list(s, "always", f.always, f.always_list, path, Mode::allow);
@@ -174,14 +201,15 @@ std::string explain(const Rules& rules, const std::string& raw_path) {
     explain_list(s, "#", f.paths, f.list, path, f.mode);
     const auto v = f.list.evaluate(path);
     std::string pattern = v.decisive >= 0 ? " by #" + std::to_string(v.decisive + 1) + " `" +
-                                                f.paths[static_cast<std::size_t>(v.decisive)].text + "`"
+                                                visible_controls(f.paths[static_cast<std::size_t>(v.decisive)].text) + "`"
                                           : "";
+    const std::string name = visible_controls(f.name);
     s << "  => ";
-    if (always) s << "matches an always pattern: this path alone makes " << f.name << " relevant\n";
-    else if (f.mode == Mode::allow && v.included) s << "included" << pattern << ": this path alone makes " << f.name << " relevant\n";
-    else if (f.mode == Mode::allow) s << "not included" << pattern << ": this path does not make " << f.name << " relevant\n";
-    else if (!v.included) s << "not denied" << pattern << ": this path alone makes " << f.name << " relevant\n";
-    else s << "denied" << pattern << ": this path alone does not make " << f.name << " relevant\n";
+    if (always) s << "matches an always pattern: this path alone makes " << name << " relevant\n";
+    else if (f.mode == Mode::allow && v.included) s << "included" << pattern << ": this path alone makes " << name << " relevant\n";
+    else if (f.mode == Mode::allow) s << "not included" << pattern << ": this path does not make " << name << " relevant\n";
+    else if (!v.included) s << "not denied" << pattern << ": this path alone makes " << name << " relevant\n";
+    else s << "denied" << pattern << ": this path alone does not make " << name << " relevant\n";
   }
   return s.str();
 }

@@ -17,13 +17,16 @@ std::vector<std::pair<std::string, std::string>> step_outputs(const Decision& de
 
 std::string decision_json(const Decision& decision);
 
+// Outside data in it is escaped (markdown_code / markdown_text): no table break, no markup.
 std::string summary_markdown(const Decision& decision, const std::vector<std::string>& warnings);
 
 // The lines the log gets: per filter, its verdict and why; a closing line that says what
-// happens downstream.
+// happens downstream. They hold outside data: Workflow::log makes each one inert.
 std::vector<std::string> log_lines(const Decision& decision);
 
-// How every pattern of every filter treats one path.
+// How every pattern of every filter treats one path. Outside values (the path, patterns,
+// names) are shown with visible_controls, so each line of the text is one line; print it
+// through inert_lines.
 std::string explain(const Rules& rules, const std::string& path);
 
 }  // namespace gatekit::path_classifier

@@ -7,18 +7,33 @@
 #include <sstream>
 
 #include "gatekit/path_categories.hpp"
+#include "gatekit/text.hpp"
 
 namespace gatekit::path_classifier {
 
 std::string_view to_string(Mode mode) { return mode == Mode::allow ? "allow" : "deny"; }
 
+std::string_view to_string(Quantifier quantifier) { return quantifier == Quantifier::some ? "some" : "every"; }
+
+std::optional<Quantifier> parse_quantifier(std::string_view name) {
+  if (name == "some") return Quantifier::some;
+  if (name == "every") return Quantifier::every;
+  return std::nullopt;
+}
+
 namespace {
 
-constexpr std::array<std::string_view, 4> kTopKeys{"dialect", "filters", "categories", "non-pr-events"};
+constexpr std::array<std::string_view, 6> kTopKeys{"dialect",      "filters",   "categories",
+                                                   "non-pr-events", "self-protect", "predicate-quantifier"};
 constexpr std::array<std::string_view, 4> kFilterKeys{"mode", "paths", "always", "category"};
 constexpr std::array<std::string_view, 2> kCategories{"docs", "concurrency"};
 // Filter names become step outputs next to these.
-constexpr std::array<std::string_view, 3> kReservedNames{"changes", "decision", "filters"};
+constexpr std::array<std::string_view, 5> kReservedNames{"changes", "decision", "filters", "files-complete",
+                                                         "list-files-path"};
+// Each filter also writes `<name>_count` and `<name>_files` (list_files.hpp).
+constexpr std::array<std::string_view, 2> kListSuffixes{"_count", "_files"};
+// Nested lists (anchors of anchors) deeper than this are refused rather than recursed into.
+constexpr int kMaxNesting = 16;
 
 struct Loader {
   ConfigErrors& errors;
@@ -41,33 +56,114 @@ struct Loader {
       return std::nullopt;
     }
     std::vector<PatternSource> out;
+    if (!items(node, field, {}, out, 0)) return std::nullopt;
+    return out;
+  }
+
+  // A filter's list as dorny/paths-filter reads it: patterns, change-type rules and nested
+  // lists (anchors), flattened in order. `types` are the enclosing rule's change types.
+  bool items(const YAML::Node& node, const std::string& field, const std::vector<std::string>& types,
+             std::vector<PatternSource>& out, int depth) {
+    if (depth > kMaxNesting) {
+      errors.add(node, field, "lists nested more than " + std::to_string(kMaxNesting) + " deep");
+      return false;
+    }
+    if (node.IsSequence()) {
+      bool ok = true;
+      for (std::size_t i = 0; i < node.size(); ++i)
+        ok = items(node[i], field + "[" + std::to_string(i) + "]", types, out, depth + 1) && ok;
+      return ok;
+    }
+    if (node.IsMap() && types.empty()) {
+      bool ok = true;
+      for (const auto& entry : node) {
+        const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : std::string();
+        const std::string rule_field = field + "." + key;
+        auto parsed = change_types(entry.first, rule_field);
+        if (!parsed) {
+          ok = false;
+          continue;
+        }
+        const YAML::Node& value = entry.second;
+        if (!value.IsScalar() && !value.IsSequence()) {
+          errors.add(value, rule_field, "expected a pattern or a list of patterns, got " + describe_node(value),
+                     &entry.first);
+          ok = false;
+          continue;
+        }
+        ok = items(value, rule_field, *parsed, out, depth + 1) && ok;
+      }
+      return ok;
+    }
+    if (node.IsMap()) {
+      errors.add(node, field, "expected a pattern, got a map (change-type rules do not nest)");
+      return false;
+    }
+    return pattern(node, field, types, out);
+  }
+
+  // `added|modified` as dorny/paths-filter splits it: on '|', trimmed, lower-cased, empty parts
+  // dropped. Unlike paths-filter, an unknown type is an error, not a rule that never matches.
+  std::optional<std::vector<std::string>> change_types(const YAML::Node& key, const std::string& field) {
+    if (!key.IsScalar()) {
+      errors.add(key, field, "expected change types such as `added|modified`, got " + describe_node(key));
+      return std::nullopt;
+    }
+    const std::string text = key.Scalar();
+    std::vector<std::string> out;
     bool ok = true;
-    for (std::size_t i = 0; i < node.size(); ++i) {
-      const auto item = node[i];
-      const std::string item_field = field + "[" + std::to_string(i) + "]";
-      auto text = read_string(item, item_field, errors);
-      if (!text) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      auto end = text.find('|', start);
+      if (end == std::string::npos) end = text.size();
+      std::string part = trim(std::string_view(text).substr(start, end - start));
+      start = end + 1;
+      std::transform(part.begin(), part.end(), part.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (part.empty()) continue;
+      if (std::find(kChangeTypes.begin(), kChangeTypes.end(), part) == kChangeTypes.end()) {
+        std::string message = "unknown change type '" + part + "' in '" + text +
+                              "' (expected added, modified, deleted, renamed, copied, changed or unmerged)";
+        if (auto near = closest_match(part, kChangeTypes)) message += "; did you mean '" + *near + "'?";
+        errors.add(key, field, message);
         ok = false;
         continue;
       }
-      auto where = locate(item, 1);
-      auto compiled = glob::Pattern::compile(*text, dialect);
-      if (auto* e = std::get_if<glob::PatternError>(&compiled)) {
-        auto at = locate(item, e->column);
-        std::string message = "invalid pattern '" + *text + "': " + e->message;
-        if (!e->hint.empty()) message += " (hint: " + e->hint + ")";
-        errors.add(at.line, at.column, item_field, message);
-        ok = false;
-        continue;
+      if (part == "renamed") {
+        auto at = compat::position_of(key.Mark());
+        warnings.push_back({errors.file(), at.line, at.column, field,
+                            "`renamed` never matches: as in dorny/paths-filter, a rename counts as `deleted` at its "
+                            "old path and `added` at its new one; write `added|deleted`"});
       }
-      out.push_back({*text, where.line, where.column, std::get<glob::Pattern>(std::move(compiled))});
-      for (const auto& w : glob::lint(*text, dialect)) {
-        auto at = locate(item, w.column);
-        warnings.push_back({errors.file(), at.line, at.column, item_field, w.message});
-      }
+      if (std::find(out.begin(), out.end(), part) == out.end()) out.push_back(std::move(part));
+    }
+    if (ok && out.empty()) {
+      errors.add(key, field, "no change type in '" + text + "' (e.g. `added|modified`)");
+      ok = false;
     }
     if (!ok) return std::nullopt;
     return out;
+  }
+
+  bool pattern(const YAML::Node& item, const std::string& item_field, const std::vector<std::string>& types,
+               std::vector<PatternSource>& out) {
+    auto text = read_string(item, item_field, errors);
+    if (!text) return false;
+    auto where = locate(item, 1);
+    auto compiled = glob::Pattern::compile(*text, dialect);
+    if (auto* e = std::get_if<glob::PatternError>(&compiled)) {
+      auto at = locate(item, e->column);
+      std::string message = "invalid pattern '" + *text + "': " + e->message;
+      if (!e->hint.empty()) message += " (hint: " + e->hint + ")";
+      errors.add(at.line, at.column, item_field, message);
+      return false;
+    }
+    out.push_back({*text, where.line, where.column, std::get<glob::Pattern>(std::move(compiled)), types});
+    for (const auto& w : glob::lint(*text, dialect)) {
+      auto at = locate(item, w.column);
+      warnings.push_back({errors.file(), at.line, at.column, item_field, w.message});
+    }
+    return true;
   }
 
   static glob::PatternList compile(const std::vector<PatternSource>& sources, glob::Dialect d) {
@@ -81,7 +177,7 @@ struct Loader {
 
   static std::vector<PatternSource> builtin(const std::vector<std::string>& texts) {
     std::vector<PatternSource> out;
-    for (const auto& t : texts) out.push_back({t, 0, 0, std::nullopt});
+    for (const auto& t : texts) out.push_back({t, 0, 0, std::nullopt, {}});
     return out;
   }
 };
@@ -100,10 +196,37 @@ bool has_positive(const std::vector<PatternSource>& list) {
   return false;
 }
 
+// dorny/paths-filter's form: a map none of whose keys is one of gatekit's top-level keys.
+bool paths_filter_form(const YAML::Node& root) {
+  for (const auto& entry : root)
+    if (entry.first.IsScalar() &&
+        std::find(kTopKeys.begin(), kTopKeys.end(), entry.first.Scalar()) != kTopKeys.end())
+      return false;
+  return root.size() > 0;
+}
+
+// `cpu_count` next to `cpu` would be written twice.
+void reject_list_collisions(const YAML::Node& filters, const std::vector<Filter>& loaded, ConfigErrors& errors) {
+  for (const auto& entry : filters) {
+    if (!entry.first.IsScalar()) continue;
+    const std::string name = entry.first.Scalar();
+    for (auto suffix : kListSuffixes) {
+      if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        continue;
+      const auto base = name.substr(0, name.size() - suffix.size());
+      if (std::any_of(loaded.begin(), loaded.end(), [&](const Filter& f) { return f.name == base; }))
+        errors.add(entry.first, "filters." + name,
+                   "'" + name + "' is the output '" + base + std::string(suffix) + "' of filter '" + base +
+                       "'; choose another name");
+    }
+  }
+}
+
 }  // namespace
 
 Result<Rules> load_rules_text(const std::string& text, const std::string& origin,
-                              std::optional<glob::Dialect> dialect_override) {
+                              std::optional<glob::Dialect> dialect_override,
+                              std::optional<Quantifier> quantifier_override) {
   auto doc = load_yaml_text(text, origin);
   if (!doc) return doc.error();
   const YAML::Node& root = *doc;
@@ -114,10 +237,15 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
     errors.add(root, "", "expected a map with a `filters:` key, got " + describe_node(root));
     return errors.to_error();
   }
-  reject_unknown_keys(root, kTopKeys, "", errors);
+  // dorny/paths-filter's form is the filters map itself, with no settings beside it.
+  const bool dorny_form = paths_filter_form(root);
+  if (!dorny_form) reject_unknown_keys(root, kTopKeys, "", errors);
 
   if (dialect_override) {
     rules.dialect = *dialect_override;
+  } else if (dorny_form) {
+    // Filters written for dorny/paths-filter mean what picomatch makes of them.
+    rules.dialect = glob::Dialect::picomatch;
   } else if (auto node = root["dialect"]) {
     if (auto name = read_string(node, "dialect", errors)) {
       if (auto d = glob::parse_dialect(*name)) rules.dialect = *d;
@@ -129,6 +257,18 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
       if (*v == "evaluate") rules.evaluate_non_pr = true;
       else if (*v != "relevant")
         errors.add(node, "non-pr-events", "expected 'relevant' or 'evaluate', got '" + *v + "'");
+    }
+  }
+
+  if (auto node = root["self-protect"]) {
+    if (auto v = read_bool(node, "self-protect", errors)) rules.self_protect = *v;
+  }
+  if (quantifier_override) {
+    rules.quantifier = *quantifier_override;
+  } else if (auto node = root["predicate-quantifier"]; node && !dorny_form) {
+    if (auto v = read_string(node, "predicate-quantifier", errors)) {
+      if (auto q = parse_quantifier(*v)) rules.quantifier = *q;
+      else errors.add(node, "predicate-quantifier", "expected 'some' or 'every', got '" + *v + "'");
     }
   }
 
@@ -152,11 +292,13 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
     }
   }
 
-  const auto filters = root["filters"];
+  const auto filters = dorny_form ? root : root["filters"];
   if (!filters) {
     errors.add(root, "filters", "missing `filters:` (a map of filter name to rules)");
-  } else if (!filters.IsMap() || filters.size() == 0) {
+  } else if (!filters.IsMap()) {
     errors.add(filters, "filters", "expected a map of filter name to rules, got " + describe_node(filters));
+  } else if (filters.size() == 0) {
+    errors.add(filters, "filters", "no filters: give at least one, e.g. `cpu: ['src/**']`");
   } else {
     for (const auto& entry : filters) {
       Filter f;
@@ -173,10 +315,14 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
         ok = false;
       }
       const YAML::Node& body = entry.second;
-      if (body.IsSequence()) {  // shorthand, as in dorny/paths-filter: a plain allow list
-        auto list = loader.patterns(body, field, &entry.first);
-        if (!list) ok = false;
-        else f.paths = std::move(*list);
+      if (body.IsSequence() || (body.IsScalar() && !body.IsNull())) {
+        // shorthand, as in dorny/paths-filter: an allow list (or one pattern)
+        std::vector<PatternSource> list;
+        if (!loader.items(body, field, {}, list, 0)) ok = false;
+        else f.paths = std::move(list);
+      } else if (body.IsMap() && dorny_form) {
+        errors.add(body, field, "expected a list of patterns, got " + describe_node(body), &entry.first);
+        ok = false;
       } else if (body.IsMap()) {
         reject_unknown_keys(body, kFilterKeys, field, errors);
         if (auto node = body["mode"]) {
@@ -233,21 +379,27 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
         ok = false;
       }
       if (!ok) continue;
+      f.quantifier = rules.quantifier;
+      f.per_pattern = f.quantifier == Quantifier::every ||
+                      std::any_of(f.paths.begin(), f.paths.end(), [](const auto& p) { return !p.change_types.empty(); }) ||
+                      std::any_of(f.always.begin(), f.always.end(), [](const auto& p) { return !p.change_types.empty(); });
       f.list = Loader::compile(f.paths, f.dialect);
       f.always_list = Loader::compile(f.always, rules.dialect);
       rules.filters.push_back(std::move(f));
     }
+    reject_list_collisions(filters, rules.filters, errors);
   }
   if (!errors.empty()) return errors.to_error();
   return rules;
 }
 
-Result<Rules> load_rules_file(const std::string& path, std::optional<glob::Dialect> dialect) {
+Result<Rules> load_rules_file(const std::string& path, std::optional<glob::Dialect> dialect,
+                              std::optional<Quantifier> quantifier) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(path + ": cannot read the rules file", ExitCode::usage_error);
   std::ostringstream text;
   text << in.rdbuf();
-  return load_rules_text(text.str(), path, dialect);
+  return load_rules_text(text.str(), path, dialect, quantifier);
 }
 
 }  // namespace gatekit::path_classifier

@@ -1,0 +1,119 @@
+// Where the changed files come from: git's quoted names in lists, the API's counts, and the
+// revisions that reach git (from the event payload or a spec), checked before any git call.
+#include "catch.hpp"
+#include "changes.hpp"
+
+using namespace gatekit;
+using namespace gatekit::path_classifier;
+
+TEST_CASE("parse_path_list decodes git's quoting in plain and --name-status lines") {
+  const std::string text =
+      "\"src/kernels/\\303\\244.cu\"\n"
+      "M\t\"src/tab\\there.cu\"\n"
+      "A\t\"src/new\\nline.cu\"\n"
+      "R100\t\"old/\\\"q\\\".cu\"\tnew/q.cu\n"
+      "C75\tsrc/a.cu\t\"src/back\\\\slash.cu\"\n"
+      "\"./src/dot.cu\"\n"
+      "plain/\"inner\".cu\n";
+  auto files = parse_path_list(text);
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 7);
+  const auto& f = *files;
+  CHECK(f[0].path == "src/kernels/\xc3\xa4.cu");
+  CHECK(f[0].status.empty());
+  CHECK((f[1].status == "M" && f[1].path == "src/tab\there.cu"));
+  CHECK(f[2].path == "src/new\nline.cu");
+  CHECK((f[3].status == "R" && f[3].previous_path == "old/\"q\".cu" && f[3].path == "new/q.cu"));
+  CHECK((f[4].status == "C" && f[4].previous_path == "src/a.cu" && f[4].path == "src/back\\slash.cu"));
+  CHECK(f[5].path == "src/dot.cu");  // decoded, then normalized
+  CHECK(f[6].path == "plain/\"inner\".cu");  // not starting with a quote: verbatim
+}
+
+TEST_CASE("parse_path_list refuses malformed quoting, naming the line") {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"a.cu\n\"src/b.cu\n", "line 2: malformed git quoting in '\"src/b.cu': no closing quote"},
+      {"M\t\"src/\\q.cu\"\n", "line 1: malformed git quoting in '\"src/\\q.cu\"': an unknown escape '\\q'"},
+      {"x\n\ny\nR100\t\"old\tnew.cu\n",
+       "line 4: malformed git quoting in '\"old': no closing quote"},
+      {"R100\told.cu\t\"new.cu\"x\n", "line 1: malformed git quoting in '\"new.cu\"x': text after the closing quote"},
+      {"\"\\401\"\r\n", "line 1: malformed git quoting in '\"\\401\"': an octal escape that is not three digits "
+                        "from \\000 to \\377"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    auto files = parse_path_list(text);
+    REQUIRE_FALSE(files.ok());
+    CHECK(files.error().message == message);
+  }
+  // NUL-separated names are never quoted: a leading quote is part of the name.
+  auto nul = parse_path_list(std::string("\"odd\0b\0", 7));
+  REQUIRE(nul.ok());
+  CHECK((*nul)[0].path == "\"odd");
+}
+
+TEST_CASE("a list with malformed quoting fails open naming its line") {
+  auto listing = make_list_source("src/a.py\nM\t\"src/kernels/x.cu\n", "the list on stdin")->list();
+  REQUIRE(listing.fail_open);
+  CHECK(*listing.fail_open ==
+        "the list on stdin cannot be read: line 2: malformed git quoting in '\"src/kernels/x.cu': no closing quote");
+  CHECK(listing.files.empty());
+}
+
+TEST_CASE("listing_from_pull: more files than changed_files is inconsistent") {
+  github::PullRequest pr;
+  pr.number = 7;
+  std::vector<github::PullFile> files{{"a.py", "modified", ""}, {"b.py", "added", ""}};
+  pr.changed_files = 0;
+  CHECK(*listing_from_pull(pr, files).fail_open ==
+        "the API listed 2 files but the pull request's changed_files is 0: the counts are inconsistent");
+  pr.changed_files = 1;
+  CHECK(*listing_from_pull(pr, files).fail_open ==
+        "the API listed 2 files but the pull request's changed_files is 1: the counts are inconsistent");
+  pr.changed_files = 2;
+  CHECK_FALSE(listing_from_pull(pr, files).fail_open);
+}
+
+TEST_CASE("event_revisions_problem: payload SHAs must be full object names") {
+  const std::string sha(40, 'a');
+  const std::string evil = "--upload-pack=touch PWNED;";
+  auto event = [&](const char* name, std::string base, std::string head) {
+    EventInfo e;
+    e.name = name;
+    e.kind = event_kind(name);
+    e.base_sha = std::move(base);
+    e.head_sha = std::move(head);
+    return e;
+  };
+  CHECK(event_revisions_problem(event("push", sha, std::string(64, 'b'))).empty());
+  CHECK(event_revisions_problem(event("push", evil, sha)) ==
+        "the push event payload's `before` is not a commit SHA (40 or 64 hexadecimal digits): "
+        "'--upload-pack=touch PWNED;'");
+  CHECK(event_revisions_problem(event("push", sha, "main")) ==
+        "the push event payload's `after` is not a commit SHA (40 or 64 hexadecimal digits): 'main'");
+  CHECK(event_revisions_problem(event("merge_group", sha, sha + "\n")) ==
+        "the merge_group event payload's `merge_group.head_sha` is not a commit SHA (40 or 64 hexadecimal digits): '" +
+            sha + "\\x0a'");
+  CHECK(event_revisions_problem(event("pull_request_target", "", sha)) ==
+        "the pull_request_target event payload's `pull_request.base.sha` is not a commit SHA (40 or 64 hexadecimal "
+        "digits): ''");
+}
+
+TEST_CASE("the git source refuses a revision git could misread without running git") {
+  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> {
+    ProcessResult r;
+    r.exit_code = 0;
+    return r;
+  });
+  Git git(runner, "/repo");
+  for (const auto& [base, head] : std::vector<std::pair<std::string, std::string>>{
+           {"--upload-pack=touch PWNED;", "HEAD"}, {"main", "-o"}, {"main", "a\nb"}}) {
+    auto listing = make_git_source(git, {base, head, true, true, "origin"})->list();
+    REQUIRE(listing.fail_open);
+    CHECK(listing.fail_open->rfind("cannot compare with git: revision '", 0) == 0);
+  }
+  CHECK(runner.calls.empty());
+  auto ok = make_git_source(git, {"main", "HEAD", true, false, "origin"})->list();
+  REQUIRE(runner.calls.size() >= 2);
+  CHECK(runner.calls[0].argv == std::vector<std::string>{"git", "-C", "/repo", "cat-file", "-e", "--end-of-options",
+                                                         "main^{commit}"});
+}

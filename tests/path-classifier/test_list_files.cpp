@@ -1,0 +1,104 @@
+// list-files formats as dorny/paths-filter writes them, checked against hostile names; the
+// outputs and the `filters` JSON entries.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "list_files.hpp"
+
+using namespace gatekit::path_classifier;
+
+TEST_CASE("shell, escape and csv escapers: paths-filter's outputs for ordinary names") {
+  struct Row {
+    std::string name, shell, escape, csv;
+  };
+  const std::vector<Row> rows{
+      {"src/a.ts", "src/a.ts", "src/a.ts", "src/a.ts"},
+      {"a,b.txt", "a,b.txt", "a,b.txt", "\"a,b.txt\""},
+      {"with space.md", "'with space.md'", "with\\ space.md", "\"with space.md\""},
+      {"it's.md", "\"it's.md\"", "it\\'s.md", "\"it's.md\""},
+      {"$(rm -rf).sh", "'$(rm -rf).sh'", "\\$\\(rm\\ -rf\\).sh", "\"$(rm -rf).sh\""},
+      {"it's $(x)", "it\\''s $(x)'", "it\\'s\\ \\$\\(x\\)", "\"it's $(x)\""},
+      {"q\"uote", "'q\"uote'", "q\\\"uote", "\"q\"\"uote\""},
+      {"\xC3\xA4.cu", "'\xC3\xA4.cu'", "\\\xC3\xA4.cu", "\"\xC3\xA4.cu\""},
+  };
+  for (const auto& r : rows) {
+    INFO(r.name);
+    CHECK(shell_escape(r.name) == r.shell);
+    CHECK(backslash_escape(r.name) == r.escape);
+    CHECK(csv_escape(r.name) == r.csv);
+  }
+}
+
+TEST_CASE("escapers: a name with a line feed is quoted whole (paths-filter's /m regexes let it through)") {
+  // paths-filter tests each line: `ok` is safe, so it printed this name bare.
+  CHECK(shell_escape("ok\n$(touch PWNED)") == "'ok\n$(touch PWNED)'");
+  CHECK(shell_escape("it's\n$(x)") == "it\\''s\n$(x)'");
+  CHECK(backslash_escape("a\nb") == "a'\n'b");
+  CHECK(csv_escape("ok\nb") == "\"ok\nb\"");
+}
+
+TEST_CASE("format_list: paths-filter's joins, and a leading '-' becomes ./- in the shell formats") {
+  const std::vector<std::string> files{"-rf", "a b", "c"};
+  CHECK(format_list(files, ListFormat::json) == R"(["-rf","a b","c"])");
+  CHECK(format_list(files, ListFormat::csv) == "-rf,\"a b\",c");
+  CHECK(format_list(files, ListFormat::shell) == "./-rf 'a b' c");
+  CHECK(format_list(files, ListFormat::escape) == "./-rf a\\ b c");
+  CHECK(format_list({"n\nl", "\x01", "bad\xFF"}, ListFormat::json) == "[\"n\\nl\",\"\\u0001\",\"bad\xEF\xBF\xBD\"]");
+  CHECK(format_list({}, ListFormat::json) == "[]");
+  CHECK(format_list({}, ListFormat::shell) == "");
+  CHECK(parse_list_format("JSON") == ListFormat::json);
+  CHECK_FALSE(parse_list_format("yaml"));
+}
+
+TEST_CASE("with_lists: count and files after each filter, entries in `filters`, long lists left out") {
+  Decision d;
+  FilterDecision cpu;
+  cpu.filter = "cpu";
+  cpu.files = {"src/a.c", "it's"};
+  FilterDecision gpu;
+  gpu.filter = "gpu";
+  gpu.relevant = false;
+  gpu.files = {std::string(kInlineListLimit + 1, 'x')};
+  d.filters = {cpu, gpu};
+  const auto plan = plan_lists(d, ListFormat::shell, true);
+  const auto out = with_lists({{"cpu", "true"}, {"gpu", "false"}, {"changes", "[\"cpu\"]"},
+                               {"filters", R"({"cpu":true,"gpu":false})"}},
+                              plan);
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"cpu", "true"},
+      {"cpu_count", "2"},
+      {"cpu_files", "src/a.c \"it's\""},
+      {"gpu", "false"},
+      {"gpu_count", "1"},
+      {"changes", "[\"cpu\"]"},
+      {"filters", R"({"cpu":true,"cpu_count":2,"cpu_files":"src/a.c \"it's\"","gpu":false,"gpu_count":1})"},
+      {"files-complete", "true"}};
+  CHECK(out == expected);
+  CHECK(list_warnings(plan, "/tmp/l.json") ==
+        std::vector<std::string>{"the file list of filter 'gpu' (1 files, 65537 bytes) is too long for a step output, "
+                                 "so `gpu_files` is not set; every list is in the file named by the `list-files-path` "
+                                 "output"});
+  d.fail_open = "truncated";
+  CHECK_FALSE(plan_lists(d, ListFormat::none, true).complete);
+  CHECK(lists_json(d) == "{\"cpu\":[\"src/a.c\",\"it's\"],\"gpu\":[\"" + std::string(kInlineListLimit + 1, 'x') + "\"]}");
+}
+
+TEST_CASE("lists_summary_markdown: counts, the first files as inert code spans, partial lists said") {
+  Decision d;
+  FilterDecision cpu;
+  cpu.filter = "cpu";
+  cpu.files = {"a|b\n::error ::x", "2", "3", "4", "5", "6", "7"};
+  FilterDecision gpu;
+  gpu.filter = "gpu";
+  d.filters = {cpu, gpu};
+  CHECK(lists_summary_markdown(d, plan_lists(d, ListFormat::none, true)) ==
+        "#### Changed files per filter\n\n"
+        "| Filter | Files | First files |\n"
+        "| --- | --- | --- |\n"
+        "| `cpu` | 7 | `a\\|b\\n::error ::x`, `2`, `3`, `4`, `5`, and 2 more |\n"
+        "| `gpu` | 0 | — |\n");
+  CHECK(lists_summary_markdown(d, plan_lists(d, ListFormat::none, false))
+            .ends_with("\nThese lists are partial: the gate did not get a complete listing of the change (every "
+                       "filter runs).\n"));
+}

@@ -1,0 +1,214 @@
+#include "list_files.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "gatekit/compat.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/utf8.hpp"
+
+namespace gatekit::path_classifier {
+
+namespace json = boost::json;
+
+namespace {
+
+bool shell_safe(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(",._+:@%/-").find(c) != std::string_view::npos;
+}
+bool csv_safe(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("._+:@%/-").find(c) != std::string_view::npos;
+}
+// JavaScript's \s, ASCII part (the only part a byte-wise test can see).
+bool js_space(char c) { return std::string_view(" \t\n\v\f\r").find(c) != std::string_view::npos; }
+
+template <class Pred>
+bool all_of(std::string_view s, Pred pred) {
+  return std::all_of(s.begin(), s.end(), pred);
+}
+
+// A name that begins with '-' reads as an option: `./-x` is the same repo-relative file.
+std::string not_an_option(const std::string& name) { return !name.empty() && name[0] == '-' ? "./" + name : name; }
+
+}  // namespace
+
+std::optional<ListFormat> parse_list_format(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "none") return ListFormat::none;
+  if (lower == "json") return ListFormat::json;
+  if (lower == "csv") return ListFormat::csv;
+  if (lower == "shell") return ListFormat::shell;
+  if (lower == "escape") return ListFormat::escape;
+  return std::nullopt;
+}
+
+std::string shell_escape(std::string_view value) {
+  if (value.empty()) return "";
+  if (all_of(value, shell_safe)) return std::string(value);
+  if (value.find('\'') != std::string_view::npos) {
+    if (all_of(value, [](char c) { return shell_safe(c) || c == '\'' || js_space(c); }))
+      return "\"" + std::string(value) + "\"";
+    std::string out;
+    std::size_t start = 0;
+    while (true) {
+      const auto quote = value.find('\'', start);
+      out += shell_escape(value.substr(start, quote == std::string_view::npos ? std::string_view::npos : quote - start));
+      if (quote == std::string_view::npos) break;
+      out += "\\'";
+      start = quote + 1;
+    }
+    return out;
+  }
+  return "'" + std::string(value) + "'";
+}
+
+std::string backslash_escape(std::string_view value) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < value.size()) {
+    const char c = value[i];
+    if (shell_safe(c)) {
+      out += c;
+      ++i;
+    } else if (c == '\n') {
+      out += "'\n'";
+      ++i;
+    } else {
+      // One backslash per character, as the JavaScript regex does for each UTF-16 unit.
+      const auto ch = decode_utf8(value, i);
+      out += '\\';
+      out.append(value.substr(i, ch.length));
+      i += ch.length;
+    }
+  }
+  return out;
+}
+
+std::string csv_escape(std::string_view value) {
+  if (value.empty()) return "";
+  if (all_of(value, csv_safe)) return std::string(value);
+  std::string out = "\"";
+  for (char c : value) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string format_list(const std::vector<std::string>& files, ListFormat format) {
+  std::string out;
+  switch (format) {
+    case ListFormat::none: return "";
+    case ListFormat::json: {
+      json::array array;
+      for (const auto& f : files) array.emplace_back(to_valid_utf8(f));
+      return json::serialize(array);
+    }
+    case ListFormat::csv:
+      for (std::size_t i = 0; i < files.size(); ++i) out += (i ? "," : "") + csv_escape(files[i]);
+      return out;
+    case ListFormat::shell:
+    case ListFormat::escape:
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto name = not_an_option(files[i]);
+        out += (i ? " " : "") + (format == ListFormat::shell ? shell_escape(name) : backslash_escape(name));
+      }
+      return out;
+  }
+  return out;
+}
+
+ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated) {
+  ListPlan plan;
+  plan.format = format;
+  plan.complete = evaluated && !decision.fail_open;
+  std::size_t total = 0;
+  for (const auto& f : decision.filters) {
+    FilterList l;
+    l.filter = f.filter;
+    l.count = f.files.size();
+    if (format != ListFormat::none) {
+      auto text = format_list(f.files, format);
+      l.size = text.size();
+      if (l.size <= kInlineListLimit && total + l.size <= kInlineTotalLimit) {
+        total += l.size;
+        l.value = std::move(text);
+      }
+    }
+    plan.lists.push_back(std::move(l));
+  }
+  return plan;
+}
+
+std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pair<std::string, std::string>> outputs,
+                                                            const ListPlan& plan) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& [key, value] : outputs) {
+    const auto list = std::find_if(plan.lists.begin(), plan.lists.end(), [&](const auto& l) { return l.filter == key; });
+    if (key == "filters") {
+      auto parsed = json::parse(value);
+      auto& object = parsed.as_object();
+      json::object merged;
+      for (const auto& entry : object) {
+        const auto name = entry.key();
+        merged[name] = entry.value();
+        const auto it = std::find_if(plan.lists.begin(), plan.lists.end(),
+                                     [&](const auto& l) { return l.filter == std::string_view(name); });
+        if (it == plan.lists.end()) continue;
+        merged[std::string(name) + "_count"] = it->count;
+        if (it->value) merged[std::string(name) + "_files"] = to_valid_utf8(*it->value);
+      }
+      out.emplace_back(key, json::serialize(merged));
+      continue;
+    }
+    out.emplace_back(key, std::move(value));
+    if (list == plan.lists.end()) continue;
+    out.emplace_back(key + "_count", std::to_string(list->count));
+    if (list->value) out.emplace_back(key + "_files", *list->value);
+  }
+  out.emplace_back("files-complete", plan.complete ? "true" : "false");
+  return out;
+}
+
+std::string lists_json(const Decision& decision) {
+  json::object root;
+  for (const auto& f : decision.filters) {
+    json::array files;
+    for (const auto& name : f.files) files.emplace_back(to_valid_utf8(name));
+    root[f.filter] = std::move(files);
+  }
+  return json::serialize(root);
+}
+
+std::string lists_summary_markdown(const Decision& decision, const ListPlan& plan) {
+  constexpr std::size_t kShown = 5;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : decision.filters) {
+    std::string shown;
+    for (std::size_t i = 0; i < f.files.size() && i < kShown; ++i) shown += (i ? ", " : "") + markdown_code(f.files[i]);
+    if (f.files.size() > kShown) shown += ", and " + std::to_string(f.files.size() - kShown) + " more";
+    rows.push_back({markdown_code(f.filter), std::to_string(f.files.size()), shown.empty() ? "—" : shown});
+  }
+  std::string out = "#### Changed files per filter\n\n" + markdown_table({"Filter", "Files", "First files"}, rows);
+  if (!plan.complete)
+    out += "\nThese lists are partial: the gate did not get a complete listing of the change (every filter runs).\n";
+  return out;
+}
+
+std::vector<std::string> list_warnings(const ListPlan& plan, const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& l : plan.lists) {
+    if (l.value || plan.format == ListFormat::none) continue;
+    std::string message = "the file list of filter '" + l.filter + "' (" + std::to_string(l.count) + " files, " +
+                          std::to_string(l.size) + " bytes) is too long for a step output, so `" + l.filter +
+                          "_files` is not set";
+    message += path.empty() ? " (set RUNNER_TEMP to get every list in a file)"
+                            : "; every list is in the file named by the `list-files-path` output";
+    out.push_back(std::move(message));
+  }
+  return out;
+}
+
+}  // namespace gatekit::path_classifier
