@@ -1,0 +1,116 @@
+"""actions/suite-report's run steps, taken from action.yml and run as the runner runs them
+(inputs only through env, every declared env set, GITHUB_ACTION_PATH the action folder,
+RUNNER_TEMP a scratch folder): each command's arguments, the input checks, a missing tool,
+and the growth steps (find through the API test server, then compare and write the next
+baseline, which the `store` step uploads on main pushes)."""
+import os
+import sys
+
+import subprocess
+import pytest
+import yaml
+
+from suite_fixtures import BUILD, SOURCE, make_project, read_outputs, run_pytest
+
+sys.path.insert(0, os.path.join(str(SOURCE), "tests", "github_api"))
+from server import FakeGitHub  # noqa: E402
+
+ACTION = SOURCE / "actions" / "suite-report"
+STEPS = {step["id"]: step for step in yaml.safe_load((ACTION / "action.yml").read_text())["runs"]["steps"]}
+
+
+def run_step(step_id, cwd, bin_dir=BUILD / "tools" / "suite-report", **inputs):
+    step = STEPS[step_id]
+    out = cwd / f"_output_{step_id}"
+    out.write_text("")
+    env = {key: "" for key in step["env"]}
+    env.update(PATH=os.environ["PATH"], HOME=str(cwd), GITHUB_ACTION_PATH=str(ACTION), GITHUB_OUTPUT=str(out),
+               RUNNER_TEMP=str(cwd / "_runner_temp"), INPUT_GATEKIT_BIN=str(bin_dir), INPUT_PYTHON=sys.executable,
+               INPUT_SELECTION="suite.yml")
+    for key in ("PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    env.update(inputs)
+    done = subprocess.run(["bash", "-c", step["run"]], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+    return done, read_outputs(out)
+
+
+@pytest.fixture
+def project(tmp_path):
+    return make_project(tmp_path / "p", {"tests/test_a.py": "def test_a():\n    pass\n"},
+                        selection_extra="docs: {leg: cpu, variant: '3.13', markers: docs}\n")
+
+
+def test_nightly_through_the_action(project):
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="gpu", INPUT_CONTEXT="daily")
+    assert done.returncode == 0, done.stderr
+    assert outputs == {"markers": "gpu or rocm", "run": "tests", "context": "daily"}
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.13")
+    assert outputs["run"] == "docs"
+    assert outputs["markers"] == "(docs) and not nightly"
+
+
+def test_partition_and_ran_through_the_action(project, tmp_path):
+    done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outputs["result"] == "pass"
+    run_pytest(project, "gpu or rocm", tmp_path / "gpu.xml")
+    done, outputs = run_step("run", project, INPUT_COMMAND="ran", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
+                             INPUT_REPORT=str(tmp_path / "gpu.xml"))
+    assert done.returncode == 0, done.stdout + done.stderr  # an empty selection: nothing to run
+    assert "the leg's selection is empty in context pr" in done.stdout
+
+
+def test_input_mistakes_are_usage_errors(project):
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_DOCS_ONLY="yes")
+    assert done.returncode == 2
+    assert done.stdout == "::error title=suite-report::input docs-only must be 'true' or 'false'\n"
+    assert outputs == {"result": "error"}
+    done, outputs = run_step("run", project, INPUT_COMMAND="proof")
+    assert done.returncode == 2
+    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly or growth\n"
+
+
+@pytest.mark.parametrize("step_id", ["run", "find"])
+def test_a_missing_tool_is_an_error_not_a_pass(project, step_id):
+    done, outputs = run_step(step_id, project, bin_dir=project / "no-such-bin", INPUT_COMMAND="nightly", INPUT_LEG="cpu")
+    assert done.returncode == 3
+    assert done.stdout == "::error title=suite-report::suite-report not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == {"result": "error"}
+
+
+def test_growth_steps_find_compare_and_write_the_next_baseline(project, tmp_path):
+    run_pytest(project, "(not gpu and not rocm) and not nightly", tmp_path / "cpu.xml")
+    common = dict(INPUT_LEG="cpu", INPUT_CONTEXT="pr", INPUT_PYTHON_VERSION="3.12", INPUT_BASELINE_BRANCH="main",
+                  GITHUB_REPOSITORY="o/r", GITHUB_WORKFLOW_REF="o/r/.github/workflows/cpu-tests.yml@refs/pull/3/merge",
+                  GITHUB_JOB="tests")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", workflow="cpu-tests.yml", status="in_progress", conclusion=None, run_id=1)
+        done, found = run_step("find", project, GITHUB_TOKEN="t0ken", GITHUB_API_URL=srv.base_url, **common)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert found["found"] == "false"
+    assert found["artifact"].startswith("suite-baseline-cpu-tests-tests-py3.12-")
+    assert found["dir"] == str(project / "_runner_temp" / "gatekit-suite-baseline")
+    # Nothing was downloaded: the comparison says so and still writes the next baseline.
+    compare_env = dict(common, INPUT_REPORT=str(tmp_path / "cpu.xml"), BASELINE_DIR=found["dir"], NEXT_DIR=found["next"])
+    done, outputs = run_step("compare", project, **compare_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outputs["baseline"] == "none"
+    next_baseline = project / "_runner_temp" / "gatekit-suite-next" / "suite-baseline.json"
+    assert next_baseline.exists()
+    # What download-artifact would put there on the next run: the comparison finds it.
+    (project / "_runner_temp" / "gatekit-suite-baseline").mkdir(parents=True)
+    next_baseline.rename(project / "_runner_temp" / "gatekit-suite-baseline" / "suite-baseline.json")
+    done, outputs = run_step("compare", project, **compare_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outputs["baseline"] == "found"
+    assert outputs["new-tests"] == "0"
+
+
+def test_the_store_step_uploads_only_on_pushes_to_the_baseline_branch():
+    condition = STEPS["store"]["if"]
+    assert "github.event_name == 'push'" in condition
+    assert "github.ref_name == inputs.baseline-branch" in condition
+    assert STEPS["store"]["with"]["name"] == "${{ steps.find.outputs.artifact }}"
+    assert STEPS["download"]["with"]["run-id"] == "${{ steps.find.outputs.run-id }}"

@@ -1,0 +1,100 @@
+"""suite-report growth --find-baseline against the GitHub API test server: the baseline is
+the artifact of the newest completed push run on main of the same workflow; pull-request
+runs (a fork's branch may be called main), expired artifacts and other branches never
+supply one; no baseline and an API failure are notices, never failures."""
+import os
+import sys
+
+from suite_fixtures import make_project, run_tool
+
+sys.path.insert(0, os.path.join(os.environ.get("GATEKIT_SOURCE_DIR", "."), "tests", "github_api"))
+from server import FakeGitHub  # noqa: E402
+
+KEY = ["--workflow", "cpu-tests.yml", "--job", "tests", "--python-version", "3.12", "--repo", "o/r"]
+
+
+def find(project, srv, *extra, token="t0ken"):
+    return run_tool("growth", "--find-baseline", "--selection", "suite.yml", "--leg", "cpu", "--context", "pr", *KEY,
+                    *extra, cwd=project, env={"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": token})
+
+
+def artifact_name(project, srv):
+    """The name the tool gives this configuration's baseline (asked with nothing to find)."""
+    srv.add_run("o/r", workflow="cpu-tests.yml", status="in_progress", conclusion=None, run_id=1)
+    return find(project, srv).outputs["artifact"]
+
+
+def test_the_newest_push_run_on_main_with_the_artifact_supplies_the_baseline(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        name = artifact_name(project, srv)
+        assert name.startswith("suite-baseline-cpu-tests-tests-py3.12-")
+        srv.add_run("o/r", "a" * 40, workflow="cpu-tests.yml", run_id=500, artifacts=[{"name": name, "size_in_bytes": 9}])
+        # Newer runs that must not be taken: a fork's pull request from its own `main`
+        # branch, an expired artifact, another workflow, another branch, a run of another key.
+        srv.add_run("o/r", "b" * 40, workflow="cpu-tests.yml", event="pull_request", run_id=501,
+                    artifacts=[{"name": name, "size_in_bytes": 9}])
+        srv.add_run("o/r", "c" * 40, workflow="cpu-tests.yml", run_id=502,
+                    artifacts=[{"name": name, "size_in_bytes": 9, "expired": True}])
+        srv.add_run("o/r", "d" * 40, workflow="gpu-tests.yml", run_id=503, artifacts=[{"name": name, "size_in_bytes": 9}])
+        srv.add_run("o/r", "e" * 40, workflow="cpu-tests.yml", head_branch="dev", run_id=504,
+                    artifacts=[{"name": name, "size_in_bytes": 9}])
+        srv.add_run("o/r", "f" * 40, workflow="cpu-tests.yml", run_id=505,
+                    artifacts=[{"name": name.replace("py3.12", "py3.11"), "size_in_bytes": 9}])
+        run = find(project, srv)
+        assert run.code == 0, run.stdout + run.stderr
+        assert run.outputs["found"] == "true"
+        assert run.outputs["run-id"] == "500"
+        assert run.outputs["artifact"] == name
+        assert f"baseline: artifact {name} of run 500 ({'a' * 40})" in run.stdout
+        paths = [r["path"] for r in srv.requests]
+        assert "/repos/o/r/actions/runs/501/artifacts" not in paths  # a pull request's artifacts are never read
+        assert "/repos/o/r/actions/runs/504/artifacts" not in paths
+
+
+def test_no_baseline_yet_is_a_notice(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        artifact_name(project, srv)  # only this run, still in progress
+        run = find(project, srv)
+        assert run.code == 0
+        assert run.outputs["found"] == "false"
+        assert run.outputs["run-id"] == ""
+        assert ("notice: suite growth: no suite baseline yet for this configuration (no completed push run of "
+                "cpu-tests.yml on main yet); the next push to main stores one") in run.stdout
+        srv.add_run("o/r", workflow="cpu-tests.yml", run_id=600)
+        run = find(project, srv)
+        assert run.outputs["found"] == "false"
+        assert "(none of the last 1 push runs of cpu-tests.yml on main stored suite-baseline-cpu-tests-tests-py3.12-" \
+            in run.stdout
+
+
+def test_an_api_failure_is_a_notice_never_a_failure(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        artifact_name(project, srv)
+        srv.add_fault("GET", r"/actions/workflows/", "status", status=503, times=None)
+        run = find(project, srv, "--api-budget", "2")
+        assert run.code == 0, run.stdout + run.stderr
+        assert run.outputs["found"] == "false"
+        assert "notice: suite growth: could not look up the suite baseline (GET " in run.stdout
+        assert "growth is not compared this time" in run.stdout
+
+
+def test_a_wrong_token_is_a_notice_and_the_token_never_printed(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        artifact_name(project, srv)
+        run = find(project, srv, token="s3cret-token-value")
+        assert run.code == 0
+        assert "could not look up the suite baseline" in run.stdout
+        assert "401" in run.stdout
+        assert "s3cret-token-value" not in run.stdout + run.stderr
+
+
+def test_find_baseline_needs_a_repository(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    run = run_tool("growth", "--find-baseline", "--selection", "suite.yml", "--leg", "cpu", "--context", "pr",
+                   "--python-version", "3.12", cwd=project)
+    assert run.code == 2
+    assert run.stderr == "suite-report: error: --find-baseline needs --repo or GITHUB_REPOSITORY\n"

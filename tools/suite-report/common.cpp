@@ -1,0 +1,61 @@
+#include "common.hpp"
+
+#include "gatekit/text.hpp"
+
+namespace gatekit::suite_report {
+
+void fail(const Error& error) { throw Failure{error.code, error.message}; }
+void fail(ExitCode code, std::string message) { throw Failure{code, std::move(message)}; }
+
+Selection load_selection(const Options& options) { return take(load_selection_file(options.selection)); }
+
+std::string resolve_context(const Options& options, const Environment& env) {
+  if (!options.context.empty()) {
+    if (!known_context(options.context))
+      fail(ExitCode::usage_error,
+           "unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");
+    return options.context;
+  }
+  return take(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
+}
+
+const Leg& require_leg(const Selection& selection, const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& leg : selection.legs) names.push_back(leg.name);
+  if (name.empty()) fail(ExitCode::usage_error, "--leg is required (legs in " + selection.origin + ": " + join(names, ", ") + ")");
+  const Leg* leg = selection.find_leg(name);
+  if (leg == nullptr)
+    fail(ExitCode::usage_error, "no leg named '" + name + "' in " + selection.origin + " (legs: " + join(names, ", ") + ")");
+  return *leg;
+}
+
+std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < limit; ++i) out += "- " + markdown_code(ids[i]) + "\n";
+  if (ids.size() > limit) out += "- ... and " + std::to_string(ids.size() - limit) + " more (the log lists every one)\n";
+  return out;
+}
+
+std::string file_of(const std::string& node_id) {
+  const auto cut = node_id.find("::");
+  if (cut == std::string::npos || cut == 0) return "";
+  return node_id.substr(0, cut);
+}
+
+void annotate_first(Workflow& workflow, Severity severity, const std::string& title, const std::vector<Note>& notes,
+                    std::size_t limit) {
+  for (std::size_t i = 0; i < notes.size() && i < limit; ++i) {
+    Annotation annotation;
+    annotation.severity = severity;
+    annotation.title = title;
+    annotation.file = notes[i].file;
+    annotation.line = notes[i].line;
+    annotation.message = notes[i].message;
+    workflow.annotate(annotation);
+  }
+  if (notes.size() > limit)
+    workflow.log(std::to_string(notes.size() - limit) + " more not annotated (GitHub shows " +
+                 std::to_string(limit) + " per step): see the lines above and the job summary");
+}
+
+}  // namespace gatekit::suite_report

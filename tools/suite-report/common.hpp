@@ -1,0 +1,50 @@
+#pragma once
+// What every subcommand shares: how a failure leaves a subcommand (cli.cpp prints it once and
+// exits with its code), the selection and leg lookups, and bounded lists for summaries.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gatekit/result.hpp"
+#include "gatekit/workflow.hpp"
+#include "selection.hpp"
+#include "suite-report.hpp"
+
+namespace gatekit::suite_report {
+
+// Thrown by a subcommand that cannot reach a verdict; cli.cpp turns it into
+// `suite-report: error: <message>` and the exit code.
+struct Failure {
+  ExitCode code;
+  std::string message;
+};
+[[noreturn]] void fail(const Error& error);
+[[noreturn]] void fail(ExitCode code, std::string message);
+
+template <class T>
+T take(Result<T> result) {
+  if (!result) fail(result.error());
+  return std::move(result).value();
+}
+
+Selection load_selection(const Options& options);
+// --context, else the context of the workflow event.
+std::string resolve_context(const Options& options, const Environment& env);
+// The leg named by --leg; a usage error naming the legs there are when it is missing.
+const Leg& require_leg(const Selection& selection, const std::string& name);
+
+// A Markdown bullet list of node ids as code spans, at most `limit`, then "... and N more".
+std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit = 50);
+// The file part of a pytest node id ("tests/a.py" of "tests/a.py::test_b"), "" when none.
+std::string file_of(const std::string& node_id);
+// Annotations for the first `limit` messages (GitHub shows ten per step), and a log line
+// saying how many more there are.
+struct Note {
+  std::string file;  // repository-relative, "" when unknown
+  int line = 0;
+  std::string message;
+};
+void annotate_first(Workflow& workflow, Severity severity, const std::string& title, const std::vector<Note>& notes,
+                    std::size_t limit = 10);
+
+}  // namespace gatekit::suite_report

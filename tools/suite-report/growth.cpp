@@ -1,0 +1,210 @@
+// `suite-report growth`: finds the last main run's baseline (--find-baseline), compares this
+// run's report with it, notices large growth, and writes this run as the next baseline.
+// Growth is information, never a gate: a missing baseline, an API failure or an unreadable
+// baseline is a notice and exit 0. Only this run's own report must be readable.
+#include "growth.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "common.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/text.hpp"
+#include "growth_lookup.hpp"
+
+namespace gatekit::suite_report {
+
+namespace {
+
+std::string workflow_file(const Options& options, const Environment& env) {
+  if (!options.workflow.empty()) return options.workflow;
+  if (auto ref = env.get_nonempty("GITHUB_WORKFLOW_REF")) {
+    std::string path = ref->substr(0, ref->find('@'));
+    return path.substr(path.rfind('/') + 1);
+  }
+  return env.get_nonempty("GITHUB_WORKFLOW").value_or("local");
+}
+
+std::string python_version(const Options& options, Context& context) {
+  if (!options.python_version.empty()) return options.python_version;
+  ProcessSpec spec;
+  spec.argv = {options.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"};
+  spec.timeout = std::chrono::seconds(60);
+  spec.capture_limit = 1024;
+  auto result = context.runner.run(spec);
+  if (result && result->succeeded()) return trim(result->out);
+  context.workflow.log("could not ask " + options.python + " for its version: the key says python=unknown");
+  return "unknown";
+}
+
+ConfigKey make_key(const Options& options, Context& context, const Selection& selection, const Leg& leg,
+                   const std::string& ctx) {
+  ConfigKey key;
+  key.workflow = workflow_file(options, context.env);
+  key.job = options.job.empty() ? context.env.get_nonempty("GITHUB_JOB").value_or("local") : options.job;
+  key.python = python_version(options, context);
+  key.selection = leg_expression(selection, leg, ctx);
+  return key;
+}
+
+void notice(Workflow& workflow, const std::string& message) {
+  Annotation annotation;
+  annotation.severity = Severity::notice;
+  annotation.title = "suite growth";
+  annotation.message = message;
+  workflow.annotate(annotation);
+}
+
+ExitCode find_baseline(const Options& options, Context& context, const ConfigKey& key) {
+  const std::string repo = options.repo.empty() ? context.env.get_nonempty("GITHUB_REPOSITORY").value_or("") : options.repo;
+  if (repo.empty()) fail(ExitCode::usage_error, "--find-baseline needs --repo or GITHUB_REPOSITORY");
+  auto client_options = github::options_from_environment(context.env);
+  client_options.budget = std::chrono::seconds(options.api_budget_s);
+  client_options.total_budget = std::chrono::seconds(options.api_budget_s);
+  auto transport = context.make_transport();
+  github::Client client(client_options, *transport, context.clock, &context.workflow);
+  const auto artifact = key.artifact_name();
+  context.workflow.set_output("artifact", artifact);
+  context.workflow.set_output("key", key.text());
+  context.workflow.log("baseline key: " + key.text());
+  const auto lookup = find_baseline_artifact(client, repo, key.workflow, options.branch, artifact);
+  context.workflow.set_output("result", "pass");
+  context.workflow.set_output("found", lookup.found ? "true" : "false");
+  context.workflow.set_output("run-id", lookup.found ? std::to_string(lookup.run_id) : "");
+  if (lookup.found) {
+    context.workflow.log("baseline: artifact " + artifact + " of run " + std::to_string(lookup.run_id) + " (" + lookup.sha + ")");
+  } else if (lookup.api_failed) {
+    notice(context.workflow, "could not look up the suite baseline (" + lookup.note + "); growth is not compared this time");
+  } else {
+    notice(context.workflow, "no suite baseline yet for this configuration (" + lookup.note +
+                                 "); the next push to " + options.branch + " stores one");
+  }
+  return ExitCode::pass;
+}
+
+// The baseline to compare with, or nullopt with the reason noticed.
+std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key) {
+  if (options.baseline.empty() || !std::filesystem::exists(options.baseline)) {
+    notice(context.workflow, "no suite baseline yet for this configuration (" + key.text() + "); the next push to " +
+                                 options.branch + " stores one");
+    return std::nullopt;
+  }
+  auto baseline = read_baseline(options.baseline);
+  if (!baseline) {
+    notice(context.workflow, "the suite baseline cannot be read, growth is not compared: " + baseline.error().message);
+    return std::nullopt;
+  }
+  if (baseline->key && !(*baseline->key == key)) {
+    notice(context.workflow, "the suite baseline is for another configuration (" + baseline->key->text() +
+                                 "; this run: " + key.text() + "), growth is not compared");
+    return std::nullopt;
+  }
+  return std::move(*baseline);
+}
+
+std::string duration(double seconds) {
+  return format_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5)));
+}
+
+std::string signed_count(long long n) { return n == 0 ? "±0" : (n > 0 ? "+" : "") + std::to_string(n); }
+std::string signed_duration(double seconds) { return (seconds < 0 ? "-" : "+") + duration(seconds < 0 ? -seconds : seconds); }
+
+std::string compared_summary(const GrowthResult& g, const Baseline& base, const Thresholds& thresholds,
+                             const HistoryPoint& now) {
+  const std::string head = g.notice ? "## 📈 Suite growth: " : "## Suite size: ";
+  std::string md = head + signed_count(static_cast<long long>(g.tests) - static_cast<long long>(g.base_tests)) +
+                   " tests, " + signed_duration(g.seconds - g.base_seconds) + "\n\n";
+  const std::string base_label = !base.history.empty() && !base.history.back().sha.empty()
+                                     ? "main (" + markdown_code(base.history.back().sha.substr(0, 7)) + ")"
+                                     : "baseline";
+  md += markdown_table(
+      {"", base_label, "this run", "change"},
+      {{"tests", std::to_string(g.base_tests), std::to_string(g.tests),
+        signed_count(static_cast<long long>(g.tests) - static_cast<long long>(g.base_tests))},
+       {"test time", duration(g.base_seconds), duration(g.seconds), signed_duration(g.seconds - g.base_seconds)},
+       {"new tests", "", std::to_string(g.added.size()) + " (" + duration(g.added_seconds) + ")", ""},
+       {"removed tests", "", std::to_string(g.removed.size()), ""}});
+  md += "\nNotice threshold: " + std::to_string(thresholds.tests) + " new tests or " + duration(thresholds.seconds) +
+        " of new test time" + (g.notice ? " — **reached**." : ".") + "\n\n";
+  if (!g.added.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < g.added.size() && i < 10; ++i)
+      rows.push_back({markdown_code(g.added[i].id), duration(g.added[i].seconds)});
+    md += "### Slowest new tests\n\n" + markdown_table({"test", "time"}, rows) + "\n";
+    std::vector<std::string> ids;
+    for (const auto& t : g.added) ids.push_back(t.id);
+    md += "<details><summary>All " + std::to_string(ids.size()) + " new tests</summary>\n\n" + markdown_id_list(ids, 200) +
+          "\n</details>\n\n";
+  }
+  if (!g.removed.empty())
+    md += "<details><summary>" + std::to_string(g.removed.size()) + (g.removed.size() == 1 ? " removed test" : " removed tests") +
+          "</summary>\n\n" +
+          markdown_id_list(g.removed, 200) + "\n</details>\n\n";
+  if (base.key) md += history_charts(base.history, now) + "\n";
+  return md;
+}
+
+void write_baseline(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
+                    const Snapshot& now, const HistoryPoint& point) {
+  std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
+  history.push_back(point);
+  std::ofstream out(options.write_baseline, std::ios::binary | std::ios::trunc);
+  out << baseline_json(key, history, now);
+  out.close();
+  if (!out) {
+    Annotation annotation;
+    annotation.severity = Severity::warning;
+    annotation.title = "suite growth";
+    annotation.message = "could not write the next suite baseline to " + options.write_baseline;
+    context.workflow.annotate(annotation);
+    return;
+  }
+  context.workflow.log("wrote the next baseline (" + std::to_string(now.size()) + " tests) to " + options.write_baseline);
+}
+
+}  // namespace
+
+ExitCode run_growth(const Options& options, Context& context) {
+  const Selection selection = load_selection(options);
+  const Leg& leg = require_leg(selection, options.leg);
+  const std::string ctx = resolve_context(options, context.env);
+  const ConfigKey key = make_key(options, context, selection, leg, ctx);
+  if (options.find_baseline) return find_baseline(options, context, key);
+  if (options.report.empty()) fail(ExitCode::usage_error, "growth needs --report (or --find-baseline)");
+  const Thresholds thresholds{options.notice_tests.value_or(selection.notice_tests),
+                              options.notice_seconds.value_or(selection.notice_seconds)};
+
+  const Snapshot now = take(read_report_snapshot(options.report, options.junit_prefix));
+  const auto base = usable_baseline(options, context, key);
+  const auto seconds_now = total_seconds(now);
+  HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""), context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),
+                     format_utc(std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count()),
+                     now.size(), seconds_now};
+  context.workflow.set_output("result", "pass");
+  context.workflow.set_output("tests", std::to_string(now.size()));
+  context.workflow.set_output("artifact", key.artifact_name());
+  context.workflow.set_output("key", key.text());
+  if (base) {
+    const auto growth = compare(base->tests, now, thresholds);
+    const std::string sentence = "this change " + describe_growth(growth, thresholds);
+    context.workflow.log("compared with " + base->source + ": " + sentence);
+    if (growth.notice) notice(context.workflow, "This change " + describe_growth(growth, thresholds) + " (" + key.text() + ")");
+    context.workflow.append_summary(compared_summary(growth, *base, thresholds, point));
+    context.workflow.set_output("baseline", "found");
+    context.workflow.set_output("new-tests", std::to_string(growth.added.size()));
+    context.workflow.set_output("removed-tests", std::to_string(growth.removed.size()));
+    context.workflow.set_output("notice", growth.notice ? "true" : "false");
+  } else {
+    context.workflow.append_summary("## Suite size: " + std::to_string(now.size()) + " tests, " + duration(seconds_now) +
+                                    "\n\nNo baseline to compare with for " + markdown_code(key.text()) +
+                                    ": growth is reported once a push to " + markdown_text(options.branch, false) +
+                                    " has stored one.\n\n");
+    context.workflow.set_output("baseline", "none");
+    context.workflow.set_output("notice", "false");
+  }
+  if (!options.write_baseline.empty()) write_baseline(options, context, key, base, now, point);
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::suite_report

@@ -1,0 +1,52 @@
+// `suite-report nightly`: prints (and sets as step outputs) the marker expression a leg runs
+// in the current context, so workflows and gpu-gate never write an expression themselves.
+#include "nightly.hpp"
+
+#include "common.hpp"
+#include "gatekit/text.hpp"
+
+namespace gatekit::suite_report {
+
+std::string_view to_string(RunKind kind) {
+  switch (kind) {
+    case RunKind::tests: return "tests";
+    case RunKind::docs: return "docs";
+    case RunKind::none: return "none";
+  }
+  return "tests";
+}
+
+LegPlan plan_leg(const Selection& selection, const Leg& leg, const std::string& context, bool docs_only,
+                 const std::string& variant) {
+  if (!docs_only) {
+    const bool nightly = selection.runs_nightly(context);
+    return {RunKind::tests, leg_expression(selection, leg, context),
+            std::string("context ") + context + (nightly ? " runs the nightly tests too" : " leaves the nightly tests out")};
+  }
+  if (!selection.docs)
+    return {RunKind::none, "", "the change touches documentation only and the selection file names no docs tests"};
+  if (selection.docs->leg != leg.name)
+    return {RunKind::none, "", "the change touches documentation only; leg " + selection.docs->leg + " runs the docs tests"};
+  if (!selection.docs->variant.empty() && selection.docs->variant != variant)
+    return {RunKind::none, "",
+            "the change touches documentation only; the " + selection.docs->variant + " job of this leg runs the docs tests"};
+  return {RunKind::docs, docs_expression(selection, context), "the change touches documentation only: the docs tests run"};
+}
+
+ExitCode run_nightly(const Options& options, Context& context) {
+  const Selection selection = load_selection(options);
+  const Leg& leg = require_leg(selection, options.leg);
+  const std::string ctx = resolve_context(options, context.env);
+  const auto plan = plan_leg(selection, leg, ctx, options.docs_only, options.variant);
+  context.workflow.set_output("markers", plan.markers);
+  context.workflow.set_output("run", std::string(to_string(plan.run)));
+  context.workflow.set_output("context", ctx);
+  std::string line = "Leg " + markdown_text(leg.name, false) + (options.variant.empty() ? "" : " (" + markdown_text(options.variant, false) + ")");
+  if (plan.run == RunKind::none) line += " runs no test: " + markdown_text(plan.why, false);
+  else line += " runs " + markdown_code("-m " + plan.markers) + ": " + markdown_text(plan.why, false);
+  context.workflow.append_summary(line + ".\n\n");
+  if (!plan.markers.empty()) context.workflow.log(plan.markers);
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::suite_report
