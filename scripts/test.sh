@@ -15,6 +15,24 @@ step "Building (dev preset)"
 cmake --preset dev >/dev/null
 cmake --build --preset dev -j "$jobs"
 
+step "glibc symbol versions of the built tools (scripts/check-glibc.sh)"
+# The release archives promise tools that start on glibc 2.34 (docs/contributing.md,
+# "Releases"); they are built on Debian 12 (glibc 2.36). A build judges gatekit's own glibc
+# calls only on a host whose glibc is no newer than that: newer headers bind newer symbol
+# versions (glibc 2.38 turns strtol into __isoc23_strtol). Elsewhere this step says so, and
+# the release-archive job of .github/workflows/ci.yml checks the real archive.
+host_glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+if [ -n "$host_glibc" ] && [ "$(printf '%s\n' "$host_glibc" 2.36 | sort -V | tail -n 1)" = 2.36 ]; then
+  built=()
+  for dir in tools/*/; do
+    tool="$(basename "$dir")"
+    if [ "$tool" != core ] && [ -f "$dir/CMakeLists.txt" ]; then built+=("build/dev/tools/$tool/$tool"); fi
+  done
+  bash scripts/check-glibc.sh "${built[@]}"
+else
+  echo "skipped: this host has glibc ${host_glibc:-unknown}, newer than the release image's 2.36"
+fi
+
 step "Testing (dev preset)"
 ctest --preset dev -j "$jobs"
 

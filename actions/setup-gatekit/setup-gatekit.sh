@@ -1,32 +1,57 @@
 #!/usr/bin/env bash
 # setup-gatekit.sh probe|install: makes the gatekit tools available to later steps of a job.
 #
-# The action's own source tree ($GITHUB_ACTION_PATH/../..) is built with CMake's `release`
-# preset; the action.yml wires two calls around an actions/cache step:
+# The tools come from the first of these that works: the tools already on PATH at this
+# source's version; the Actions cache; the release archive of this version, verified against
+# the SHA-256 committed next to this script (checksums.txt), so pinning the action pins the
+# binaries; a build of the action's own source tree ($GITHUB_ACTION_PATH/../..) with CMake's
+# `release` preset. The action.yml wires two calls around an actions/cache step:
 #   probe    decides whether anything is needed. Tools already on PATH with this source's
 #            version (`path-classifier --version`) are used as they are unless INPUT_FORCE
-#            is true. Otherwise it checks the OS (when it must install packages) and prints
-#            the cache key. Outputs: skip, bin, version, key, source (when skipping).
-#   install  uses restored binaries when GATEKIT_CACHE_HIT is true and they run, else
-#            installs the build dependencies with apt and builds. Then appends the bin folder
-#            to $GITHUB_PATH, exports GATEKIT_BIN and writes the outputs bin, version, source.
+#            is true. Otherwise it prints the cache key. It never judges the OS: tools on
+#            PATH or in the cache work on any OS. Outputs: skip, bin, version, key, source
+#            (when skipping).
+#   install  uses restored binaries when GATEKIT_CACHE_HIT is true and they run; else
+#            downloads the release archive (curl or wget, tar; no root, no compiler); else
+#            builds, after installing the missing build dependencies with apt where
+#            INPUT_INSTALL_DEPS allows it. Then appends the bin folder to $GITHUB_PATH,
+#            exports GATEKIT_BIN and writes the outputs bin, version, source.
+#            The OS matters only for the build, and only when apt must install something:
+#            the package list (actions/lib/apt-packages.sh) names the releases it was checked
+#            on, tries the version-less names with a ::warning on others, and refuses only a
+#            release whose CMake or Boost is too old, or a runner without apt-get.
+# A release archive whose SHA-256 differs from checksums.txt is never unpacked, let alone
+# run: exit 3. An archive that is not there (no line in checksums.txt for this version and
+# platform, HTTP 404, no curl or wget, a timeout) falls through to the build.
 #
 # Inputs, only from the environment (never ${{ }} in a script):
-#   INPUT_FORCE         'true' | 'false': build even when the tools are on PATH already
-#   INPUT_CACHE         'true' | 'false': only validated here (action.yml skips actions/cache)
-#   INPUT_INSTALL_DEPS  'true' | 'false': install the build dependencies with apt
-#   INPUT_BUILD_DIR     build folder (default $RUNNER_TEMP/gatekit-build); tools go to its bin/
-#   GATEKIT_CACHE_HIT   install only: actions/cache's cache-hit output
-#   GATEKIT_OS_RELEASE  os-release file to read (default /etc/os-release)
-# Exit codes (docs/exit-codes.md): 0 the tools are available; 2 a bad input or an unsupported
-# OS for installing packages; 3 the tools could not be set up (apt, build, or the built tools
-# do not run or report another version).
+#   INPUT_FORCE             'true' | 'false': do not use the tools on PATH
+#   INPUT_CACHE             'true' | 'false': only validated here (action.yml skips actions/cache)
+#   INPUT_INSTALL_DEPS      'auto' | 'true' | 'false': install missing build dependencies with
+#                           apt: auto only on GitHub-hosted runners (RUNNER_ENVIRONMENT)
+#   INPUT_BUILD_DIR         build folder (default $RUNNER_TEMP/gatekit-build); tools go to its bin/
+#   INPUT_DOWNLOAD_TIMEOUT  seconds the archive download may take (default 60)
+#   GATEKIT_CACHE_HIT       install only: actions/cache's cache-hit output
+#   GATEKIT_OS_RELEASE      os-release file to read (default /etc/os-release)
+#   GATEKIT_RELEASE_URL     test only: the URL that holds v<version>/<archive>, instead of
+#                           $GITHUB_SERVER_URL/<repository of checksums.txt>/releases/download
+# Exit codes (docs/exit-codes.md): 0 the tools are available; 2 a bad input, or packages must
+# be installed where they may not or cannot be (a self-hosted runner without install-deps:
+# true, no apt-get, or a release too old to build gatekit); 3 the tools could not be set up
+# (a release archive that does not match its checksum, apt, build, or the built tools do not
+# run or report another version).
 set -euo pipefail
 
+escape() {  # escape TEXT: workflow-command data (a % or line break cannot end the message)
+  local text="${1//%/%25}"
+  text="${text//$'\r'/%0D}"
+  printf '%s' "${text//$'\n'/%0A}"
+}
 die() {  # die CODE MESSAGE
-  echo "::error title=setup-gatekit::$2" >&2
+  echo "::error title=setup-gatekit::$(escape "$2")" >&2
   exit "$1"
 }
+warn() { echo "::warning title=setup-gatekit::$(escape "$1")"; }
 group() { echo "::group::setup-gatekit: $*"; }
 endgroup() { echo "::endgroup::"; }
 bool() {  # bool NAME VALUE DEFAULT: prints true|false, or exits 2
@@ -49,7 +74,14 @@ esac
 
 force="$(bool force "${INPUT_FORCE:-}" false)"
 bool cache "${INPUT_CACHE:-}" true >/dev/null  # read by action.yml; checked here
-install_deps="$(bool install-deps "${INPUT_INSTALL_DEPS:-}" true)"
+install_deps="${INPUT_INSTALL_DEPS:-auto}"
+case "$install_deps" in
+  auto | true | false) ;;
+  *) die 2 "input install-deps must be 'auto', 'true' or 'false', got '$install_deps'" ;;
+esac
+download_timeout="${INPUT_DOWNLOAD_TIMEOUT:-60}"
+[[ "$download_timeout" =~ ^[1-9][0-9]{0,3}$ ]] ||
+  die 2 "input download-timeout must be a number of seconds from 1 to 9999, got '$download_timeout'"
 action_dir="${GITHUB_ACTION_PATH:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
 src="$(cd "$action_dir/../.." && pwd)" || die 3 "cannot enter the gatekit source tree above $action_dir"
 build_dir="${INPUT_BUILD_DIR:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gatekit-build}"
@@ -73,24 +105,31 @@ for dir in "$src"/tools/*/; do
 done
 [[ " ${tools[*]} " == *" path-classifier "* ]] || die 3 "no tools/path-classifier in $src: is this a gatekit source tree?"
 
-os_field() {  # os_field NAME: a field of os-release, unquoted ('' when absent)
-  local file="${GATEKIT_OS_RELEASE:-/etc/os-release}"
-  [ -r "$file" ] || return 0
-  sed -n "s/^$1=//p" "$file" | head -n 1 | sed -e 's/^"\(.*\)"$/\1/' -e "s/^'\(.*\)'$/\1/"
-}
-os_id="$(os_field ID)"
-os_version="$(os_field VERSION_ID)"
+# The release archives this action may download: checksums.txt next to this script.
+checksums="$action_dir/checksums.txt"
+[ -r "$checksums" ] || die 3 "cannot read $checksums: is this a gatekit source tree?"
+platform="linux-$(uname -m)"
 
-apt_packages() {  # the build dependencies for this distribution, one per line, or exit 2
-  local common=(g++ cmake ninja-build libyaml-cpp-dev libcli11-dev libcurl4-openssl-dev libexpat1-dev)
-  case "$os_id:$os_version" in
-    debian:12) printf '%s\n' "${common[@]}" libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev ;;
-    ubuntu:24.04) printf '%s\n' "${common[@]}" libboost-dev libboost-json-dev libboost-filesystem-dev ;;
+# The apt package list shared with scripts/install-deps.sh, and the os-release reader.
+apt_lib="$action_dir/../lib/apt-packages.sh"
+[ -r "$apt_lib" ] || die 3 "cannot read $apt_lib: is this a gatekit source tree?"
+# shellcheck source=../lib/apt-packages.sh
+source "$apt_lib"
+os_id="$(gatekit_os_field ID)"
+os_version="$(gatekit_os_field VERSION_ID)"
+os_pretty="$(gatekit_os_field PRETTY_NAME)"
+os_name="${os_pretty:-unknown} (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
+yourself="install g++, CMake >= 3.25, Ninja, Boost >= 1.81 (JSON, filesystem), yaml-cpp, CLI11, libcurl and expat yourself and set install-deps: false, or put the gatekit tools on PATH"
+
+apt_judge() {  # apt is about to run on this OS: exit 2 where it cannot serve, warn where untried
+  command -v apt-get >/dev/null ||
+    die 2 "cannot install the build dependencies on $os_name: apt-get is not on PATH (setup-gatekit installs them with apt, on Debian and Ubuntu). Either $yourself"
+  case "$(gatekit_apt_release "$os_id" "$os_version")" in
+    listed) ;;
+    too-old)
+      die 2 "cannot build gatekit from the packages of $os_name: its CMake or Boost is older than the build needs (CMake >= 3.25, Boost >= 1.81 with JSON). Run the job on $GATEKIT_APT_LISTED (e.g. runs-on: ubuntu-24.04), or $yourself" ;;
     *)
-      local pretty
-      pretty="$(os_field PRETTY_NAME)"
-      die 2 "unsupported OS for installing the build dependencies: ${pretty:-unknown} (ID=${os_id:-?}, VERSION_ID=${os_version:-?}); supported: Debian 12, Ubuntu 24.04. Install g++, CMake >= 3.25, Ninja, Boost >= 1.81 (JSON, filesystem), yaml-cpp, CLI11, libcurl and expat yourself and set install-deps: false, or put the gatekit tools on PATH"
-      ;;
+      warn "$os_name is not a release whose packages gatekit checked ($GATEKIT_APT_LISTED): trying the version-less package names. If apt or the build fails, $yourself" ;;
   esac
 }
 
@@ -110,7 +149,7 @@ tools_ok() {  # tools_ok DIR: every tool runs and path-classifier reports $versi
   if [ "$have" != "$version" ]; then echo "$1 holds gatekit $have, this source is $version"; return 1; fi
 }
 
-summary() {  # summary SOURCE BIN
+summary() {  # summary SOURCE BIN [NOTE]
   local file="${GITHUB_STEP_SUMMARY:-}"
   [ -n "$file" ] || return 0
   {
@@ -119,6 +158,7 @@ summary() {  # summary SOURCE BIN
     echo "| tools | from | folder | took |"
     echo "| --- | --- | --- | --- |"
     echo "| ${tools[*]} | $1 | \`$2\` | ${SECONDS}s |"
+    if [ -n "${3:-}" ]; then echo; echo "$3"; fi
   } >> "$file"
 }
 
@@ -126,6 +166,7 @@ probe() {
   group "probe"
   echo "gatekit source: $src (version $version)"
   echo "tools: ${tools[*]}"
+  echo "OS: $os_name"
   local existing dir reason
   existing="$(command -v path-classifier || true)"
   if [ -z "$existing" ]; then
@@ -147,9 +188,6 @@ probe() {
     fi
     echo "not using the tools on PATH: $reason"
   fi
-  # Fail before restoring or building anything when the packages cannot be installed here.
-  if [ "$install_deps" = true ]; then apt_packages >/dev/null; fi
-
   local files=() hash
   for f in tools cmake CMakeLists.txt CMakePresets.json; do
     if [ -e "$src/$f" ]; then files+=("$f"); fi
@@ -175,22 +213,142 @@ as_root() {
   fi
 }
 
+# missing_packages: the build packages dpkg does not list as installed, one a line (all of
+# them where dpkg-query is absent).
+missing_packages() {
+  local pkg
+  for pkg in $(gatekit_apt_packages build "$os_id" "$os_version"); do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || echo "$pkg"
+  done
+}
+
 install_dependencies() {
   group "dependencies (apt)"
-  local packages missing=() pkg
-  packages="$(apt_packages)"
-  for pkg in $packages; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
+  local missing=()
+  mapfile -t missing < <(missing_packages)
   if [ "${#missing[@]}" -eq 0 ]; then
     echo "all build dependencies are installed"
+  elif [ "$install_deps" = auto ] && [ "${RUNNER_ENVIRONMENT:-}" != github-hosted ]; then
+    # A self-hosted runner is a machine someone keeps: gatekit changes its packages only when
+    # the workflow says so. Without dpkg-query nothing can be judged: let the build try.
+    if command -v dpkg-query >/dev/null; then
+      die 2 "cannot set up gatekit $version: no usable release archive ($download_reason), and building it needs packages this runner lacks: ${missing[*]}. setup-gatekit installs packages on its own only on GitHub-hosted runners (this one is ${RUNNER_ENVIRONMENT:-not one}). Set install-deps: true to install them with apt (root or passwordless sudo), or install them in the runner image, or put the gatekit tools on PATH (cmake --install)"
+    fi
+    echo "dpkg-query is not on PATH: cannot tell which build dependencies are missing; trying the build"
   else
+    apt_judge
     echo "installing: ${missing[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
       die 3 "apt-get update failed (see the log above)"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
       die 3 "apt-get install ${missing[*]} failed (see the log above)"
   fi
+  endgroup
+}
+
+# read_checksums: sets release_repo and release_sum (the SHA-256 checksums.txt lists for
+# gatekit $version on $platform; '' when none). A malformed line is the action's own source
+# gone wrong: exit 3 naming it. Format: `repository OWNER/NAME`, and `VERSION PLATFORM SHA256`
+# per archive; `#` starts a comment.
+release_repo=""
+release_sum=""
+read_checksums() {
+  local n=0 line fields
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    line="${line%%#*}"
+    read -r -a fields <<< "$line" || true
+    case "${#fields[@]}" in
+      0) ;;
+      2)
+        if [ "${fields[0]}" != repository ] || ! [[ "${fields[1]}" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
+          die 3 "$checksums:$n: expected 'repository OWNER/NAME'"
+        fi
+        release_repo="${fields[1]}" ;;
+      3)
+        [[ "${fields[0]}" =~ ^[0-9]+(\.[0-9]+)*$ && "${fields[1]}" =~ ^linux-[a-z0-9_]+$ && "${fields[2]}" =~ ^[0-9a-f]{64}$ ]] ||
+          die 3 "$checksums:$n: expected 'VERSION linux-ARCH SHA256' (64 lowercase hex digits)"
+        if [ "${fields[0]}" = "$version" ] && [ "${fields[1]}" = "$platform" ]; then release_sum="${fields[2]}"; fi ;;
+      *) die 3 "$checksums:$n: expected 'repository OWNER/NAME' or 'VERSION linux-ARCH SHA256'" ;;
+    esac
+  done < "$checksums"
+}
+
+# fetch URL FILE: downloads URL into FILE within $download_timeout seconds and at most 256 MiB,
+# over http(s) only; prints why not on failure.
+fetch() {
+  local err
+  if command -v curl >/dev/null; then
+    err="$(curl --fail --silent --show-error --location --proto '=http,https' --proto-redir '=http,https' \
+      --connect-timeout 10 --max-time "$download_timeout" --max-filesize 268435456 \
+      --output "$2" "$1" 2>&1)" && return 0
+    case "$err" in
+      *"Operation timed out"* | *"timed out"*) echo "the download did not finish within $download_timeout s (input download-timeout)" ;;
+      *) echo "curl: ${err#curl: }" ;;
+    esac
+    return 1
+  elif command -v wget >/dev/null; then
+    err="$(wget --quiet --output-document="$2" --timeout="$download_timeout" --tries=1 "$1" 2>&1)" && return 0
+    echo "wget could not download it (exit $?${err:+: $err})"
+    return 1
+  fi
+  echo "neither curl nor wget is on PATH"
+  return 1
+}
+
+# download: puts the verified tools of the release archive into $bin. Returns 1 with
+# download_reason set when there is no usable archive; exits 3 when the archive does not
+# match its checksum.
+download_reason=""
+download() {
+  group "release archive"
+  local archive url tmp got reason top
+  read_checksums
+  if [ -z "$release_sum" ]; then
+    download_reason="checksums.txt lists no release archive of gatekit $version for $platform"
+    echo "$download_reason: building from source"
+    endgroup
+    return 1
+  fi
+  if [ -z "$release_repo" ]; then
+    die 3 "$checksums names no repository ('repository OWNER/NAME') to download gatekit $version from"
+  fi
+  archive="gatekit-$version-$platform.tar.gz"
+  url="${GATEKIT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$release_repo/releases/download}/v$version/$archive"
+  tmp="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gatekit-release.XXXXXX")"
+  echo "downloading $url (at most ${download_timeout}s)"
+  if ! reason="$(fetch "$url" "$tmp/$archive")"; then
+    rm -rf "$tmp"
+    download_reason="$archive could not be downloaded: $reason"
+    warn "$download_reason. Building gatekit from source instead (slower; see docs/actions/setup-gatekit.md)"
+    endgroup
+    return 1
+  fi
+  got="$(sha256sum "$tmp/$archive")"
+  got="${got%% *}"
+  if [ "$got" != "$release_sum" ]; then
+    rm -rf "$tmp"
+    die 3 "$url has SHA-256 $got, but checksums.txt of this action says $release_sum for gatekit $version on $platform: not using it. The archive was changed after the release, or the action's checksums.txt is wrong"
+  fi
+  echo "SHA-256 $got matches checksums.txt"
+  top="gatekit-$version-$platform"
+  if ! tar -xzf "$tmp/$archive" -C "$tmp" --no-same-owner "$top/bin" 2>/dev/null; then
+    rm -rf "$tmp"
+    die 3 "$archive matches its checksum but holds no $top/bin/ folder tar can unpack"
+  fi
+  mkdir -p "$bin"
+  local tool
+  for tool in "${tools[@]}"; do
+    if [ -f "$tmp/$top/bin/$tool" ]; then cp -f "$tmp/$top/bin/$tool" "$bin/$tool"; fi
+  done
+  rm -rf "$tmp"
+  if ! reason="$(tools_ok "$bin")"; then
+    download_reason="the tools of $archive do not run here: $reason"
+    warn "$download_reason. Building gatekit from source instead"
+    endgroup
+    return 1
+  fi
+  echo "the release tools run"
   endgroup
 }
 
@@ -222,13 +380,13 @@ build() {
   endgroup
 }
 
-publish() {  # publish SOURCE
+publish() {  # publish SOURCE [NOTE]
   write GITHUB_PATH "$bin"
   write GITHUB_ENV "GATEKIT_BIN=$bin"
   write GITHUB_OUTPUT "bin=$bin"
   write GITHUB_OUTPUT "version=$version"
   write GITHUB_OUTPUT "source=$1"
-  summary "$1" "$bin"
+  summary "$1" "$bin" "${2:-}"
   echo "gatekit $version tools ($1) in $bin"
 }
 
@@ -245,7 +403,11 @@ install() {
     echo "the cached tools do not run yet: $reason"
     endgroup
   fi
-  if [ "$install_deps" = true ]; then
+  if download; then
+    publish release "Release archive \`gatekit-$version-$platform.tar.gz\`, SHA-256 checked against the action's checksums.txt."
+    return 0
+  fi
+  if [ "$install_deps" != false ]; then
     install_dependencies
     # Restored binaries may only have lacked the shared libraries the packages bring.
     if [ "${GATEKIT_CACHE_HIT:-}" = true ] && tools_ok "$bin" >/dev/null; then
@@ -258,7 +420,7 @@ install() {
   reason="$(tools_ok "$bin")" || die 3 "the built tools are not usable: $reason"
   echo "ok: gatekit $version"
   endgroup
-  publish built
+  publish built "Built from source: $download_reason."
 }
 
 "$mode"
