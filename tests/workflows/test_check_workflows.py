@@ -108,24 +108,26 @@ def test_good_fixture_is_clean(fixture, tmp_path):
     assert result.returncode == 0
 
 
-def test_discovers_templates_actions_and_examples(tmp_path):
+def test_discovers_templates_actions_examples_and_own_workflows(tmp_path):
     layout = {  # path under ROOT -> fixture copied there, in discovery order
         "workflows/ci.yml": "good/workflow.yml",
         "workflows/unpinned.yaml": "bad/unpinned.yml",
         "actions/bad/action.yml": "bad/action/action.yml",
         "actions/setup/action.yml": "good/action/action.yml",
         "examples/demo/.github/workflows/no-permissions.yml": "bad/no-permissions.yml",
+        ".github/workflows/needs.yml": "bad/needs.yml",
         # Not checked: wrong extension or place.
         "workflows/notes.txt": "bad/not-yaml.yml",
         "actions/bad/other.yml": "bad/not-yaml.yml",
         "examples/demo/ci.yml": "bad/not-yaml.yml",
+        ".github/ci.yml": "bad/not-yaml.yml",
     }
     for dest, src in layout.items():
         (tmp_path / dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(FIXTURES / src, tmp_path / dest)
     result = check(".", cwd=tmp_path)
-    expected = [f"{dest}:{line}" for dest, src in list(layout.items())[:5] for line in BAD.get(src, [])]
-    assert result.stdout.splitlines() == expected + [summary(5, len(expected))], result.stderr
+    expected = [f"{dest}:{line}" for dest, src in list(layout.items())[:6] for line in BAD.get(src, [])]
+    assert result.stdout.splitlines() == expected + [summary(6, len(expected))], result.stderr
     assert result.returncode == 1
 
 
