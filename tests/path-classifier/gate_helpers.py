@@ -2,9 +2,12 @@
 GITHUB_OUTPUT, build throwaway git repositories."""
 import json
 import os
-import re
 import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from github_files import read_outputs  # noqa: E402  (re-exported for the tests)
 
 BUILD = Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev"))
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
@@ -19,26 +22,6 @@ filters:
   gpu:
     paths: ['src/kernels/**', 'tests/kernels/**']
 """
-
-
-def read_outputs(path: Path) -> dict:
-    """Parses GITHUB_OUTPUT (name=value and heredoc entries)."""
-    out, lines, i = {}, path.read_text().splitlines(), 0
-    while i < len(lines):
-        line = lines[i]
-        m = re.match(r"^([^=<]+)<<(.+)$", line)
-        if m:
-            name, delim, value = m.group(1), m.group(2), []
-            i += 1
-            while lines[i] != delim:
-                value.append(lines[i])
-                i += 1
-            out[name] = "\n".join(value)
-        else:
-            name, _, value = line.partition("=")
-            out[name] = value
-        i += 1
-    return out
 
 
 class Run:

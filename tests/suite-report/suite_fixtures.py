@@ -10,6 +10,9 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from github_files import read_outputs  # noqa: E402  (re-exported for the tests)
+
 BUILD = Path(os.environ["GATEKIT_BUILD_DIR"])
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 TOOL = BUILD / "tools" / "suite-report" / "suite-report"
@@ -72,25 +75,6 @@ class ToolRun:
     stderr: str
     outputs: dict
     summary: str
-
-
-def read_outputs(path: Path) -> dict:
-    values, lines, i = {}, path.read_text().splitlines() if path.exists() else [], 0
-    while i < len(lines):
-        line = lines[i]
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            body = []
-            i += 1
-            while i < len(lines) and lines[i] != delimiter:
-                body.append(lines[i])
-                i += 1
-            values[name] = "\n".join(body)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            values[name] = value
-        i += 1
-    return values
 
 
 def run_tool(*args, cwd: Path, env: dict | None = None, timeout=300) -> ToolRun:
