@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the gatekit actions' scripts (not an action itself).
 # gatekit_find_tool NAME [BIN_DIR]: prints the path of the gatekit tool NAME, taken from
 # BIN_DIR (the action's gatekit-bin input), else $GATEKIT_BIN, else PATH; prints nothing
@@ -14,4 +15,72 @@ gatekit_find_tool() {
   if [ -n "$tool" ] && [ -x "$tool" ]; then
     printf '%s\n' "$tool"
   fi
+}
+
+# gatekit_ensure_tool NAME BIN_DIR SETUP TITLE: gatekit_find_tool NAME BIN_DIR, and where that
+# finds nothing and SETUP (the action's `setup` input, default `auto`) is `auto`, sets the
+# tools up first with the setup-gatekit script of this same checkout, so that an action works
+# without a setup-gatekit step before it. An empty SETUP (a script run outside its action:
+# local use, tests) is `false`: nothing is downloaded or built behind one's back.
+# The script runs as that action's `probe` then `install` steps do, without the Actions cache
+# (a separate action step, which a script cannot run): tools on PATH at this version, else the
+# release archive verified against setup-gatekit/checksums.txt, else a source build where
+# setup-gatekit's rules allow one. Its GITHUB_PATH and GITHUB_ENV lines serve the job's later
+# steps too; its outputs go to a file of its own (the calling step's outputs stay the
+# action's), whose `bin` names the folder. All it logs goes to stderr: stdout is the path.
+# Returns 0 and prints the tool's path; 0 and prints nothing when the tool is missing and SETUP
+# is `false` or empty (the caller reports it in its own words and exits 3, as before); 2 after
+# an ::error titled TITLE when SETUP is anything else; when the setup fails, setup-gatekit's
+# exit code after its ::error (2 usage or a runner that may not build, 3 a checksum mismatch
+# or a failed build; any other code is 3: the tool could not be run, which is never a verdict).
+gatekit_ensure_tool() {
+  local name="$1" bin_dir="$2" setup="$3" title="$4" tool
+  case "$setup" in
+    auto | '' | false) ;;
+    *)
+      setup="${setup//%/%25}"
+      setup="${setup//$'\r'/%0D}"
+      echo "::error title=$title::input setup must be 'auto' or 'false', got '${setup//$'\n'/%0A}'" >&2
+      return 2 ;;
+  esac
+  tool="$(gatekit_find_tool "$name" "$bin_dir")"
+  if [ -n "$tool" ] || [ "$setup" != auto ]; then
+    if [ -n "$tool" ]; then printf '%s\n' "$tool"; fi
+    return 0
+  fi
+  local dir temp rc=0 bin
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../setup-gatekit" && pwd)"
+  if ! temp="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gatekit-self-setup.XXXXXX")"; then
+    echo "::error title=$title::cannot create a scratch folder to set the gatekit tools up in" >&2
+    return 3
+  fi
+  echo "$name not found (gatekit-bin input, GATEKIT_BIN or PATH): setting the gatekit tools up with setup-gatekit (input setup: auto)" >&2
+  : > "$temp/output"
+  gatekit_setup_gatekit "$dir" "$temp/output" probe || rc=$?
+  if [ "$rc" -eq 0 ] && ! grep -qx 'skip=true' "$temp/output"; then
+    gatekit_setup_gatekit "$dir" "$temp/output" install || rc=$?
+  fi
+  bin="$(sed -n 's/^bin=//p' "$temp/output" | tail -n 1)"
+  rm -rf "$temp"
+  if [ "$rc" -ne 0 ]; then
+    case "$rc" in
+      2 | 3) ;;
+      *) echo "::error title=$title::setting the gatekit tools up failed (setup-gatekit exit $rc, see the log above)" >&2
+         rc=3 ;;
+    esac
+    return "$rc"
+  fi
+  if [ -z "$bin" ] || [ ! -x "$bin/$name" ]; then
+    echo "::error title=$title::setup-gatekit set the gatekit tools up in '$bin', but that folder holds no $name" >&2
+    return 3
+  fi
+  printf '%s\n' "$bin/$name"
+}
+
+# gatekit_setup_gatekit DIR OUTPUT MODE: runs DIR/setup-gatekit.sh MODE in the environment of
+# that action's own steps with its input defaults (no cache hit), its outputs into OUTPUT and
+# its log to stderr.
+gatekit_setup_gatekit() {
+  env -u GATEKIT_CACHE_HIT GITHUB_ACTION_PATH="$1" GITHUB_OUTPUT="$2" INPUT_FORCE=false INPUT_CACHE=false \
+    INPUT_INSTALL_DEPS=auto INPUT_BUILD_DIR= INPUT_DOWNLOAD_TIMEOUT=60 bash "$1/setup-gatekit.sh" "$3" >&2
 }

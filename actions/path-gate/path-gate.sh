@@ -2,12 +2,13 @@
 # Runs path-classifier with the action's inputs, which arrive only through the environment
 # (GATE_*), never through ${{ }} in a script. Exit codes are the tool's: 0 decided (fail-open
 # included), 2 invalid rules or inputs, 3 the tool is missing or the decision could not be
-# reported.
+# reported. A missing tool is set up first unless GATE_SETUP is false (find-tool.sh); a setup
+# that fails ends the step with setup-gatekit's exit code, never a decision.
 set -euo pipefail
 
 # shellcheck source=../lib/find-tool.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/find-tool.sh"
-tool="$(gatekit_find_tool path-classifier "${GATE_BIN:-}")"
+tool="$(gatekit_ensure_tool path-classifier "${GATE_BIN:-}" "${GATE_SETUP:-}" "path gate")"
 if [ -z "$tool" ]; then
   echo "::error title=path gate::path-classifier not found: set the gatekit-bin input or GATEKIT_BIN, or put the gatekit tools on PATH"
   exit 3

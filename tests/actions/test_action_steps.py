@@ -1,9 +1,13 @@
-"""Every gatekit action's run step (path-gate, matrix-aggregator, smoke-runner), taken from its
-action.yml and run as the runner would (inputs only through env, every declared env set,
-GITHUB_ACTION_PATH the action folder): each finds its tool through actions/lib/find-tool.sh and
-runs it, and a missing tool is a clear ::error with the same exit code in every action, 3
-(could not evaluate), never a pass and never a usage error."""
+"""Every gatekit action's tool step (path-gate, matrix-aggregator, smoke-runner, suite-report),
+taken from its action.yml and run as the runner would (inputs only through env, every declared
+env set to the input's default unless a test says otherwise, GITHUB_ACTION_PATH the action
+folder): each finds its tool through actions/lib/find-tool.sh and runs it. With `setup: false`
+a missing tool is a clear ::error with the same exit code in every action, 3 (could not
+evaluate), never a pass and never a usage error; a `setup` value other than auto or false is a
+usage error (2) before anything else. test_action_self_setup.py covers `setup: auto` without
+the tools."""
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -13,49 +17,116 @@ import yaml
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 BUILD = Path(os.environ["GATEKIT_BUILD_DIR"]).resolve()
 
-TOOL = {"path-gate": "path-classifier", "matrix-aggregator": "matrix-aggregator", "smoke-runner": "smoke-runner"}
-BIN_INPUT = {"path-gate": "GATE_BIN", "matrix-aggregator": "INPUT_GATEKIT_BIN", "smoke-runner": "INPUT_GATEKIT_BIN"}
+ACTIONS = ["matrix-aggregator", "path-gate", "smoke-runner", "suite-report"]
+TOOL = {"path-gate": "path-classifier", "matrix-aggregator": "matrix-aggregator", "smoke-runner": "smoke-runner",
+        "suite-report": "suite-report"}
+TITLE = {"path-gate": "path gate", "matrix-aggregator": "matrix-aggregator", "smoke-runner": "smoke-runner",
+         "suite-report": "suite-report"}
+BIN_INPUT = {name: "GATE_BIN" if name == "path-gate" else "INPUT_GATEKIT_BIN" for name in ACTIONS}
+SETUP_INPUT = {name: "GATE_SETUP" if name == "path-gate" else "INPUT_SETUP" for name in ACTIONS}
 CASES = {
-    "path-gate": {"GATE_FILTERS": "filters:\n  cpu:\n    paths: ['src/**']\n", "GATE_LIST_FILES": "changed.txt"},
+    "path-gate": {"GATE_FILTERS": "filters:\n  cpu:\n    paths: ['src/**']\n", "GATE_FILES_FROM": "changed.txt"},
     "matrix-aggregator": {
         "GATEKIT_NEEDS": '{"changes":{"result":"success","outputs":{"cpu":"false"}},'
                          '"tests":{"result":"skipped","outputs":{}}}',
         "INPUT_GATE_JOB": "changes", "INPUT_GATED": "tests=cpu", "INPUT_TITLE": "CPU tests"},
     "smoke-runner": {"INPUT_MANIFEST": "manifest.yaml", "INPUT_REPORT_DIR": "reports", "INPUT_TIER": "pr",
                      "INPUT_GPUS": "1"},
+    "suite-report": {"INPUT_COMMAND": "nightly", "INPUT_SELECTION": "suite.yml", "INPUT_LEG": "cpu",
+                     "INPUT_CONTEXT": "pr"},
 }
+# A line of GITHUB_OUTPUT that only a run of the tool writes.
+RAN = {"path-gate": "cpu=true", "matrix-aggregator": "result=success", "smoke-runner": "result=passed",
+       "suite-report": "markers=(not cpu_only) and not nightly"}
+MISSING = {  # the message of a missing tool with setup: false, as before the input existed
+    "path-gate": "::error title=path gate::path-classifier not found: set the gatekit-bin input or GATEKIT_BIN, "
+                 "or put the gatekit tools on PATH\n",
+    **{name: f"::error title={name}::{name} not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+       for name in ["matrix-aggregator", "smoke-runner", "suite-report"]},
+}
+INPUT = re.compile(r"^\$\{\{ inputs\.([a-z-]+) \}\}$")
 
 
-def run_step(name, tmp_path, bin_dir):
-    step = yaml.safe_load((SOURCE / "actions" / name / "action.yml").read_text())["runs"]["steps"][0]
-    out = tmp_path / "github_output"
+def tool_step(root: Path, name: str) -> dict:
+    return yaml.safe_load((root / "actions" / name / "action.yml").read_text())["runs"]["steps"][0]
+
+
+def step_env(root: Path, name: str) -> dict:
+    """The step's env as the runner fills it when the workflow gives no inputs: each
+    `${{ inputs.X }}` its plain default ('' for an expression default such as github.token)."""
+    action = yaml.safe_load((root / "actions" / name / "action.yml").read_text())
+    env = {}
+    for key, value in tool_step(root, name)["env"].items():
+        match = INPUT.match(value)
+        default = str(action["inputs"][match.group(1)].get("default", "")) if match else ""
+        env[key] = "" if "${{" in default else default
+    return env
+
+
+def write_inputs(folder: Path) -> None:
+    """The files the CASES name, in the step's working directory."""
+    (folder / "manifest.yaml").write_text("smokes:\n  - name: ok\n    command: [true]\n    pr: true\n")
+    (folder / "changed.txt").write_text("src/a.py\n")
+    (folder / "suite.yml").write_text("version: 1\nlegs:\n  cpu:\n    markers: not cpu_only\n")
+
+
+def run_step(name, cwd: Path, root: Path = SOURCE, **env):
+    """Runs the action's tool step in cwd; returns the process and the text of its GITHUB_OUTPUT."""
+    out = cwd / "github_output"
     out.write_text("")
-    env = {key: "" for key in step["env"]}
-    env.update(PATH="/usr/bin:/bin", HOME=str(tmp_path), GITHUB_ACTION_PATH=str(SOURCE / "actions" / name),
-               GITHUB_OUTPUT=str(out), **{BIN_INPUT[name]: str(bin_dir)}, **CASES[name])
-    done = subprocess.run(["bash", "-c", step["run"]], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+    full = step_env(root, name)
+    full.update(PATH="/usr/bin:/bin", HOME=str(cwd), GITHUB_ACTION_PATH=str(root / "actions" / name),
+                GITHUB_OUTPUT=str(out), **CASES[name])
+    full.update(env)
+    done = subprocess.run(["bash", "-c", tool_step(root, name)["run"]], env=full, cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
     return done, out.read_text()
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", ACTIONS)
 def test_the_step_finds_and_runs_the_tool(name, tmp_path):
-    (tmp_path / "manifest.yaml").write_text("smokes:\n  - name: ok\n    command: [true]\n    pr: true\n")
-    (tmp_path / "changed.txt").write_text("src/a.py\n")
-    done, outputs = run_step(name, tmp_path, BUILD / "tools" / TOOL[name])
+    write_inputs(tmp_path)
+    done, outputs = run_step(name, tmp_path, **{BIN_INPUT[name]: str(BUILD / "tools" / TOOL[name])})
     assert done.returncode == 0, done.stdout + done.stderr
-    assert {"path-gate": "cpu=true", "matrix-aggregator": "result=success",
-            "smoke-runner": "result=passed"}[name] in outputs.splitlines()
+    assert RAN[name] in outputs.splitlines()
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_a_missing_tool_is_an_error_not_a_pass(name, tmp_path):
-    done, outputs = run_step(name, tmp_path, tmp_path / "no-such-bin")
+@pytest.mark.parametrize("name", ACTIONS)
+def test_with_setup_false_a_missing_tool_is_an_error_not_a_pass(name, tmp_path):
+    done, outputs = run_step(name, tmp_path, **{BIN_INPUT[name]: str(tmp_path / "no-such-bin"),
+                                                SETUP_INPUT[name]: "false"})
     assert done.returncode == 3
-    if name == "path-gate":  # no result output: the gated jobs' `if:` read its filters, empty here
-        assert done.stdout == ("::error title=path gate::path-classifier not found: set the gatekit-bin input or "
-                               "GATEKIT_BIN, or put the gatekit tools on PATH\n")
-        assert outputs == ""
-    else:
-        assert done.stdout == f"::error title={name}::{name} not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
-        assert outputs == "result=error\n"
+    assert done.stdout == MISSING[name] and done.stderr == ""
+    # path-gate has no result output: the gated jobs' `if:` read its filters, empty here
+    assert outputs == ("" if name == "path-gate" else "result=error\n")
+
+
+@pytest.mark.parametrize("name", ACTIONS)
+@pytest.mark.parametrize("value, shown", [("yes", "yes"), ("true", "true"), ("auto\n::error::x", "auto%0A::error::x")])
+def test_a_setup_value_other_than_auto_or_false_is_a_usage_error(name, tmp_path, value, shown):
+    """Checked first, with the tool present: a typo never silently means auto or false."""
+    write_inputs(tmp_path)
+    done, outputs = run_step(name, tmp_path, **{BIN_INPUT[name]: str(BUILD / "tools" / TOOL[name]),
+                                                SETUP_INPUT[name]: value})
+    assert done.returncode == 2
+    assert done.stderr == f"::error title={TITLE[name]}::input setup must be 'auto' or 'false', got '{shown}'\n"
+    assert done.stdout == ""
+    assert outputs == ("" if name == "path-gate" else "result=error\n")
+
+
+@pytest.mark.parametrize("name", ACTIONS)
+def test_every_tool_step_takes_the_setup_input_through_env_only(name):
+    """The input is declared with default auto, and every step that looks a tool up passes it
+    through env: and calls gatekit_ensure_tool (gatekit_find_tool alone would never set up)."""
+    action = yaml.safe_load((SOURCE / "actions" / name / "action.yml").read_text())
+    assert action["inputs"]["setup"]["default"] == "auto"
+    script = (SOURCE / "actions" / "path-gate" / "path-gate.sh").read_text()
+    looking = [s for s in action["runs"]["steps"] if "find-tool.sh" in s.get("run", "") or "path-gate.sh" in
+               s.get("run", "")]
+    assert len(looking) == {"suite-report": 3}.get(name, 1)
+    for step in looking:
+        assert step["env"][SETUP_INPUT[name]] == "${{ inputs.setup }}"
+        assert "${{" not in step["run"]
+        text = script if name == "path-gate" else step["run"]
+        assert f'gatekit_ensure_tool {TOOL[name]} "${BIN_INPUT[name]}' in text.replace("${GATE_BIN:-}", "$GATE_BIN")
+        assert "gatekit_find_tool" not in text

@@ -9,74 +9,23 @@ the server is loopback only and the sandbox PATH has curl but no proxy settings.
 """
 import hashlib
 import io
-import os
 import tarfile
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from release_archives import ARCH, ReleaseServer, archive_name, download_path, list_release, version_scripts
+from release_archives import archive as release_archive
 from test_setup_gatekit import (COMMON, DEBIAN, DEBIAN_13, UBUNTU, UBUNTU_22, UBUNTU_26, VERSION, TOOLS, Sandbox,
                                 executable)
 
-ARCH = os.uname().machine
-ARCHIVE = f"gatekit-{VERSION}-linux-{ARCH}.tar.gz"
-PATH = f"/OWNER/gatekit/releases/download/v{VERSION}/{ARCHIVE}"
+ARCHIVE = archive_name(VERSION)
+PATH = download_path(VERSION)
 
 
 def archive(version=VERSION, tools=TOOLS) -> bytes:
-    """A release archive as package-release.sh lays it out, with tool scripts reporting VERSION."""
-    top = f"gatekit-{VERSION}-linux-{ARCH}"
-    data = io.BytesIO()
-    with tarfile.open(fileobj=data, mode="w:gz") as tar:
-        for name, text, mode in [*((f"bin/{t}", f'#!/bin/sh\necho "{t} (gatekit) {version}"\n', 0o755) for t in tools),
-                                 ("share/doc/gatekit/README.md", "# gatekit\n", 0o644)]:
-            body = text.encode()
-            info = tarfile.TarInfo(f"{top}/{name}")
-            info.size, info.mode = len(body), mode
-            tar.addfile(info, io.BytesIO(body))
-    return data.getvalue()
-
-
-class ReleaseServer:
-    """Serves self.files[path] (bytes), 404 for anything else; a path in self.slow sends
-    half its body and then stalls until the test ends. Records every request path."""
-
-    def __init__(self):
-        self.files, self.slow, self.requests = {}, set(), []
-        self.release = threading.Event()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                server.requests.append(self.path)
-                body = server.files.get(self.path)
-                if body is None:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                if self.path in server.slow:
-                    self.wfile.write(body[: len(body) // 2])
-                    self.wfile.flush()
-                    server.release.wait(30)
-                    return
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    """A release archive of VERSION whose tool scripts report `version`."""
+    return release_archive(VERSION, version_scripts(tools, version))
 
 
 @pytest.fixture
@@ -95,10 +44,7 @@ def publish(box, server, body=None, listed=None):
     """Serves an archive and lists its SHA-256 (or `listed`) in the action's checksums.txt."""
     body = archive() if body is None else body
     server.files[PATH] = body
-    digest = listed or hashlib.sha256(body).hexdigest()
-    (box.action / "checksums.txt").write_text(
-        f"# test release\nrepository OWNER/gatekit\n0.0.1 linux-{ARCH} {'0' * 64}\n{VERSION} linux-{ARCH} {digest}\n")
-    return digest
+    return list_release(box.action / "checksums.txt", VERSION, body, listed)
 
 
 def hosted(server, **env):

@@ -69,8 +69,8 @@ def test_declared_outputs_come_from_the_gate_step():
     env = action["runs"]["steps"][0]["env"]
     inputs = ("filters", "dialect", "token", "base", "ref", "head", "list-files", "files-from", "predicate-quantifier",
               "working-directory", "initial-fetch-depth")
-    assert set(action["inputs"]) == set(inputs) | {"gatekit-bin"}
-    assert set(env) == {f"GATE_{name.upper().replace('-', '_')}" for name in inputs} | {"GATE_BIN"}
+    assert set(action["inputs"]) == set(inputs) | {"gatekit-bin", "setup"}
+    assert set(env) == {f"GATE_{name.upper().replace('-', '_')}" for name in inputs} | {"GATE_BIN", "GATE_SETUP"}
     for name in inputs:
         assert env[f"GATE_{name.upper().replace('-', '_')}"] == f"${{{{ inputs.{name} }}}}"
     assert "${{" not in action["runs"]["steps"][0]["run"]
