@@ -81,6 +81,9 @@ def main() -> int:
                 rules.append((re.compile(pattern.strip()), replacement.strip()))
 
         def normalize(text: str) -> str:
+            # Summaries print paths as Markdown text, where the `_` a scratch folder's random
+            # name may hold is escaped: that form is the scratch folder too.
+            text = text.replace(str(tmp).replace("_", "\\_"), "{tmp}")
             text = text.replace(str(tmp), "{tmp}").replace(str(scenario), "{scenario}")
             text = text.replace(str(source), "{source}").replace(str(build), "{build}")
             text = re.sub(r"ghadelimiter_[0-9a-f]{16}", "EOF", text)

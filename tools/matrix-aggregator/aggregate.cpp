@@ -78,7 +78,7 @@ Outcome no_verdict(const Options& options, Workflow& wf, const Error& error) {
   wf.set_output("result", "error");
   wf.set_output("reasons", "{}");
   wf.set_output("error", message);
-  wf.append_summary(error_summary_markdown(options.title, message));
+  wf.append_summary(error_summary_markdown(options.title, message, error.code == ExitCode::usage_error));
   return {error.code, message};
 }
 

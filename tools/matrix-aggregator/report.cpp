@@ -83,8 +83,11 @@ std::string summary_markdown(const std::string& title, const Decision& decision,
   return md;
 }
 
-std::string error_summary_markdown(const std::string& title, const std::string& message) {
-  return "## ⚠️ " + markdown_text(title, false) + ": could not evaluate\n\n" + markdown_text(message) +
+std::string error_summary_markdown(const std::string& title, const std::string& message, bool usage_error) {
+  // Exit 2 (the step's own options are wrong) reads differently from exit 3 (the inputs it
+  // was given could not be judged); neither is a pass.
+  const char* headline = usage_error ? ": invalid options" : ": could not evaluate";
+  return "## ⚠️ " + markdown_text(title, false) + headline + "\n\n" + markdown_text(message) +
          "\n\nThis is not a pass: fix the input and re-run the job.\n";
 }
 

@@ -13,7 +13,8 @@ std::vector<std::string> log_lines(const Decision& decision);
 
 // `title` heads the summary (the check name, e.g. "CPU tests").
 std::string summary_markdown(const std::string& title, const Decision& decision, const LegView& legs);
-std::string error_summary_markdown(const std::string& title, const std::string& message);
+// The summary of a run without a verdict: a usage error (exit 2) or could not evaluate (exit 3).
+std::string error_summary_markdown(const std::string& title, const std::string& message, bool usage_error);
 
 // {"tests": {"result": "skipped", "verdict": "pass", "reason": "skipped (no relevant change)", "detail": "..."}}
 std::string reasons_json(const Decision& decision);
