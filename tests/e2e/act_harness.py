@@ -1,0 +1,293 @@
+"""Runs the demo project's workflows (gatekit's templates, as a user derives them) with
+nektos/act on this machine, for tests/e2e/test_templates_act.py.
+
+One scenario = one pull request: a scratch git repository holding a copy of
+examples/demo-project (base commit on `main`, the change on `feature`), the GitHub API test
+server (tests/github_api/server.py) serving that pull request's files, and one `act
+pull_request` run of every workflow in the copy's .github/workflows/.
+
+How GitHub is emulated (nothing here contacts any address but 127.0.0.1):
+- every runner label the workflows name runs as a process on this machine
+  (`-P <label>=-self-hosted`): there is no container engine, so a job's `container:` is
+  removed from the copy and its steps run on the host;
+- act's artifact and cache servers bind 127.0.0.1 (their defaults are an address outside
+  this machine);
+- every pinned third-party action maps, whatever its SHA, to its stand-in under
+  tests/e2e/stand-ins/ (`--local-repository`, `--action-offline-mode`); the checkout of
+  another repository (the demo checks gatekit out into .gatekit/), and a pinned reference to
+  one of gatekit's actions, get a copy of this source tree;
+- the tools come from the build (GATEKIT_BUILD_DIR) through PATH, so setup-gatekit takes
+  its PATH path; Python is a venv of this machine's Python with pip offline.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml  # PyYAML, from tests/requirements.txt
+
+SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BUILD = Path(os.environ.get("GATEKIT_BUILD_DIR", SOURCE / "build" / "dev"))
+DEMO = SOURCE / "examples" / "demo-project"
+STAND_INS = Path(__file__).resolve().with_name("stand-ins")
+REPO = "tinyml/tinyml"  # the demo's repository name (act reads it from the `origin` remote)
+TOKEN = "e2e-t0ken"
+PR_NUMBER = 7
+# The gatekit source the demo's `repository: <gatekit>` checkout receives: what setup-gatekit
+# and the actions read (their scripts, the version in CMakeLists.txt, the tool list).
+GATEKIT_PARTS = ("actions", "tools", "cmake", "CMakeLists.txt", "CMakePresets.json")
+
+sys.path.insert(0, str(SOURCE / "tests" / "github_api"))
+from server import FakeGitHub  # noqa: E402
+
+JOB_DONE = re.compile(r"^\[(?P<wf>[^/\]]+)/(?P<job>[^\]]*?)\s*\] 🏁  Job (?P<result>succeeded|failed)\s*$")
+OUTPUT = re.compile(r"^\[(?P<wf>[^/\]]+)/(?P<job>[^\]]*?)\s*\]\s+⚙  ::set-output:: (?P<key>[^=]+)=(?P<value>.*)$")
+USES = re.compile(r"^\s*(?:-\s+)?uses:\s*['\"]?(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)(?P<sub>/[^@\s'\"]*)?@(?P<ref>[0-9a-f]{40})\b",
+                  re.M)
+
+
+def act_binary() -> str:
+    for found in [os.environ.get("GATEKIT_ACT"), str(SOURCE / "build" / "ci-tools" / "bin" / "act"), "act"]:
+        if found and shutil.which(found):
+            return shutil.which(found)
+    raise AssertionError("act not found (set GATEKIT_ACT, or run scripts/install-deps.sh: it builds "
+                         "nektos/act into build/ci-tools/bin)")
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid",
+                           "-c", "commit.gpgsign=false", *args], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout.strip()
+
+
+def tool_names() -> list[str]:
+    return sorted(p.parent.name for p in (SOURCE / "tools").glob("*/CMakeLists.txt") if p.parent.name != "core")
+
+
+def third_party_uses(files: list[Path]) -> set[tuple[str, str, str]]:
+    """(owner/name, /sub/path or '', sha) of every SHA-pinned action the workflows and
+    gatekit's actions use."""
+    found = set()
+    for f in files:
+        for m in USES.finditer(f.read_text()):
+            found.add((m.group("repo"), m.group("sub") or "", m.group("ref")))
+    return found
+
+
+def local_folder(repo: str, sub: str, root: Path) -> Path:
+    """Where a pinned action comes from here: its stand-in, or for a reference to one of
+    gatekit's actions (`<gatekit repository>/actions/<name>@<sha>`) the gatekit copy."""
+    if repo.startswith("actions/"):
+        stand_in = STAND_INS / repo.split("/", 1)[1]
+        assert (stand_in / "action.yml").is_file(), \
+            f"{repo} has no stand-in under tests/e2e/stand-ins/ (add one: the e2e tests have no network)"
+        return stand_in
+    assert sub.startswith("/actions/") and (SOURCE / sub.lstrip("/") / "action.yml").is_file(), \
+        f"{repo}{sub} is neither one of GitHub's actions (with a stand-in) nor one of gatekit's"
+    return root / "gatekit"
+
+
+def other_checkouts(workflows: list[Path]) -> set[str]:
+    """Repositories the workflows check out besides their own (the demo: gatekit)."""
+    names = set()
+    for wf in workflows:
+        for job in (yaml.safe_load(wf.read_text()).get("jobs") or {}).values():
+            for step in job.get("steps") or []:
+                repo = (step.get("with") or {}).get("repository")
+                if str(step.get("uses", "")).startswith("actions/checkout@") and repo and repo != REPO:
+                    names.add(str(repo))
+    return names
+
+
+def copy_gatekit(dest: Path) -> None:
+    for part in GATEKIT_PARTS:
+        src = SOURCE / part
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, dest / part)
+
+
+def drop_job_containers(workflow: Path) -> list[str]:
+    """Removes each job's `container:` block (act runs a container job only with a container
+    engine, which this machine lacks): the job's steps then run on the host. Returns the
+    removed images. A text edit, so that the rest of the file stays byte for byte."""
+    lines = workflow.read_text().splitlines(keepends=True)
+    kept, images, skipping = [], [], False
+    for line in lines:
+        if skipping and (not line.strip() or len(line) - len(line.lstrip(" ")) > 4):
+            if line.strip().startswith("image:"):
+                images.append(line.split("image:", 1)[1].strip())
+            continue
+        skipping = False
+        if re.match(r"^ {4}container:", line):
+            skipping = True
+            rest = line.split("container:", 1)[1].strip()
+            if rest:
+                images.append(rest)
+            continue
+        kept.append(line)
+    workflow.write_text("".join(kept))
+    return images
+
+
+@dataclass
+class Outcome:
+    log: str
+    returncode: int
+    jobs: dict = field(default_factory=dict)     # (workflow, job name) -> "succeeded" | "failed"
+    outputs: dict = field(default_factory=dict)  # (workflow, job name) -> {key: [values, in order]}
+    requests: list = field(default_factory=list)
+
+    def verdict(self, workflow: str, job: str) -> str | None:
+        return self.jobs.get((workflow, job))
+
+    def output(self, workflow: str, job: str, key: str) -> str | None:
+        """The last non-empty value the job's steps set for `key` (a composite action's
+        outputs are logged again, some empty, when the action ends)."""
+        values = [v for v in self.outputs.get((workflow, job), {}).get(key, []) if v]
+        return values[-1] if values else None
+
+    def json_output(self, workflow: str, job: str, key: str):
+        text = self.output(workflow, job, key)
+        assert text is not None, f"{workflow}/{job} set no output {key!r}\n{self.tail()}"
+        return json.loads(text)
+
+    def tail(self, n: int = 80) -> str:
+        return "\n".join(self.log.splitlines()[-n:])
+
+
+def parse(log: str, returncode: int) -> Outcome:
+    log = re.sub(r"\x1b\[[0-9;]*m", "", log)  # the colours of pytest's output
+    out = Outcome(log=log, returncode=returncode)
+    for line in log.splitlines():
+        if m := JOB_DONE.match(line):
+            out.jobs[(m["wf"], m["job"])] = m["result"]
+        elif m := OUTPUT.match(line):
+            out.outputs.setdefault((m["wf"], m["job"]), {}).setdefault(m["key"], []).append(m["value"])
+    return out
+
+
+class Scenario:
+    """A scratch pull request on a copy of the demo project, run with act."""
+
+    def __init__(self, root: Path, shipped_templates: bool = False):
+        """shipped_templates: replace the demo's workflows by gatekit's templates as shipped
+        (workflows/*.yml, which use `./actions/...`), with gatekit's source at the root."""
+        self.root = root
+        self.repo = root / "repo"
+        shutil.copytree(DEMO, self.repo, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache"))
+        if shipped_templates:
+            for wf in self.workflows():
+                wf.unlink()
+            for wf in sorted((SOURCE / "workflows").glob("*.yml")):
+                shutil.copy2(wf, self.repo / ".github" / "workflows" / wf.name)
+            copy_gatekit(self.repo)
+        self.containers = {wf.name: drop_job_containers(wf) for wf in self.workflows()}
+        git(self.repo, "init", "-q", "-b", "main")
+        # Never contacted: act derives github.repository from this URL.
+        git(self.repo, "remote", "add", "origin", f"https://github.com/{REPO}.git")
+        git(self.repo, "add", "-A")
+        git(self.repo, "commit", "-q", "-m", "base")
+        self.base = git(self.repo, "rev-parse", "HEAD")
+        git(self.repo, "checkout", "-q", "-b", "feature")
+        self.head = self.base
+
+    def write(self, rel: str, text: str) -> None:
+        path = self.repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def append(self, rel: str, text: str) -> None:
+        self.write(rel, (self.repo / rel).read_text() + text)
+
+    def commit(self, message: str = "change") -> list[str]:
+        git(self.repo, "add", "-A")
+        git(self.repo, "commit", "-q", "-m", message)
+        self.head = git(self.repo, "rev-parse", "HEAD")
+        return git(self.repo, "diff", "--name-only", self.base, self.head).splitlines()
+
+    def workflows(self) -> list[Path]:
+        return sorted((self.repo / ".github" / "workflows").glob("*.yml"))
+
+    def _prepare(self, fork: bool) -> dict:
+        root = self.root
+        bin_dir = root / "bin"
+        if not bin_dir.exists():
+            bin_dir.mkdir()
+            for name in tool_names():
+                built = BUILD / "tools" / name / name
+                assert built.is_file(), f"{built} is missing: build the tools first (cmake --build)"
+                (bin_dir / name).symlink_to(built)
+            # The runner's own Python (the GPU jobs have no setup-python): a venv, so that
+            # `pip install -e .` never touches this machine's Python.
+            subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
+                            str(root / "runner-python")], check=True)
+            gatekit = root / "gatekit"
+            gatekit.mkdir()
+            copy_gatekit(gatekit)
+            for name in other_checkouts(self.workflows()):
+                link = root / "repos" / name
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(gatekit)
+        head_repo = "contributor/tinyml" if fork else REPO
+        event = {
+            "action": "synchronize", "number": PR_NUMBER,
+            "pull_request": {
+                "number": PR_NUMBER,
+                "base": {"ref": "main", "sha": self.base, "repo": {"full_name": REPO, "fork": False}},
+                "head": {"ref": "feature", "sha": self.head, "repo": {"full_name": head_repo, "fork": fork}},
+            },
+            "repository": {"full_name": REPO},
+        }
+        (root / "event.json").write_text(json.dumps(event))
+        return event
+
+    def run(self, *, fork: bool = False, matrix: str | None = None, env: dict | None = None,
+            files: list[str] | None = None, workflow: str | None = None, timeout: int = 300) -> Outcome:
+        """act pull_request over the copy's workflows (or one, `workflow`); files: what the
+        pull-request files API lists (default: git's diff of base and head)."""
+        self._prepare(fork)
+        if files is None:
+            files = git(self.repo, "diff", "--name-only", self.base, self.head).splitlines()
+        actions = list((SOURCE / "actions").rglob("action.yml"))
+        labels = set()
+        for wf in self.workflows():
+            for job in (yaml.safe_load(wf.read_text()).get("jobs") or {}).values():
+                runs_on = job.get("runs-on", [])
+                labels.update([runs_on] if isinstance(runs_on, str) else runs_on)
+        cmd = [act_binary(), "pull_request", "-e", str(self.root / "event.json"),
+               "-W", str(self.repo / ".github" / "workflows" / workflow) if workflow else ".github/workflows",
+               "--artifact-server-addr", "127.0.0.1", "--cache-server-addr", "127.0.0.1",
+               "--cache-server-path", str(self.root / "act-cache-server"),
+               "--action-offline-mode", "--action-cache-path", str(self.root / "act-cache"),
+               "--concurrent-jobs", "1", "-s", f"GITHUB_TOKEN={TOKEN}"]
+        for label in sorted(labels | {"ubuntu-latest"}):
+            cmd += ["-P", f"{label}=-self-hosted"]
+        for repo, sub, sha in sorted(third_party_uses(self.workflows() + actions)):
+            cmd += ["--local-repository", f"{repo}@{sha}={local_folder(repo, sub, self.root)}"]
+        if matrix:
+            cmd += ["--matrix", matrix]
+        run_env = {"E2E_REPOS": str(self.root / "repos"), "E2E_ARTIFACTS": str(self.root / "artifacts"),
+                   "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+                   **(env or {})}
+        with FakeGitHub(token=TOKEN) as srv:
+            srv.add_pull(REPO, PR_NUMBER, files=files, head_sha=self.head, base_sha=self.base)
+            run_env["GITHUB_API_URL"] = srv.base_url
+            for key, value in run_env.items():
+                cmd += ["--env", f"{key}={value}"]
+            # The host's own Actions variables (when this runs inside a CI job) must not leak in.
+            host = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_"))}
+            host.update({"PATH": f"{self.root / 'bin'}:{self.root / 'runner-python' / 'bin'}:{os.environ['PATH']}",
+                         # act would otherwise ask api.nektosact.com for notices on every start.
+                         "ACT_DISABLE_VERSION_CHECK": "1",
+                         "XDG_CONFIG_HOME": str(self.root / "xdg"), "XDG_CACHE_HOME": str(self.root / "xdg")})
+            done = subprocess.run(cmd, cwd=self.repo, env=host, capture_output=True, text=True, timeout=timeout)
+            outcome = parse(done.stdout + done.stderr, done.returncode)
+            outcome.requests = list(srv.requests)
+        (self.root / "act.log").write_text(outcome.log)
+        return outcome
