@@ -40,6 +40,6 @@ if [ "${GATEKIT_SKIP_ASAN:-0}" != "1" ]; then
   step "Building (asan preset)"
   cmake --preset asan >/dev/null
   cmake --build --preset asan -j "$jobs"
-  step "Testing (asan preset; the workflow checks and the nektos/act runs of the templates, which run no C++ of their own beyond what the dev tests ran, ran above)"
+  step "Testing (asan preset; the workflow checks and the act runs of the templates ran above)"
   ctest --preset asan -j "$jobs" -E '^pytest\.(workflows|e2e)\.'
 fi
