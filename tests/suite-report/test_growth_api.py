@@ -98,3 +98,19 @@ def test_find_baseline_needs_a_repository(tmp_path):
                    "--python-version", "3.12", cwd=project)
     assert run.code == 2
     assert run.stderr == "suite-report: error: --find-baseline needs --repo or GITHUB_REPOSITORY\n"
+
+
+def test_without_a_workflow_file_no_lookup_is_made(tmp_path):
+    # GITHUB_WORKFLOW is a display name; the runs API takes a file name or an id, so asking
+    # with it would only find nothing (act sets no GITHUB_WORKFLOW_REF, for one).
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", workflow="cpu-tests.yml", run_id=700)
+        run = run_tool("growth", "--find-baseline", "--selection", "suite.yml", "--leg", "cpu", "--context", "pr",
+                       "--job", "tests", "--python-version", "3.12", "--repo", "o/r", cwd=project,
+                       env={"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_WORKFLOW": "CPU tests"})
+        assert run.code == 0, run.stdout + run.stderr
+        assert run.outputs["found"] == "false"
+        assert ("notice: suite growth: no suite baseline looked up: the workflow file is not known (give --workflow; "
+                "GITHUB_WORKFLOW_REF is not set)") in run.stdout
+        assert not [r for r in srv.requests if "/actions/" in r["path"]]

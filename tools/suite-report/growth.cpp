@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "common.hpp"
 #include "gatekit/github.hpp"
@@ -17,12 +18,20 @@ namespace gatekit::suite_report {
 
 namespace {
 
-std::string workflow_file(const Options& options, const Environment& env) {
+// The workflow's file name (what the runs API takes), from --workflow or GITHUB_WORKFLOW_REF;
+// nullopt when neither says it (a local run, or a runner that does not set the ref).
+std::optional<std::string> known_workflow_file(const Options& options, const Environment& env) {
   if (!options.workflow.empty()) return options.workflow;
   if (auto ref = env.get_nonempty("GITHUB_WORKFLOW_REF")) {
     std::string path = ref->substr(0, ref->find('@'));
     return path.substr(path.rfind('/') + 1);
   }
+  return std::nullopt;
+}
+
+// The key's workflow: the file name, else the display name (keys stay distinct locally).
+std::string workflow_file(const Options& options, const Environment& env) {
+  if (auto file = known_workflow_file(options, env)) return *file;
   return env.get_nonempty("GITHUB_WORKFLOW").value_or("local");
 }
 
@@ -68,6 +77,15 @@ ExitCode find_baseline(const Options& options, Context& context, const ConfigKey
   context.workflow.set_output("artifact", artifact);
   context.workflow.set_output("key", key.text());
   context.workflow.log("baseline key: " + key.text());
+  if (!known_workflow_file(options, context.env)) {
+    // The runs API takes a workflow file name or id; a display name would only find nothing.
+    context.workflow.set_output("result", "pass");
+    context.workflow.set_output("found", "false");
+    context.workflow.set_output("run-id", "");
+    notice(context.workflow, "no suite baseline looked up: the workflow file is not known (give --workflow; "
+                             "GITHUB_WORKFLOW_REF is not set)");
+    return ExitCode::pass;
+  }
   const auto lookup = find_baseline_artifact(client, repo, key.workflow, options.branch, artifact);
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("found", lookup.found ? "true" : "false");
