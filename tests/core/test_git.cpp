@@ -36,6 +36,13 @@ TEST_CASE("name-status -z parsing keeps both sides of renames") {
   auto truncated = parse_name_status_z(std::string("R100\0a\0", 7));
   REQUIRE_FALSE(truncated.ok());
   CHECK(truncated.error().message == "truncated git diff output after status 'R100'");
+  // A plain NUL-separated list of names is not --name-status output: no name taken as a status.
+  auto names = parse_name_status_z(std::string("src/a.py\0docs/b.md\0", 18));
+  REQUIRE_FALSE(names.ok());
+  CHECK(names.error().message == "unexpected status field 'src/a.py' in git diff output");
+  auto empty_path = parse_name_status_z(std::string("M\0\0", 3));
+  REQUIRE_FALSE(empty_path.ok());
+  CHECK(empty_path.error().message == "an empty path after status 'M' in git diff output");
 }
 
 TEST_CASE("diff, rev-parse and refs on a real repository") {

@@ -47,36 +47,21 @@ std::optional<Result<ChangedFile>> name_status_line(std::string_view line) {
   return Result<ChangedFile>(std::move(f));
 }
 
-bool is_status_token(std::string_view t) {
-  return !t.empty() && std::string_view("ACDMRTUX").find(t[0]) != std::string_view::npos &&
-         t.find_first_not_of("0123456789", 1) == std::string_view::npos;
-}
-
-// `git diff --name-status -z`: STATUS NUL PATH NUL, or R100 NUL OLD NUL NEW NUL. nullopt
-// unless the whole text has that shape (then it is a plain NUL-separated list).
+// `git diff --name-status -z`: STATUS NUL PATH NUL, or R100 NUL OLD NUL NEW NUL (the core's
+// parser). nullopt unless the whole text has that shape (then it is a plain NUL-separated list).
 std::optional<std::vector<ChangedFile>> name_status_z(std::string_view text) {
-  std::vector<std::string_view> tokens;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto end = text.find('\0', start);
-    if (end == std::string_view::npos) end = text.size();
-    tokens.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  auto changes = parse_name_status_z(text);
+  if (!changes || changes->empty()) return std::nullopt;
   std::vector<ChangedFile> out;
-  for (std::size_t i = 0; i < tokens.size();) {
-    if (!is_status_token(tokens[i])) return std::nullopt;
-    const bool two = tokens[i][0] == 'R' || tokens[i][0] == 'C';
-    if (i + (two ? 2 : 1) >= tokens.size()) return std::nullopt;
+  out.reserve(changes->size());
+  for (const auto& change : *changes) {
     ChangedFile f;
-    f.status = std::string(1, tokens[i][0]);
-    if (two) f.previous_path = glob::normalize_path(tokens[i + 1]);
-    f.path = glob::normalize_path(tokens[i + (two ? 2 : 1)]);
-    if (f.path.empty() || (two && f.previous_path.empty())) return std::nullopt;
+    f.status = std::string(1, change.status);
+    if (!change.previous_path.empty()) f.previous_path = glob::normalize_path(change.previous_path);
+    f.path = glob::normalize_path(change.path);
+    if (f.path.empty() || (!change.previous_path.empty() && f.previous_path.empty())) return std::nullopt;
     out.push_back(std::move(f));
-    i += two ? 3 : 2;
   }
-  if (out.empty()) return std::nullopt;
   return out;
 }
 

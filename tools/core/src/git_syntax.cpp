@@ -167,6 +167,10 @@ Result<std::vector<FileChange>> parse_name_status_z(std::string_view text) {
   for (std::size_t i = 0; i < fields.size();) {
     auto status = fields[i++];
     if (status.empty()) return make_error("unexpected empty status field in git diff output");
+    // git's letters, then a score for R and C (R100): anything else is not --name-status output.
+    if (std::string_view("ACDMRTUX").find(status[0]) == std::string_view::npos ||
+        status.find_first_not_of("0123456789", 1) != std::string_view::npos)
+      return make_error("unexpected status field " + quote_for_message(status) + " in git diff output");
     FileChange change;
     change.status = status[0];
     const bool two_paths = change.status == 'R' || change.status == 'C';
@@ -174,6 +178,8 @@ Result<std::vector<FileChange>> parse_name_status_z(std::string_view text) {
       return make_error("truncated git diff output after status '" + std::string(status) + "'");
     if (two_paths) change.previous_path = fields[i++];
     change.path = fields[i++];
+    if (change.path.empty() || (two_paths && change.previous_path.empty()))
+      return make_error("an empty path after status '" + std::string(status) + "' in git diff output");
     changes.push_back(std::move(change));
   }
   return changes;
