@@ -15,71 +15,22 @@
 // Output (stdout): {"jobs": {job: {"if", "needs", "name", "with"}},
 //   "results": [{"id", "runs": {job: bool}, "needs": <the target's toJSON(needs)>}]}
 //
-// @actions/expressions has no status functions (they depend on the run), so this supplies
-// them with the documented job-level semantics:
-//   always()    true
-//   cancelled() the run was cancelled
-//   failure()   a needed job concluded `failure`
-//   success()   not cancelled and every needed job concluded `success` (a skipped or
-//               failed dependency skips a job that does not use a status function)
-// and, as GitHub does, an `if:` without any status function means `success() && (if)`;
-// a job without `if:` means `success()`.
+// The `if:` itself is evaluated by tests/support/job-if.mjs (its status-function semantics).
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { evaluateJobIf, load } from "../support/job-if.mjs";
 
-const nm = process.env.GATEKIT_NODE_MODULES || path.join(path.dirname(new URL(import.meta.url).pathname), "..", "node", "node_modules");
-const load = (p) => import(pathToFileURL(path.join(nm, p)).href);
-const { Lexer, Parser, Evaluator, data } = await load("@actions/expressions/dist/index.js");
-const { TokenType } = await load("@actions/expressions/dist/lexer.js");
-const { truthy } = await load("@actions/expressions/dist/result.js");
 const YAML = (await load("yaml/dist/index.js")).default ?? (await load("yaml/dist/index.js"));
 
-const STATUS = ["always", "success", "failure", "cancelled"];
-
-function toData(value) {
-  if (value === null || value === undefined) return new data.Null();
-  if (typeof value === "string") return new data.StringData(value);
-  if (typeof value === "boolean") return new data.BooleanData(value);
-  if (typeof value === "number") return new data.NumberData(value);
-  if (Array.isArray(value)) return new data.Array(...value.map(toData));
-  const dict = new data.Dictionary();
-  for (const [k, v] of Object.entries(value)) dict.add(k, toData(v));
-  return dict;
-}
-
-function stripBraces(text) {
-  const t = text.trim();
-  const m = /^\$\{\{([\s\S]*)\}\}$/.exec(t);
-  return m ? m[1].trim() : t;
-}
-
 function evaluateIf(rawIf, needsSubset, scenario) {
-  let text = rawIf === undefined ? "success()" : typeof rawIf === "boolean" ? String(rawIf) : stripBraces(String(rawIf));
-  const lexed = new Lexer(text).lex();
-  const tokens = lexed.tokens;
-  const usesStatus = tokens.some((t, i) => t.type === TokenType.IDENTIFIER && STATUS.includes(t.lexeme.toLowerCase()) &&
-    tokens[i + 1]?.type === TokenType.LEFT_PAREN);
-  if (!usesStatus) text = `success() && (${text})`;
-  const results = Object.values(needsSubset).map((n) => n.result);
-  const fns = new Map([
-    ["always", () => true],
-    ["cancelled", () => scenario.cancelled === true],
-    ["failure", () => results.includes("failure")],
-    ["success", () => scenario.cancelled !== true && results.every((r) => r === "success")],
-  ].map(([name, f]) => [name, { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(f()) }]));
-  const expr = new Parser(new Lexer(text).lex().tokens, ["github", "needs", "vars", "inputs"], [...fns.values()]).parse();
-  const context = toData({
+  return evaluateJobIf(rawIf, {
     needs: needsSubset,
+    cancelled: scenario.cancelled === true,
     // A same-repository pull request (fork PRs are a separate, documented case).
     github: {
       event_name: scenario.event_name ?? "pull_request", ref: "refs/pull/1/merge", repository: "o/r",
       event: { pull_request: { number: 1, head: { repo: { full_name: "o/r", fork: false } } } },
     },
-    vars: {},
-    inputs: {},
   });
-  return truthy(new Evaluator(expr, context, fns).evaluate());
 }
 
 const workflowFile = process.argv[2];
