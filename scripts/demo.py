@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from github_files import read_outputs  # scripts/, beside this file
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-project"
 RULES = ".github/gatekit/filters.yml"  # inside the demo project
@@ -112,25 +114,6 @@ class ScenarioReport:
     checks: dict = field(default_factory=dict)  # check name -> (exit code, verdict text)
 
 
-def read_github_output(path: Path) -> dict:
-    values, lines, i = {}, path.read_text().splitlines() if path.exists() else [], 0
-    while i < len(lines):
-        line = lines[i]
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            body = []
-            i += 1
-            while i < len(lines) and lines[i] != delimiter:
-                body.append(lines[i])
-                i += 1
-            values[name] = "\n".join(body)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            values[name] = value
-        i += 1
-    return values
-
-
 class Runner:
     def __init__(self, bin_dir: Path, out: Path):
         self.bin_dir = bin_dir
@@ -190,7 +173,7 @@ def leg_plan(runner: Runner, repo: Path, work: Path, leg: str, *extra: str) -> d
                           "--context", "pr", *extra], cwd=repo, outputs=outputs)
     if code != 0:
         raise SystemExit(f"demo: suite-report nightly --leg {leg} failed ({code})")
-    return read_github_output(outputs)
+    return read_outputs(outputs)
 
 
 def pytest_stage(runner: Runner, repo: Path, work: Path, name: str, marker: str, env_extra: dict,
@@ -224,7 +207,7 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     outputs = work / "gate-output"
     code, _ = runner.run([runner.tool("path-classifier"), "--rules", RULES, "--base", "main", "--head", "HEAD"],
                          cwd=repo, summary=summary, outputs=outputs)
-    gate = read_github_output(outputs)
+    gate = read_outputs(outputs)
     report.gate = {"result": "success" if code == 0 else "failure",
                    "outputs": {k: gate.get(k, "") for k in ("cpu", "gpu", "docs")}}
     cpu, gpu = gate.get("cpu") == "true", gate.get("gpu") == "true"
@@ -366,7 +349,7 @@ def selections_part(runner: Runner, out: Path) -> list:
     junit = cpu_leg_report(runner, repo, work, "unmarked-cpu")
     code, _ = runner.run([tool, "unmarked", "--selection", SELECTION, "--leg", "cpu", "--report", str(junit)],
                          cwd=repo, summary=summary, outputs=work / "unmarked-output")
-    found = read_github_output(work / "unmarked-output").get("unmarked", "")
+    found = read_outputs(work / "unmarked-output").get("unmarked", "")
     checks.append(SelectionCheck("unmarked GPU test caught", code == 1 and found == "1",
                                  f"{found} test named, exit {code}"))
 
@@ -381,7 +364,7 @@ def selections_part(runner: Runner, out: Path) -> list:
     code, _ = runner.run([tool, "growth", "--selection", SELECTION, "--leg", "cpu", "--context", "pr", "--report",
                           str(junit), "--baseline", str(baseline), *GROWTH_KEY], cwd=repo, summary=summary,
                          outputs=work / "growth-output")
-    growth = read_github_output(work / "growth-output")
+    growth = read_outputs(work / "growth-output")
     checks.append(SelectionCheck("growth notice", code == 0 and growth.get("notice") == "true",
                                  f"{growth.get('new-tests', '?')} new tests, notice={growth.get('notice', '?')}"))
     return checks

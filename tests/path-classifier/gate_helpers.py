@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from github_files import read_outputs  # noqa: E402  (re-exported for the tests)
 
 BUILD = Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev"))

@@ -10,7 +10,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from github_files import read_outputs  # noqa: E402  (re-exported for the tests)
 
 BUILD = Path(os.environ["GATEKIT_BUILD_DIR"])

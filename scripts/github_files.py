@@ -1,5 +1,5 @@
-"""Reading the files a GitHub Actions step writes, for the Python tests: GITHUB_OUTPUT
-(`name=value` lines and `name<<DELIMITER` heredoc entries)."""
+"""Reading the files a GitHub Actions step writes: GITHUB_OUTPUT (`name=value` lines and
+`name<<DELIMITER` heredoc entries). Used by the main job (scripts/demo.py) and the Python tests."""
 from pathlib import Path
 
 
