@@ -4,7 +4,9 @@
 # GOT is an action's output or a step's outcome, i.e. data: it reaches the log only inside a
 # table row or as the escaped message of an ::error, never as a command of its own.
 set -euo pipefail
-escape() { local t="${1//%/%25}"; t="${t//$'\r'/%0D}"; printf '%s' "${t//$'\n'/%0A}"; }
+# shellcheck source=../../actions/lib/commands.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../actions/lib/commands.sh"
+escape() { gatekit_command_data "$1"; }
 if [ $# -eq 0 ] || [ $(($# % 3)) -ne 0 ]; then
   echo "usage: expect.sh NAME GOT WANT..." >&2
   exit 2

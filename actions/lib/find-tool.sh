@@ -1,5 +1,7 @@
 # shellcheck shell=bash
 # Sourced by the gatekit actions' scripts (not an action itself).
+# shellcheck source=commands.sh
+source "$(dirname "${BASH_SOURCE[0]}")/commands.sh"
 # gatekit_find_tool NAME [BIN_DIR]: prints the path of the gatekit tool NAME, taken from
 # BIN_DIR (the action's gatekit-bin input), else $GATEKIT_BIN, else PATH; prints nothing
 # when there is no executable there. Each action reports a missing tool in its own words, and
@@ -38,9 +40,7 @@ gatekit_ensure_tool() {
   case "$setup" in
     auto | '' | false) ;;
     *)
-      setup="${setup//%/%25}"
-      setup="${setup//$'\r'/%0D}"
-      echo "::error title=$title::input setup must be 'auto' or 'false', got '${setup//$'\n'/%0A}'" >&2
+      echo "::error title=$title::$(gatekit_command_data "input setup must be 'auto' or 'false', got '$setup'")" >&2
       return 2 ;;
   esac
   tool="$(gatekit_find_tool "$name" "$bin_dir")"

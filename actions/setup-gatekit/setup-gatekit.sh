@@ -42,16 +42,13 @@
 # run or report another version).
 set -euo pipefail
 
-escape() {  # escape TEXT: workflow-command data (a % or line break cannot end the message)
-  local text="${1//%/%25}"
-  text="${text//$'\r'/%0D}"
-  printf '%s' "${text//$'\n'/%0A}"
-}
+# shellcheck source=../lib/commands.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/commands.sh"
 die() {  # die CODE MESSAGE
-  echo "::error title=setup-gatekit::$(escape "$2")" >&2
+  echo "::error title=setup-gatekit::$(gatekit_command_data "$2")" >&2
   exit "$1"
 }
-warn() { echo "::warning title=setup-gatekit::$(escape "$1")"; }
+warn() { echo "::warning title=setup-gatekit::$(gatekit_command_data "$1")"; }
 group() { echo "::group::setup-gatekit: $*"; }
 endgroup() { echo "::endgroup::"; }
 bool() {  # bool NAME VALUE DEFAULT: prints true|false, or exits 2

@@ -1,6 +1,6 @@
 """actions/setup-gatekit/setup-gatekit.sh, run in a sandbox with fake build tools.
 
-Each test copies the real script and actions/lib/apt-packages.sh into a small fake gatekit
+Each test copies the real script and actions/lib/ (apt list, helpers) into a small fake gatekit
 source tree (its own version and tools), puts fake `cmake`, `apt-get`, `dpkg-query` and `sudo`
 on PATH (each logs its argv; the fake cmake "builds" tool scripts that print a version), and
 runs `probe` then `install` as action.yml does, reading back GITHUB_OUTPUT, GITHUB_ENV and
@@ -21,7 +21,7 @@ import yaml  # PyYAML, from tests/requirements.txt
 
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 ACTION = SOURCE / "actions" / "setup-gatekit"
-APT_LIB = SOURCE / "actions" / "lib" / "apt-packages.sh"
+LIB = SOURCE / "actions" / "lib"  # the helpers the script sources (apt list, command escaping)
 VERSION = "9.8.7"
 TOOLS = ["matrix-aggregator", "path-classifier"]
 DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n'
@@ -86,8 +86,7 @@ class Sandbox:
         self.action.mkdir(parents=True)
         shutil.copy(ACTION / "setup-gatekit.sh", self.action / "setup-gatekit.sh")
         shutil.copy(CHECKSUMS, self.action / "checksums.txt")
-        (self.src / "actions" / "lib").mkdir()
-        shutil.copy(APT_LIB, self.src / "actions" / "lib" / "apt-packages.sh")
+        shutil.copytree(LIB, self.src / "actions" / "lib")
         self.system = root / "system"
         self.system.mkdir()
         for tool in SYSTEM_TOOLS:
