@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "gatekit/utf8.hpp"
+
 namespace gatekit::junit::detail {
 
 namespace {
@@ -19,17 +21,11 @@ std::size_t sequence_length(unsigned char c) {
   return 0;
 }
 
-// A complete sequence of sequence_length(s[0]) bytes that encodes a character XML allows.
-bool valid_sequence(std::string_view s) {
-  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  for (std::size_t i = 1; i < s.size(); ++i)
-    if (!is_continuation(b(i))) return false;
-  unsigned cp = 0;
-  if (s.size() == 2) cp = (b(0) & 0x1Fu) << 6 | (b(1) & 0x3Fu);
-  if (s.size() == 3) cp = (b(0) & 0x0Fu) << 12 | (b(1) & 0x3Fu) << 6 | (b(2) & 0x3Fu);
-  if (s.size() == 4) cp = (b(0) & 0x07u) << 18 | (b(1) & 0x3Fu) << 12 | (b(2) & 0x3Fu) << 6 | (b(3) & 0x3Fu);
-  const unsigned min = s.size() == 2 ? 0x80 : s.size() == 3 ? 0x800 : 0x10000;
-  return cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF) && cp != 0xFFFE && cp != 0xFFFF;
+// Whether the sequence at `s[i]` of sequence_length(s[i]) == n bytes is one whole, well-formed
+// character that XML allows (the core's UTF-8 decoder judges it).
+bool valid_sequence(std::string_view s, std::size_t i, std::size_t n) {
+  const Utf8Char ch = decode_utf8(s, i);
+  return ch.valid && ch.length == n && is_xml_char(ch.code_point);
 }
 
 // Sanitises `s` into `out`. Unless `final`, an incomplete sequence at the end is not
@@ -59,7 +55,7 @@ std::size_t sanitize(std::string_view s, bool final, std::string& out, std::size
       replace(i++);
       continue;
     }
-    if (!valid_sequence(s.substr(i, n))) { replace(i++); continue; }
+    if (!valid_sequence(s, i, n)) { replace(i++); continue; }
     i += n;
   }
   out.append(s.substr(run));
