@@ -40,7 +40,7 @@ Result<Call> build_call(const Options& options, const std::optional<std::string>
 // The answer as printed: one line of JSON with the same value that the runner never reads as
 // a workflow command (API text is outside data). Serialized as is when that text is inert
 // (gatekit::inert_line leaves it unchanged); else, inside strings, every '[' and non-ASCII
-// character is written as a \u escape.
+// character is written as a \u escape (the core's gatekit::inert_json).
 std::string inert_json(const boost::json::value& value);
 
 }  // namespace gatekit::api

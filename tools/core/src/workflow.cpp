@@ -1,11 +1,13 @@
 #include "gatekit/workflow.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <ostream>
 #include <random>
 
 #include "gatekit/text.hpp"
+#include "gatekit/utf8.hpp"
 
 namespace gatekit {
 
@@ -78,7 +80,52 @@ std::string inert_lines(std::string_view text) {
   return out;
 }
 
-std::string inert_json(std::string_view json) { return break_legacy_commands(json, "\\u005b"); }
+namespace {
+
+void append_json_escape(std::string& out, char32_t unit) {
+  char buffer[8];
+  std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(unit));
+  out += buffer;
+}
+
+// The code point as JSON \u escapes (a surrogate pair above U+FFFF).
+void append_json_code_point(std::string& out, char32_t cp) {
+  if (cp < 0x10000) return append_json_escape(out, cp);
+  cp -= 0x10000;
+  append_json_escape(out, 0xD800 + (cp >> 10));
+  append_json_escape(out, 0xDC00 + (cp & 0x3FF));
+}
+
+}  // namespace
+
+std::string inert_json(std::string_view json) {
+  if (inert_line(json) == json) return std::string(json);
+  // Only string contents can hold what the runner would read (a `##[`, a line separator, a
+  // character it ignores between the marks): escape them there, so the value is unchanged.
+  std::string out;
+  out.reserve(json.size() + json.size() / 4);
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size();) {
+    const auto c = static_cast<unsigned char>(json[i]);
+    if (!in_string || c == '"') {
+      in_string = in_string ? false : c == '"';
+      out += json[i++];
+    } else if (c == '\\') {
+      out.append(json.substr(i, 2));  // an escape the serializer wrote: \" \\ \n \u00XX ...
+      i += 2;
+    } else if (c == '[') {
+      out += "\\u005b";
+      ++i;
+    } else if (c < 0x80) {
+      out += json[i++];
+    } else {
+      const auto ch = decode_utf8(json, i);
+      append_json_code_point(out, ch.valid ? ch.code_point : 0xFFFD);
+      i += ch.length;
+    }
+  }
+  return out;
+}
 
 std::string escape_command_data(std::string_view text) {
   std::string out;

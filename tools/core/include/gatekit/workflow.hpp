@@ -67,9 +67,10 @@ std::string inert_line(std::string_view text);
 // inert_line applied to each LF-separated line of `text`, for multi-line messages: the line
 // structure is kept, and no line can act as a command.
 std::string inert_lines(std::string_view text);
-// Serialized JSON printed as one log line (a tool whose stdout is JSON): a `[` completing
-// `##[` becomes `\u005b`, which leaves the JSON value as it was. JSON serializers already
-// escape line breaks, and JSON never starts with `:`.
+// Serialized JSON printed as one log line (a tool whose stdout is JSON): unchanged when
+// inert_line would leave it so; else every `[` and non-ASCII character inside strings becomes
+// a `\u` escape, which leaves the JSON value as it was (invalid UTF-8 becomes U+FFFD). JSON
+// serializers already escape line breaks, and JSON never starts with `:`.
 std::string inert_json(std::string_view json);
 
 // Escaping per GitHub's workflow-command rules.
