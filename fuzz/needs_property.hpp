@@ -5,14 +5,14 @@
 #include <string>
 #include <string_view>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "needs.hpp"
 
 namespace gatekit::fuzzing {
 
 // "" when the property holds, else what broke.
 inline std::string needs_property_violation(std::string_view input) {
-  using namespace gatekit::aggregator;
+  using namespace gatekit::matrix_aggregator;
   auto parsed = parse_needs(input, "fuzz");
   if (!parsed) return parsed.error().message.empty() ? "an error without a message" : "";
   if (parsed->jobs.empty()) return "accepted an empty needs object";

@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/yaml.hpp"
 #include "manifest.hpp"
 
 namespace gatekit::fuzzing {
 
-inline std::string emit_manifest(const smoke_runner::Manifest& m) {
+inline std::string emit_manifest(const gatekit::smoke_runner::Manifest& m) {
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "smokes" << YAML::Value << YAML::BeginSeq;
   for (const auto& s : m.smokes) {
@@ -53,11 +53,11 @@ inline bool valid_utf8(std::string_view s) {
 
 // "" when the property holds, else what broke.
 inline std::string smoke_manifest_property_violation(std::string_view input) {
-  using namespace smoke_runner;
+  using namespace gatekit::smoke_runner;
   auto loaded = load_manifest_text(std::string(input), "fuzz.yaml");
   if (!loaded) {
     const auto& e = loaded.error();
-    if (e.code != gatekit::ExitCode::usage_error) return "an error that is not a usage error";
+    if (e.kind != gatekit::ErrorKind::bad_input) return "an error that is not a usage error";
     if (e.message.empty()) return "an error without a message";
     // After the "N errors in fuzz.yaml:" header, every line is located in the file.
     std::size_t start = e.message.rfind("fuzz.yaml:", 0) == 0 ? 0 : e.message.find('\n');

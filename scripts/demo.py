@@ -30,6 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from github_files import read_outputs  # scripts/, beside this file
+import demo_flaky  # scripts/, beside this file: the flaky-tracker part
+import demo_gpu_gate  # the GPU gate part
+
+PARTS = [("flaky tests (flaky-tracker)", demo_flaky.run_part), ("GPU gate (gpu-gate)", demo_gpu_gate.run_part)]
+PART_FOLDERS = ["flaky", "gpu-gate"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-project"
@@ -419,6 +424,9 @@ def main() -> int:
             continue
         reports.append(run_scenario(index, scenario, runner, out))
     selection_checks = [] if opts.only else selections_part(runner, out)
+    # Further parts, each in its own module beside this file: run_part(bin_dir, out) returns
+    # checks (name, ok, detail) and writes OUT/<part>/summary.md.
+    part_checks = [] if opts.only else [(title, run_part(bin_dir, out)) for title, run_part in PARTS]
 
     print(f"\n{BOLD}━━ Verdict{RESET}\n")
     rows, as_expected = [], True
@@ -438,6 +446,12 @@ def main() -> int:
                     [[c.name, "yes", (f"{GREEN}✔ {c.detail}{RESET}" if c.ok else f"{RED}✘ {c.detail}{RESET}")]
                      for c in selection_checks])
         as_expected &= all(c.ok for c in selection_checks)
+    for title, checks in part_checks:
+        print()
+        print_table([title, "expected", "came out"],
+                    [[c.name, "yes", (f"{GREEN}✔ {c.detail}{RESET}" if c.ok else f"{RED}✘ {c.detail}{RESET}")]
+                     for c in checks])
+        as_expected &= all(c.ok for c in checks)
     print(f"\n  ✱ the two required checks branch protection asks for (docs/admin/required-checks.md).")
     print("  A skipped suite still reports its required check: it passes because the gate said the")
     print("  change does not need it, never because nothing ran.")
@@ -447,6 +461,9 @@ def main() -> int:
             combined.write((out / r.scenario.key / "summary.md").read_text() + "\n")
         if selection_checks:
             combined.write((out / "selections" / "summary.md").read_text() + "\n")
+        for name in PART_FOLDERS if not opts.only else []:
+            if (out / name / "summary.md").exists():
+                combined.write((out / name / "summary.md").read_text() + "\n")
     print(f"\n  Job summaries the tools wrote: {out / 'summary.md'}")
     if as_expected:
         print(f"  {GREEN}Every required check came out as expected for its change"

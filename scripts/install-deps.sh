@@ -8,6 +8,8 @@
 # The apt packages come from actions/lib/apt-packages.sh, the list setup-gatekit uses too.
 #   --build   only the apt packages that build the tools (the release preset): what the
 #             release workflow's build container needs; no npm, pip, actionlint or act.
+#   --fuzz    only the optional fuzzing packages (clang 14 with libFuzzer and the sanitizer
+#             runtimes) that scripts/fuzz.sh needs; the test command never installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +17,26 @@ set_name=dev
 case "${1:-}" in
   "") ;;
   --build) set_name=build ;;
-  *) echo "usage: install-deps.sh [--build]" >&2; exit 2 ;;
+  --fuzz) set_name=fuzz ;;
+  *) echo "usage: install-deps.sh [--build|--fuzz]" >&2; exit 2 ;;
 esac
+
+sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ "$set_name" = fuzz ]; then
+  fuzz_missing=()
+  for pkg in clang-14 libclang-rt-14-dev; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || fuzz_missing+=("$pkg")
+  done
+  if [ "${#fuzz_missing[@]}" -gt 0 ]; then
+    echo "==> apt: installing ${fuzz_missing[*]} (fuzzing)"
+    sudo_if_needed apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends "${fuzz_missing[@]}"
+  else
+    echo "==> apt: fuzzing packages present"
+  fi
+  exit 0
+fi
 
 # shellcheck source=../actions/lib/apt-packages.sh
 source actions/lib/apt-packages.sh
@@ -24,8 +44,6 @@ os_id="$(gatekit_os_field ID)"
 os_version="$(gatekit_os_field VERSION_ID)"
 os_name="$(gatekit_os_field PRETTY_NAME) (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
 mapfile -t APT_PACKAGES < <(gatekit_apt_packages "$set_name" "$os_id" "$os_version")
-
-sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -8,18 +8,16 @@ every filter also lists the files it matches (each allow filter then matches som
 nothing can stop early): target under 15 ms and at least 10x faster than picomatch making the
 same decision and lists. Not a test: figures only.
 
-  cmake --preset bench -B build/h-pc-bench && cmake --build build/h-pc-bench --target path-classifier
-  python3 bench/path-classifier/run.py --tool build/h-pc-bench/tools/path-classifier/path-classifier
+Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
+  python3 bench/path-classifier/run.py --build-dir build/bench [--runs 21] [--quick]
 """
-import argparse
 import json
-import os
 import random
-import statistics
-import subprocess
-import tempfile
-import time
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import Context, Figure, at_most, clean_env, failed, measure, run_ms, versus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 EXTS = ["py", "cu", "md", "txt", "yml", "json", "cpp", "h"]
@@ -71,91 +69,68 @@ def make_case(tmp: Path, n_paths: int, n_patterns: int, seed: int = 7, lists: bo
     return sum(len(s["paths"]) for s in filters.values())
 
 
-SPREAD = {}  # command name -> (min, max) of its last timed() call, for the report
+BENCH = "path gate"
 
 
-def timed(cmd, env, runs):
-    times, out = [], None
-    for _ in range(runs):
+def outputs(out_file: Path) -> dict:
+    line = next(line for line in out_file.read_text().splitlines() if line.startswith("filters="))
+    return json.loads(line.split("=", 1)[1])
+
+
+def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_file: Path, env: dict) -> list[Figure]:
+    """path-classifier and picomatch on the same rules and changes: the same decision (and
+    lists), then a ratio target (>= 10x) and an absolute one."""
+    print(f"  {label}", flush=True)
+
+    def ours() -> float:
+        out_file.write_text("")
+        return run_ms(ours_cmd, env=env)
+
+    ours_sample = measure(ours, ctx.runs)
+    answer = {}
+
+    def anchor() -> float:
+        import subprocess, time
         start = time.perf_counter()
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True)
-        times.append((time.perf_counter() - start) * 1000)
-        if done.returncode != 0:
-            raise SystemExit(f"{cmd[0]} failed ({done.returncode}): {done.stderr}")
-        out = done.stdout
-    SPREAD[Path(cmd[1] if cmd[0] == "node" else cmd[0]).name] = (min(times), max(times))
-    return statistics.median(times), out
+        done = subprocess.run([str(a) for a in pm_cmd], env=env, capture_output=True, text=True, check=True)
+        answer["out"] = done.stdout
+        return (time.perf_counter() - start) * 1000
+
+    anchor_sample = measure(anchor, ctx.runs)
+    if outputs(out_file) != json.loads(answer["out"]):
+        return [failed(BENCH, label, "path-classifier and picomatch decided differently")]
+    limit = 15.0 if "list" in label else 10.0
+    return [versus(BENCH, label + ": ratio to picomatch", ours_sample, anchor_sample, "picomatch/node", 10.0),
+            at_most(BENCH, label + ": time", ours_sample, limit)]
 
 
-def spread(name):
-    low, high = SPREAD[name]
-    return f"(runs {low:.2f}..{high:.2f})"
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--runs", type=int, default=21)
-    args = ap.parse_args()
-    tool = str(Path(args.tool).resolve())
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        out_file = tmp / "out"
-        env = {"PATH": os.environ["PATH"], "GITHUB_OUTPUT": str(out_file)}
-        rows = []
-        floor, _ = timed([tool, "--version"], env, args.runs)
-        for n_paths, n_patterns in [(750, 125), (1500, 250), (3000, 500)]:
-            patterns = make_case(tmp, n_paths, n_patterns)
-            ours_cmd = [tool, "--rules", str(tmp / "rules.yml"), "--files", str(tmp / "changes.txt")]
-            ours, _ = timed(ours_cmd, env, args.runs)
-            rows.append((n_paths, patterns, ours))
-        # Side by side at the full size: same rules, same changes, same decision.
-        out_file.write_text("")
-        ours, _ = timed(ours_cmd, env, args.runs)
-        pm_cmd = ["node", str(HERE / "picomatch-decide.js"), str(tmp / "rules.json"), str(tmp / "changes.txt")]
-        anchor, anchor_out = timed(pm_cmd, env, args.runs)
-        spreads = (spread(Path(tool).name), spread("picomatch-decide.js"))
-        out_file.write_text("")
-        subprocess.run(ours_cmd, env=env, capture_output=True, check=True)
-        ours_flags = json.loads(next(line.split("=", 1)[1] for line in out_file.read_text().splitlines()
-                                     if line.startswith("filters=")))
-        same = ours_flags == json.loads(anchor_out)
-        # list-files: json at the full size, side by side.
-        make_case(tmp, 3000, 500, lists=True)
-        lists_cmd = ours_cmd + ["--list-files", "json"]
-        out_file.write_text("")
-        lists_ours, _ = timed(lists_cmd, env, args.runs)
-        lists_anchor, lists_anchor_out = timed(pm_cmd + ["lists"], env, args.runs)
-        out_file.write_text("")
-        subprocess.run(lists_cmd, env=env, capture_output=True, check=True)
-        lists_flags = json.loads(next(line.split("=", 1)[1] for line in out_file.read_text().splitlines()
-                                      if line.startswith("filters=")))
-        lists_same = lists_flags == json.loads(lists_anchor_out)
-        listed = sum(v for k, v in lists_flags.items() if k.endswith("_count"))
-    print("path-classifier benchmark (whole process, cold, median of %d runs)" % args.runs)
-    if hasattr(os, "getloadavg"):
-        # Other work on the machine inflates every figure; the ratio is measured side by side.
-        print("load average at the end: %.2f (%d CPUs)" % (os.getloadavg()[0], os.cpu_count() or 0))
-    print(f"process start floor (`--version`): {floor:.2f} ms")
-    print(f"{'paths':>6} {'patterns':>9} {'path x pattern':>15} {'median ms':>10} {'above floor':>12} {'ns/pair':>8}")
-    for n_paths, patterns, ms in rows:
-        pairs = n_paths * 1.1 * patterns  # renames add their old name
-        work = max(ms - floor, 0.0)
-        print(f"{n_paths:>6} {patterns:>9} {int(pairs):>15} {ms:>10.2f} {work:>12.2f} {work * 1e6 / pairs:>8.2f}")
-    print(f"\n3000 paths x {rows[-1][1]} patterns in 10 filters:")
-    print(f"  path-classifier        {ours:8.2f} ms  (target: <= 10 ms)  {spreads[0]}")
-    print(f"    of which process start {floor:6.2f} ms  (`path-classifier --version`: loader and shared libraries)")
-    print(f"  picomatch under node   {anchor:8.2f} ms  (anchor, same decision)  {spreads[1]}")
-    print(f"  ratio                  {anchor / ours:8.1f}x  (target: >= 10x)")
-    print(f"  decisions identical:   {same}")
-    print(f"\nthe same with --list-files json ({listed} files listed over 10 filters):")
-    print(f"  path-classifier        {lists_ours:8.2f} ms  (target: < 15 ms)  {spread(Path(tool).name)}")
-    print(f"  picomatch under node   {lists_anchor:8.2f} ms  (anchor, same decision and lists)  "
-          f"{spread('picomatch-decide.js')}")
-    print(f"  ratio                  {lists_anchor / lists_ours:8.1f}x  (target: >= 10x)")
-    print(f"  decisions and lists identical: {lists_same}")
-    return 0 if same and lists_same else 1
+def figures(ctx: Context) -> list[Figure]:
+    tool = ctx.tool("path-classifier")
+    out_file = ctx.tmp / "pc-out"
+    env = clean_env(GITHUB_OUTPUT=str(out_file))
+    n_paths, n_patterns = (300, 50) if ctx.quick else (3000, 500)
+    patterns = make_case(ctx.tmp, n_paths, n_patterns)
+    ours_cmd = [tool, "--rules", ctx.tmp / "rules.yml", "--files", ctx.tmp / "changes.txt"]
+    pm_cmd = ["node", HERE / "picomatch-decide.js", ctx.tmp / "rules.json", ctx.tmp / "changes.txt"]
+    rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env)
+    make_case(ctx.tmp, n_paths, n_patterns, lists=True)
+    rows += side_by_side(ctx, f"the same with --list-files json", ours_cmd + ["--list-files", "json"],
+                         pm_cmd + ["lists"], out_file, env)
+    # Growth: at most linear in paths x patterns (cost above the process start per pair).
+    floor = measure(lambda: run_ms([tool, "--version"], env=env), ctx.runs)
+    per_pair = []
+    for scale in (1, 2):
+        count = make_case(ctx.tmp, n_paths * scale, n_patterns * scale)
+        took = measure(lambda: run_ms(ours_cmd, env=env), ctx.runs).median
+        per_pair.append(max(took - floor.median, 0.0) * 1e6 / (n_paths * scale * 1.1 * count))
+    growth = per_pair[1] / per_pair[0] if per_pair[0] > 0 else None
+    rows.append(Figure(BENCH, "cost per path x pattern at 4x the pairs, relative to 1x", "x", growth,
+                       target="<= 1.5", met=None if growth is None else growth <= 1.5, runs=ctx.runs,
+                       notes=[f"{per_pair[0]:.2f} vs {per_pair[1]:.2f} ns per pair above the "
+                              f"{floor.median:.2f} ms process start"]))
+    return rows
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from common import main_for
+    raise SystemExit(main_for(figures))

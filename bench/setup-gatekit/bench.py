@@ -9,8 +9,6 @@ against a release server on 127.0.0.1 (a Python HTTP server in this process):
 2. warm, from the Actions cache: probe + install with a cache hit (the restored folder is
    already there; actions/cache's own restore is GitHub's and not part of this figure);
 3. warm, from PATH: the probe alone finds the tools (targets for both: 1 s or less);
-4. the source build (the fallback), only with --source-build: configure and build the
-   release preset's tools in a fresh folder (minutes).
 Anchor, measured in the same run: the irreducible part of the cold path done directly
 (curl the archive, sha256sum it, tar -x it); the cold figure is also printed as a ratio to it.
 
@@ -18,13 +16,15 @@ The archive is packed from a release build with scripts/package-release.sh --no-
 The action runs from a copy of the source tree (the script builds and versions the tree it
 lives in), with the copy's checksums.txt listing the archive.
 
-Usage: bench/setup-gatekit/bench.py [--build-dir build/release] [--runs 5] [--source-build]
+4. with --source-build (alone only; minutes): the source build, the fallback, in a fresh
+   folder with the packages installed.
+
+Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
+  python3 bench/setup-gatekit/bench.py --build-dir build/bench [--quick]
 """
-import argparse
 import hashlib
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +33,9 @@ import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import Context, Figure, at_most, failed, measure  # noqa: E402
 
 SOURCE = Path(__file__).resolve().parents[2]
 
@@ -54,7 +57,7 @@ def pack(build_dir: Path, out: Path) -> Path:
                            "--no-build", "--out", str(out), "--glibc-baseline", host_glibc],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"package-release.sh failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+        raise RuntimeError(f"package-release.sh failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     [archive] = out.glob("gatekit-*.tar.gz")
     return archive
 
@@ -85,36 +88,33 @@ def action(action_dir: Path, work: Path, mode: str, **env) -> float:
                           capture_output=True, text=True)
     took = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit(f"setup-gatekit.sh {mode} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+        raise RuntimeError(f"setup-gatekit.sh {mode} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return took
 
 
-def median_of(runs: int, once) -> float:
-    return statistics.median(once() for _ in range(runs))
+BENCH = "setup-gatekit"
+SOURCE_BUILD = False  # --source-build, when run alone
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build-dir", default=str(SOURCE / "build" / "release"),
-                        help="a built release (or bench) preset folder (default build/release)")
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed")
-    parser.add_argument("--source-build", action="store_true", help="also time the fallback source build")
-    args = parser.parse_args()
-    build_dir = Path(args.build_dir).resolve()
+def figures(ctx: Context) -> list[Figure]:
+    """The three paths of the action against the anchor (curl + sha256sum + tar -x of the
+    same archive from the same server), with the targets of docs/actions/setup-gatekit.md."""
+    build_dir = ctx.build_dir
     if not (build_dir / "CMakeCache.txt").is_file():
-        sys.exit(f"{build_dir} is not a configured build: cmake --preset release && cmake --build --preset release")
-
-    with tempfile.TemporaryDirectory(prefix="gatekit-bench-") as tmp_name:
-        tmp = Path(tmp_name)
-        archive = pack(build_dir, tmp / "dist")
-        version = archive.name.split("-")[1]
-        (tmp / "srv" / f"v{version}").mkdir(parents=True)
-        shutil.copy(archive, tmp / "srv" / f"v{version}" / archive.name)
-        httpd, url = serve(tmp / "srv")
+        return [failed(BENCH, "setup paths", f"{build_dir} is not a configured build")]
+    tmp = ctx.tmp / "setup-gatekit"
+    tmp.mkdir()
+    print("  packing the build into a release archive", flush=True)
+    archive = pack(build_dir, tmp / "dist")
+    version = archive.name.split("-")[1]
+    (tmp / "srv" / f"v{version}").mkdir(parents=True)
+    shutil.copy(archive, tmp / "srv" / f"v{version}" / archive.name)
+    httpd, url = serve(tmp / "srv")
+    try:
         (tmp / "src").mkdir()
         action_dir = source_copy(tmp / "src", archive)
         size = archive.stat().st_size / 2**20
-        print(f"gatekit {version}: {archive.name}, {size:.1f} MiB, served from {url}; median of {args.runs} runs")
+        print(f"  {archive.name} ({size:.1f} MiB) from {url}: cold, warm from the cache, warm from PATH", flush=True)
 
         def anchor() -> float:
             work = Path(tempfile.mkdtemp(dir=tmp))
@@ -139,31 +139,30 @@ def main() -> None:
             return action(action_dir, bin_dir, "probe", **env) + action(action_dir, bin_dir, "install", **env)
 
         def warm_path() -> float:
-            path = f"{tools}{os.pathsep}{os.environ['PATH']}"
-            return action(action_dir, bin_dir, "probe", PATH=path)
+            return action(action_dir, bin_dir, "probe", PATH=f"{tools}{os.pathsep}{os.environ['PATH']}")
 
-        figures = [("anchor: curl + sha256sum + tar -x", median_of(args.runs, anchor), None),
-                   ("cold: from the release archive", median_of(args.runs, cold), 5.0),
-                   ("warm: from the Actions cache", median_of(args.runs, warm_cache), 1.0),
-                   ("warm: from PATH", median_of(args.runs, warm_path), 1.0)]
-        httpd.shutdown()
-        if args.source_build:
+        runs = 1 if ctx.quick else 5
+        base = measure(anchor, runs)
+        rows = [at_most(BENCH, f"cold: from the release archive ({size:.1f} MiB)", measure(cold, runs), 5.0, unit="s",
+                        anchor=base, anchor_name="curl+sha256sum+tar")]
+        rows.append(at_most(BENCH, "warm: from the Actions cache", measure(warm_cache, runs), 1.0, unit="s"))
+        rows.append(at_most(BENCH, "warm: from PATH", measure(warm_path, runs), 1.0, unit="s"))
+        if SOURCE_BUILD:
             (tmp / "unlisted").mkdir()
             plain = source_copy(tmp / "unlisted", None)
             work = Path(tempfile.mkdtemp(dir=tmp))
+            print(f"  the source build ({os.cpu_count()} CPUs; minutes)", flush=True)
             took = action(plain, work, "probe", INPUT_INSTALL_DEPS="false") + \
                 action(plain, work, "install", INPUT_INSTALL_DEPS="false")
-            figures.append((f"source build ({os.cpu_count()} CPUs, packages installed)", took, None))
-
-    anchor_time = figures[0][1]
-    print(f"{'path':<48} {'seconds':>8} {'target':>8} {'x anchor':>9}")
-    for label, took, target in figures:
-        goal = f"<= {target:g}" if target else "-"
-        verdict = "" if target is None else ("  ok" if took <= target else "  OVER")
-        print(f"{label:<48} {took:8.3f} {goal:>8} {took / anchor_time:9.1f}{verdict}")
-    if not args.source_build:
-        print("source build: not measured (--source-build; several minutes)")
+            rows.append(Figure(BENCH, "source build (packages installed)", "s", took, runs=1))
+        return rows
+    finally:
+        httpd.shutdown()
 
 
 if __name__ == "__main__":
-    main()
+    from common import main_for
+    if "--source-build" in sys.argv:
+        sys.argv.remove("--source-build")
+        SOURCE_BUILD = True
+    raise SystemExit(main_for(figures))

@@ -1,112 +1,118 @@
 #!/usr/bin/env python3
-"""suite-report benchmark (not a test: it prints figures, it asserts nothing).
+"""suite-report benchmark (figures only; it asserts nothing).
 
 1. partition on a 20,000-test suite (200 files of 100 parametrized tests; 10% `gpu`, 5%
-   `rocm`, 2% `nightly`): pytest's collections dominate. The tool reports how long its pytest
-   runs took and how long its own work took (parsing the node ids, the set algebra, the
-   summary); the target for its own work is under 100 ms. As the anchor, one plain
-   `pytest --collect-only -q` of the same suite is timed in the same run.
+   `rocm`, 2% `nightly`): pytest's collections dominate. The tool reports how long its own
+   work took (parsing the node ids, the set algebra, the summary): target under 100 ms. One
+   plain `pytest --collect-only -q` of the same suite is timed beside it.
 2. growth over two 100,000-test JUnit reports (the second with 1,000 new and 500 removed
-   tests): the whole run, start to exit, against a target of 1 s; then the same with the
-   baseline stored as suite-baseline.json (what main runs upload). The anchor is the tool's
-   start-up (`--version`), timed in the same run.
+   tests): the whole run, start to exit, target under 1 s.
+3. The same comparison of the two reports by the JUnit anchors (junit_anchor.py): a Python
+   script with ElementTree's iterparse, and with lxml's; target: suite-report is no slower
+   than either (ratio >= 1), its start-up included.
 
-Usage: bench/suite-report/bench.py [--tool build/bench/tools/suite-report/suite-report]
+Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
+  python3 bench/suite-report/bench.py --build-dir build/bench [--quick]
 """
-import argparse
-import os
+import json
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-FILES, PER_FILE = 200, 100
-REPORT_TESTS = 100_000
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import Context, Figure, Sample, at_most, clean_env, failed, measure, run_ms, versus  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+BENCH = "suite report"
+JUNIT = "JUnit"
 
 
-def timed(argv, **kwargs):
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, **kwargs)
-    return time.perf_counter() - start, done
-
-
-def write_suite(root: Path) -> None:
+def write_suite(root: Path, files: int, per_file: int) -> None:
     (root / "tests").mkdir(parents=True)
     (root / "pyproject.toml").write_text(
         '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
         'markers = ["gpu: g", "rocm: r", "nightly: n"]\n')
     (root / "suite.yml").write_text(
         "version: 1\nlegs:\n  cpu: {markers: not gpu and not rocm}\n  gpu: {markers: gpu or rocm, device: gpu}\n")
-    for f in range(FILES):
+    for f in range(files):
         marks = "pytestmark = pytest.mark.gpu\n" if f % 10 == 0 else "pytestmark = pytest.mark.rocm\n" if f % 20 == 5 else ""
         nightly = "@pytest.mark.nightly\n" if f % 50 == 7 else ""
         (root / "tests" / f"test_m{f:03d}.py").write_text(
-            f"import pytest\n{marks}\n{nightly}@pytest.mark.parametrize('n', range({PER_FILE}))\n"
+            f"import pytest\n{marks}\n{nightly}@pytest.mark.parametrize('n', range({per_file}))\n"
             "def test_case(n):\n    pass\n")
 
 
-def bench_partition(tool: str, tmp: Path) -> None:
-    root = tmp / "suite"
-    write_suite(root)
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")}
-    anchor, done = timed([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"], cwd=root,
-                         env=env)
-    collected = len([line for line in done.stdout.splitlines() if "::" in line])
-    wall, done = timed([tool, "partition", "--selection", "suite.yml", "--python", sys.executable], cwd=root, env=env)
-    if done.returncode != 0:
-        sys.exit(f"partition exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr}")
-    m = re.search(r"timing: (\d+) pytest collections took (\d+) ms; suite-report's own work took (-?\d+) ms",
-                  done.stdout)
-    runs, pytest_ms, own_ms = (int(x) for x in m.groups())
-    print(f"partition: {collected} tests; one plain pytest --collect-only: {anchor * 1000:.0f} ms (anchor)")
-    print(f"  suite-report partition: {wall * 1000:.0f} ms wall; {runs} pytest collections {pytest_ms} ms "
-          f"({pytest_ms / max(wall * 1000, 1):.0%} of the wall time)")
-    print(f"  suite-report's own work: {own_ms} ms (target < 100 ms): {'met' if own_ms < 100 else 'NOT met'}")
+def partition(ctx: Context) -> list[Figure]:
+    files = 20 if ctx.quick else 200
+    root = ctx.tmp / "suite"
+    write_suite(root, files, 100)
+    tool = ctx.tool("suite-report")
+    env = clean_env()
+    label = f"partition of {files * 100:,} tests: suite-report's own work"
+    print(f"  {label}", flush=True)
+    runs = 1 if ctx.quick else 3
+    collect = measure(lambda: run_ms([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                                     env=env, cwd=root, ok=(0, 5)), runs)
+    own = []
+    for _ in range(runs):
+        done = subprocess.run([str(tool), "partition", "--selection", "suite.yml", "--python", sys.executable], cwd=root,
+                              env=env, capture_output=True, text=True)
+        m = re.search(r"suite-report's own work took (-?\d+) ms", done.stdout)
+        if done.returncode != 0 or m is None:
+            return [failed(BENCH, label, f"partition exited {done.returncode}: {(done.stdout + done.stderr)[-400:]}")]
+        own.append(float(m.group(1)))
+    fig = at_most(BENCH, label, Sample(own), 100.0, anchor=collect, anchor_name="pytest --collect-only")
+    fig.ratio = None  # pytest's collection is the part suite-report waits on, not a rival
+    return [fig]
 
 
 def write_report(path: Path, ids) -> None:
     with open(path, "w") as f:
         f.write('<?xml version="1.0" encoding="utf-8"?>\n<testsuites><testsuite name="pytest">\n')
         for module, name in ids:
-            f.write(f'<testcase classname="tests.pkg{module // 1000}.test_m{module}" name="{name}" time="0.0{module % 10}1"/>\n')
+            f.write(f'<testcase classname="tests.pkg{module // 1000}.test_m{module}" name="{name}" '
+                    f'time="0.0{module % 10}1"/>\n')
         f.write("</testsuite></testsuites>\n")
 
 
-def bench_growth(tool: str, tmp: Path) -> None:
-    base_ids = [(i // 50, f"test_case[{i}]") for i in range(REPORT_TESTS)]
+def growth(ctx: Context) -> list[Figure]:
+    tests = 10_000 if ctx.quick else 100_000
+    base_ids = [(i // 50, f"test_case[{i}]") for i in range(tests)]
     new_ids = base_ids[500:] + [(9999, f"test_new[{i}]") for i in range(1000)]
-    write_report(tmp / "base.xml", base_ids)
-    write_report(tmp / "now.xml", new_ids)
-    (tmp / "suite.yml").write_text("version: 1\nlegs:\n  cpu: {markers: not gpu}\n")
-    size = (tmp / "now.xml").stat().st_size
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY")}
-    anchor = min(timed([tool, "--version"], env=env)[0] for _ in range(5))
-    common = [tool, "growth", "--selection", str(tmp / "suite.yml"), "--leg", "cpu", "--context", "pr",
-              "--python-version", "3.12", "--report", str(tmp / "now.xml")]
-    wall, done = timed(common + ["--baseline", str(tmp / "base.xml"), "--write-baseline", str(tmp / "base.json")], env=env)
-    if done.returncode != 0 or "adds 1000 tests" not in done.stdout:
-        sys.exit(f"growth failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr}")
-    print(f"growth: two reports of {REPORT_TESTS:,} tests ({size / 1e6:.1f} MB each); tool start-up {anchor * 1000:.1f} ms (anchor)")
-    print(f"  report vs report (and writing the next baseline): {wall * 1000:.0f} ms (target < 1000 ms): "
-          f"{'met' if wall < 1 else 'NOT met'}")
-    wall, done = timed(common + ["--baseline", str(tmp / "base.json")], env=env)
-    found = "baseline = found" in done.stdout or "baseline=found" in done.stdout
-    print(f"  report vs suite-baseline.json: {wall * 1000:.0f} ms{'' if found else ' (baseline not used!)'}")
+    base, now = ctx.tmp / "base.xml", ctx.tmp / "now.xml"
+    write_report(base, base_ids)
+    write_report(now, new_ids)
+    (ctx.tmp / "growth.yml").write_text("version: 1\nlegs:\n  cpu: {markers: not gpu}\n")
+    tool = ctx.tool("suite-report")
+    env = clean_env()
+    size = now.stat().st_size / 1e6
+    label = f"compare two JUnit reports of {tests:,} tests ({size:.1f} MB each)"
+    print(f"  {label}", flush=True)
+    cmd = [tool, "growth", "--selection", ctx.tmp / "growth.yml", "--leg", "cpu", "--context", "pr",
+           "--python-version", "3.12", "--report", now, "--baseline", base]
+    check = subprocess.run([str(a) for a in cmd], env=env, capture_output=True, text=True)
+    if check.returncode != 0 or "adds 1000 tests" not in check.stdout:
+        return [failed(BENCH, label, f"growth exited {check.returncode}: {(check.stdout + check.stderr)[-400:]}")]
+    ours = measure(lambda: run_ms(cmd, env=env), ctx.runs)
+    rows = [at_most(BENCH, "growth: " + label, ours, 1000.0)]
+    for kind, name in (("etree", "ElementTree iterparse"), ("lxml", "lxml iterparse")):
+        anchor_cmd = [sys.executable, HERE / "junit_anchor.py", kind, base, now]
+        answer = json.loads(subprocess.run([str(a) for a in anchor_cmd], capture_output=True, text=True,
+                                           check=True).stdout)
+        if answer != {"added": 1000, "removed": 500}:
+            rows.append(failed(JUNIT, label, f"the {name} anchor counted {answer}"))
+            continue
+        anchor = measure(lambda: run_ms(anchor_cmd, env=env), ctx.runs)
+        rows.append(versus(JUNIT, f"{label} vs {name}", ours, anchor, name, 1.0))
+    return rows
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tool", default="build/bench/tools/suite-report/suite-report")
-    opts = parser.parse_args()
-    tool = str(Path(opts.tool).resolve())
-    with tempfile.TemporaryDirectory(prefix="gatekit-bench-suite-") as name:
-        tmp = Path(name)
-        bench_partition(tool, tmp)
-        bench_growth(tool, tmp)
-    return 0
+def figures(ctx: Context) -> list[Figure]:
+    return partition(ctx) + growth(ctx)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from common import main_for
+    raise SystemExit(main_for(figures))

@@ -188,5 +188,5 @@ def test_build_only_installs_the_build_packages_and_nothing_else(tmp_path):
 def test_an_unknown_argument_exits_2(tmp_path):
     done, commands = run(tmp_path, "debian-12", args=["--everything"])
     assert done.returncode == 2
-    assert done.stderr == "usage: install-deps.sh [--build]\n"
+    assert done.stderr == "usage: install-deps.sh [--build|--fuzz]\n"
     assert commands == []

@@ -8,7 +8,9 @@
 #include <string>
 #include <thread>
 
+#include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/process.hpp"
 #include "temp_dir.hpp"
 
@@ -56,7 +58,7 @@ class GitHubServer {
 
  private:
   std::string control(const std::string& method, const std::string& path, const std::string& body) {
-    auto transport = github::make_curl_transport();  // its own connection, not counted as API traffic
+    auto transport = github::make_curl_transport(SystemEnvironment{});  // its own connection, not counted as API traffic
     github::HttpRequest request;
     request.method = method;
     request.url = url_ + path;

@@ -1,8 +1,13 @@
+// The tool frame (gatekit/cli.hpp) over FakeSeams: argv parsing, --help/--version, the one
+// catch site and its kind -> exit code mapping, and the rule that a result which could not
+// be reported is never a pass.
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "catch.hpp"
 #include "gatekit/cli.hpp"
+#include "gatekit/fake_context.hpp"
 
 using namespace gatekit;
 
@@ -10,24 +15,29 @@ namespace {
 
 struct Captured {
   int code;
-  std::string out;
-  std::string err;
+  std::string out;  // context.out
+  std::string err;  // stderr
 };
 
-Captured run(std::vector<const char*> argv, std::function<ExitCode(CLI::App&)> act) {
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
+// Runs the frame with a --name option over `seams`; `act` is the tool's action.
+Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act, const UsageErrorHook& hook = {}) {
+  std::ostringstream err;
   auto* old_err = std::cerr.rdbuf(err.rdbuf());
   std::string name;
-  int code = run_tool(
-      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(),
-      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act);
-  std::cout.rdbuf(old_out);
+  auto context = seams.context();
+  const int code = run_tool(
+      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
+      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act, hook);
   std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
+  return {code, seams.out.str(), err.str()};
 }
 
-ExitCode pass(CLI::App&) { return ExitCode::pass; }
+Captured run(std::vector<const char*> argv, const Act& act) {
+  FakeSeams seams;
+  return run(seams, std::move(argv), act);
+}
+
+ExitCode pass(CLI::App&, Context&) { return ExitCode::pass; }
 
 }  // namespace
 
@@ -43,23 +53,95 @@ TEST_CASE("the help flag exits 0 and lists options") {
   CHECK(r.out.find("--name") != std::string::npos);
 }
 
-TEST_CASE("unknown options exit 2 with a message naming the tool") {
-  auto r = run({"demo-tool", "--bogus"}, pass);
+TEST_CASE("unknown options exit 2 with a message naming the tool, and the usage hook sees it") {
+  FakeSeams seams;
+  std::string hooked;
+  auto r = run(seams, {"demo-tool", "--bogus"}, pass, [&](const std::string& message, Context& context) {
+    hooked = message;
+    context.workflow.set_output("result", "error");
+  });
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: The following argument was not expected: --bogus\n"
                  "Run 'demo-tool --help' for usage.\n");
+  CHECK(hooked == "The following argument was not expected: --bogus");
+  CHECK(seams.workflow.outputs.at("result") == "error");
 }
 
-TEST_CASE("a ToolError is printed once and decides the exit code") {
-  auto r = run({"demo-tool"}, [](CLI::App&) -> ExitCode {
-    throw ToolError{ExitCode::could_not_evaluate, "no input"};
+TEST_CASE("the action gets the parsed options and the seams, and its exit code is the tool's") {
+  FakeSeams seams;
+  seams.files.files["in.txt"] = "hello";
+  auto r = run(seams, {"demo-tool", "--name", "x"}, [](CLI::App& app, Context& context) {
+    CHECK(app.get_option("--name")->as<std::string>() == "x");
+    context.workflow.set_output("read", value_or_throw(context.files.read("in.txt")));
+    return ExitCode::verdict_fail;
+  });
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  CHECK(seams.workflow.outputs.at("read") == "hello");
+}
+
+TEST_CASE("a Failure is printed once as '<tool>: error:' and its kind decides the exit code") {
+  struct Case {
+    Error error;
+    int code;
+  };
+  const Case cases[] = {
+      {bad_input("rules.yml:3:5: rules[0].paths: expected a list"), 2},
+      {could_not_evaluate("git diff failed: exit code 128"), 3},
+      {Error{ErrorKind::could_not_evaluate, "GET /repos/o/r: HTTP 404: Not Found", 404}, 3},
+  };
+  for (const auto& c : cases) {
+    auto r = run({"demo-tool"}, [&](CLI::App&, Context&) -> ExitCode { fail(c.error); });
+    CHECK(r.code == c.code);
+    CHECK(r.err == "demo-tool: error: " + c.error.message + "\n");
+  }
+}
+
+TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
+  auto r = run({"demo-tool"}, [](CLI::App&, Context& context) -> ExitCode {
+    (void)value_or_throw(as_bad_input(context.files.read("missing.yml")));
+    return ExitCode::pass;
+  });
+  CHECK(r.code == 2);
+  CHECK(r.err == "demo-tool: error: cannot read missing.yml: No such file or directory\n");
+  r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode {
+    throw_if_error(Status(could_not_evaluate("no input")));
+    return ExitCode::pass;
   });
   CHECK(r.code == 3);
   CHECK(r.err == "demo-tool: error: no input\n");
 }
 
 TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
-  auto r = run({"demo-tool"}, [](CLI::App&) -> ExitCode { throw std::runtime_error("bad"); });
+  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { throw std::runtime_error("bad"); });
   CHECK(r.code == 3);
   CHECK(r.err == "demo-tool: error: bad\n");
+}
+
+TEST_CASE("a result whose outputs could not be written is exit 3, never a pass") {
+  for (const ExitCode verdict : {ExitCode::pass, ExitCode::verdict_fail}) {
+    FakeSeams seams;
+    auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context& context) {
+      context.workflow.set_output("result", "pass");
+      seams.workflow.unwritten.push_back("cannot write out/github_output: No space left on device");
+      return verdict;
+    });
+    CHECK(r.code == 3);
+    CHECK(r.err == "demo-tool: error: the result could not be reported: cannot write out/github_output: No space "
+                   "left on device (downstream jobs would read empty outputs)\n");
+  }
+  // A usage error stays a usage error: the caller must fix the call either way.
+  FakeSeams seams;
+  auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context&) {
+    seams.workflow.unwritten.push_back("cannot write x: y");
+    return ExitCode::usage_error;
+  });
+  CHECK(r.code == 2);
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("messages quoting outside text cannot act as workflow commands") {
+  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
+  CHECK(r.code == 2);
+  CHECK(r.err == "demo-tool: error: bad name 'a\n\\x3a:error::x'\n");
 }

@@ -5,6 +5,8 @@
 
 #include "catch.hpp"
 #include "gatekit/config.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/yaml.hpp"
 
 using namespace gatekit;
 
@@ -20,14 +22,19 @@ constexpr std::array<std::string_view, 4> kKeys{"name", "command", "min_gpus", "
 TEST_CASE("a YAML syntax error names file, line and column") {
   auto node = load_yaml_text("smokes:\n  - name: [a\n", "manifest.yaml");
   REQUIRE_FALSE(node.ok());
-  CHECK(node.error().code == ExitCode::usage_error);
+  CHECK(node.error().kind == ErrorKind::bad_input);
   CHECK(node.error().message.rfind("manifest.yaml:3:1: invalid YAML: ", 0) == 0);
 }
 
-TEST_CASE("a missing file is a usage error naming the file") {
-  auto node = load_yaml_file("/nonexistent/gatekit.yaml");
+TEST_CASE("a missing file is a usage error naming the file, read through the files seam") {
+  MemoryFiles files{{"gatekit.yaml", "name: a\n"}};
+  auto node = load_yaml_file(files, "/nonexistent/gatekit.yaml");
   REQUIRE_FALSE(node.ok());
-  CHECK(node.error().message == "/nonexistent/gatekit.yaml: cannot read file");
+  CHECK(node.error().kind == ErrorKind::bad_input);
+  CHECK(node.error().message == "cannot read /nonexistent/gatekit.yaml: No such file or directory");
+  auto found = load_yaml_file(files, "gatekit.yaml");
+  REQUIRE(found.ok());
+  CHECK((*found)["name"].as<std::string>() == "a");
 }
 
 TEST_CASE("unknown keys are rejected with a did-you-mean hint") {
@@ -44,7 +51,7 @@ namespace {
 std::string load_error(const std::string& text) {
   auto node = load_yaml_text(text, "t.yaml");
   REQUIRE_FALSE(node.ok());
-  CHECK(node.error().code == ExitCode::usage_error);
+  CHECK(node.error().kind == ErrorKind::bad_input);
   return node.error().message;
 }
 }  // namespace
@@ -182,6 +189,6 @@ TEST_CASE("all errors are reported together, in document order, with a count") {
   errors.add(5, 2, "b", "second");
   errors.add(1, 1, "a", "first");
   auto e = errors.to_error();
-  CHECK(e.code == ExitCode::usage_error);
+  CHECK(e.kind == ErrorKind::bad_input);
   CHECK(e.message == "2 errors in m.yaml:\nm.yaml:1:1: a: first\nm.yaml:5:2: b: second");
 }

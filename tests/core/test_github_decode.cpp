@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "gatekit/github_detail.hpp"
+#include "gatekit/github_decode.hpp"
 
 using namespace gatekit;
 using namespace gatekit::github;
@@ -99,16 +99,17 @@ TEST_CASE("github: error bodies become typed errors with GitHub's message") {
   r.body = R"({"message": "Validation Failed", "errors": [{"resource": "Label", "code": "invalid", "field": "color"}],
       "documentation_url": "https://docs.github.com/rest/issues/labels#create-a-label"})";
   auto e = error_from_response(r, "POST", "https://api.github.com/repos/o/r/labels");
-  CHECK(e.kind == ApiErrorKind::http_status);
-  CHECK(e.status == 422);
-  CHECK(e.message == "HTTP 422: Validation Failed (Label.color invalid)");
-  CHECK(e.describe() ==
+  CHECK(e.kind == ErrorKind::could_not_evaluate);
+  CHECK(e.http_status == 422);
+  CHECK(e.message ==
         "POST /repos/o/r/labels: HTTP 422: Validation Failed (Label.color invalid) "
         "(https://docs.github.com/rest/issues/labels#create-a-label)");
 
   r.status = 502;
   r.body = "<html>\n<h1>Bad gateway</h1></html>";
-  CHECK(error_from_response(r, "GET", "https://h/x").message == "HTTP 502: <html> <h1>Bad gateway</h1></html>");
+  CHECK(error_from_response(r, "GET", "https://h/x").message == "GET /x: HTTP 502: <html> <h1>Bad gateway</h1></html>");
+  CHECK(error_from_response(r, "GET", "https://h/x", " (gave up after 2 attempts)").message ==
+        "GET /x: HTTP 502: <html> <h1>Bad gateway</h1></html> (gave up after 2 attempts)");
 }
 
 TEST_CASE("github: bodies must be JSON with a JSON content type") {

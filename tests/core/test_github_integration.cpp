@@ -37,21 +37,25 @@ struct Setup {
   Client client(std::uint64_t seed = 7) { return Client(options, *transport, clock, &workflow, seed); }
   GitHubServer server;
   ClientOptions options;
-  std::unique_ptr<HttpTransport> transport = make_curl_transport();
+  std::unique_ptr<HttpTransport> transport = make_curl_transport(SystemEnvironment{});
   FakeClock clock;
   RecordingWorkflow workflow;
 };
 
 template <class T>
-ApiError error_of(const ApiResult<T>& r) {
-  REQUIRE(std::holds_alternative<ApiError>(r));
-  return std::get<ApiError>(r);
+Error error_of(const Result<T>& r) {
+  REQUIRE(!r.ok());
+  return r.error();
 }
 
 template <class T>
-const T& value_of(const ApiResult<T>& r) {
-  if (auto* e = std::get_if<ApiError>(&r)) FAIL(e->describe());
-  return std::get<T>(r);
+const T& value_of(const Result<T>& r) {
+  if (!r) FAIL(r.error().message);
+  return *r;
+}
+
+void value_of(const Status& r) {
+  if (!r) FAIL(r.error().message);
 }
 
 std::int64_t fault_fired(json::object& stats, std::size_t index) {
@@ -135,8 +139,8 @@ TEST_CASE("github integration: fault invalid_json is a typed decode error, not r
   s.server.add_faults(R"([{"method": "GET", "path": "/pulls/2$", "kind": "invalid_json"}])");
   auto c = s.client();
   auto e = error_of(c.get_pull_request("o/r", 2));
-  CHECK(e.kind == ApiErrorKind::decode);
-  CHECK(e.message.rfind("invalid JSON in a 22-byte body", 0) == 0);
+  CHECK(e.http_status == 0);
+  CHECK(e.message.rfind("GET /repos/o/r/pulls/2: invalid JSON in a 22-byte body", 0) == 0);
   CHECK(c.requests_sent() == 1);
 }
 
@@ -145,8 +149,8 @@ TEST_CASE("github integration: fault wrong_content_type is a typed decode error"
   s.server.add_faults(R"([{"method": "GET", "path": "/issues$", "kind": "wrong_content_type"}])");
   auto c = s.client();
   auto e = error_of(c.list_issues("o/r", "flaky", "open"));
-  CHECK(e.kind == ApiErrorKind::decode);
-  CHECK(e.describe() ==
+  CHECK(e.http_status == 0);
+  CHECK(e.message ==
         "GET /repos/o/r/issues?state=open&labels=flaky&per_page=100: expected a JSON body, got content type "
         "'text/html' (44 bytes: <html><body>Login to the proxy</body></html>)");
 }
@@ -165,10 +169,10 @@ TEST_CASE("github integration: fault rate_limit beyond the budget fails saying w
   s.server.add_faults(R"([{"method": "GET", "path": "/pulls/2$", "kind": "rate_limit", "reset": 1700003600}])");
   auto c = s.client();
   auto e = error_of(c.get_pull_request("o/r", 2));
-  CHECK(e.kind == ApiErrorKind::budget_exhausted);
+  CHECK(e.http_status == 403);
   CHECK(e.message ==
-        "HTTP 403: rate limit exceeded (x-ratelimit-remaining: 0); waiting 3601 s more would exceed the time budget "
-        "of 60 s; the rate limit resets at 2023-11-14T23:13:20Z");
+        "GET /repos/o/r/pulls/2: HTTP 403: rate limit exceeded (x-ratelimit-remaining: 0); waiting 3601 s more would "
+        "exceed the time budget of 60 s; the rate limit resets at 2023-11-14T23:13:20Z");
   CHECK(s.clock.total_slept() == 0ms);
 }
 
@@ -187,8 +191,9 @@ TEST_CASE("github integration: fault secondary_rate_limit waits Retry-After, or 
   s.server.add_faults(R"([{"method": "POST", "path": "/statuses/", "kind": "secondary_rate_limit", "times": null}])");
   auto c2 = s.client();
   auto e = error_of(c2.create_status("o/r", "1111111111111111111111111111111111111111", status));
-  CHECK(e.kind == ApiErrorKind::budget_exhausted);
-  CHECK(e.message.rfind("HTTP 403: secondary rate limit exceeded; waiting 60 s more", 0) == 0);
+  CHECK(e.http_status == 403);
+  CHECK(e.message.rfind("POST /repos/o/r/statuses/1111111111111111111111111111111111111111: HTTP 403: secondary rate "
+                        "limit exceeded; waiting 60 s more", 0) == 0);
 }
 
 TEST_CASE("github integration: fault retry_after (429) is waited out") {
@@ -196,8 +201,8 @@ TEST_CASE("github integration: fault retry_after (429) is waited out") {
   s.server.add_faults(R"([{"method": "GET", "path": "/git/ref/", "kind": "retry_after", "seconds": 3, "times": 2}])");
   auto c = s.client();
   auto ref = c.get_ref("o/r", "heads/main");
-  CHECK(value_of(ref).as_object().at("object").as_object().at("sha").as_string() ==
-        "2222222222222222222222222222222222222222");
+  CHECK(value_of(ref).sha == "2222222222222222222222222222222222222222");
+  CHECK(value_of(ref).ref == "refs/heads/main");
   CHECK(s.clock.total_slept() == 6s);
   CHECK(c.requests_sent() == 3);
 }
@@ -209,9 +214,8 @@ TEST_CASE("github integration: a persistent 502 gives up after max_attempts with
                            "raw": "<html>Bad Gateway</html>"}])");
   auto c = s.client();
   auto e = error_of(c.get_pull_request("o/r", 2));
-  CHECK(e.kind == ApiErrorKind::http_status);
-  CHECK(e.status == 502);
-  CHECK(e.message == "HTTP 502: <html>Bad Gateway</html> (gave up after 4 attempts)");
+  CHECK(e.http_status == 502);
+  CHECK(e.message == "GET /repos/o/r/pulls/2: HTTP 502: <html>Bad Gateway</html> (gave up after 4 attempts)");
   CHECK(c.requests_sent() == 4);
   CHECK(s.clock.total_slept() <= s.options.budget);
 }
@@ -220,15 +224,16 @@ TEST_CASE("github integration: fault status 404 / 422 are typed errors with GitH
   Setup s;
   auto c = s.client();
   auto e = error_of(c.get_pull_request("o/r", 99));
-  CHECK(e.kind == ApiErrorKind::http_status);
-  CHECK(e.status == 404);
-  CHECK(e.describe() == "GET /repos/o/r/pulls/99: HTTP 404: Not Found (https://docs.github.com/rest)");
+  CHECK(e.http_status == 404);
+  CHECK(e.message == "GET /repos/o/r/pulls/99: HTTP 404: Not Found (https://docs.github.com/rest)");
   CommitStatus bad;
   bad.state = "bogus";
   bad.context = "x";
   auto v = error_of(c.create_status("o/r", "1111111111111111111111111111111111111111", bad));
-  CHECK(v.status == 422);
-  CHECK(v.message == "HTTP 422: Validation Failed (Status.state invalid)");
+  CHECK(v.http_status == 422);
+  CHECK(v.message ==
+        "POST /repos/o/r/statuses/1111111111111111111111111111111111111111: HTTP 422: Validation Failed "
+        "(Status.state invalid) (https://docs.github.com/rest)");
   CHECK(c.requests_sent() == 2);
 }
 
@@ -237,22 +242,22 @@ TEST_CASE("github integration: a wrong token is a 401 error and the token is nev
   s.options.token = "wrong-token";
   auto c = s.client();
   auto e = error_of(c.get_pull_request("o/r", 2));
-  CHECK(e.status == 401);
-  CHECK(e.message == "HTTP 401: Bad credentials");
-  CHECK(e.describe().find("wrong-token") == std::string::npos);
+  CHECK(e.http_status == 401);
+  CHECK(e.message == "GET /repos/o/r/pulls/2: HTTP 401: Bad credentials (https://docs.github.com/rest)");
+  CHECK(e.message.find("wrong-token") == std::string::npos);
   CHECK(json::serialize(s.server.stats()).find("wrong-token") == std::string::npos);
 }
 
 TEST_CASE("github integration: connection refused is a network error after bounded retries") {
   FakeClock clock;
-  auto transport = make_curl_transport();
+  auto transport = make_curl_transport(SystemEnvironment{});
   ClientOptions o;
   o.base_url = "http://127.0.0.1:9";  // discard port: nothing listens
   o.max_attempts = 3;
   Client c(o, *transport, clock, nullptr, 1);
   auto e = error_of(c.get_pull_request("o/r", 1));
-  CHECK(e.kind == ApiErrorKind::network);
-  CHECK(e.message.rfind("could not connect: ", 0) == 0);
+  CHECK(e.http_status == 0);
+  CHECK(e.message.rfind("GET /repos/o/r/pulls/1: could not connect: ", 0) == 0);
   CHECK(e.message.find("(gave up after 3 attempts)") != std::string::npos);
   CHECK(c.requests_sent() == 3);
 }
@@ -267,9 +272,11 @@ TEST_CASE("github integration: issues, comments, labels, statuses, runs, jobs, a
   auto created = value_of(c.create_issue("o/r", "flaky: test_b", "seen on run 5", {"flaky"}));
   CHECK(created.number == 4);
   CHECK(value_of(c.list_issues("o/r", "flaky", "")).size() == 2);
-  CHECK(value_of(c.add_issue_comment("o/r", created.number, "again")).as_object().at("body").as_string() == "again");
-  CHECK(value_of(c.add_labels("o/r", created.number, {"gpu"})).as_array().size() == 2);
-  auto closed = value_of(c.update_issue("o/r", created.number, json::object{{"state", "closed"}}));
+  CHECK(value_of(c.add_issue_comment("o/r", created.number, "again")).body == "again");
+  CHECK(value_of(c.add_labels("o/r", created.number, {"gpu"})) == std::vector<std::string>{"flaky", "gpu"});
+  IssueUpdate close;
+  close.state = "closed";
+  auto closed = value_of(c.update_issue("o/r", created.number, close));
   CHECK(closed.state == "closed");
   CHECK(closed.labels == std::vector<std::string>{"flaky", "gpu"});
   CHECK(value_of(c.list_issues("o/r", "flaky", "closed")).size() == 1);

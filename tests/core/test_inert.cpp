@@ -11,7 +11,8 @@
 #include "catch.hpp"
 #include "fuzz_corpus.hpp"
 #include "gatekit/cli.hpp"
-#include "gatekit/compat.hpp"
+#include "gatekit/fake_context.hpp"
+#include "gatekit/json.hpp"
 
 using namespace gatekit;
 using namespace gatekit::fuzzing;
@@ -85,8 +86,10 @@ TEST_CASE("the frame's error messages quote arguments and messages inert (gpu-ga
   auto errors_of = [](std::vector<const char*> argv, const std::string& message) {
     std::ostringstream captured;
     auto* saved = std::cerr.rdbuf(captured.rdbuf());
-    const int code = run_tool({"gpu-gate", "frame"}, static_cast<int>(argv.size()), argv.data(), [](CLI::App&) {},
-                              [&](CLI::App&) -> ExitCode { throw ToolError{ExitCode::usage_error, message}; });
+    FakeSeams seams;
+    auto context = seams.context();
+    const int code = run_tool({"gpu-gate", "frame"}, static_cast<int>(argv.size()), argv.data(), context,
+                              [](CLI::App&) {}, [&](CLI::App&, Context&) -> ExitCode { fail_bad_input(message); });
     std::cerr.rdbuf(saved);
     CHECK(code == 2);
     return captured.str();

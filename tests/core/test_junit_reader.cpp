@@ -186,7 +186,7 @@ TEST_CASE("broken input: every error names the report, line and column") {
   shallow.max_depth = 3;
   CHECK(read_error("<testsuites><testsuite><testsuite><testsuite/></testsuite></testsuite></testsuites>", shallow)
             .message == "r.xml:1:35: elements nested deeper than 3 levels");
-  CHECK(read_error("<testsuites>").code == ExitCode::could_not_evaluate);
+  CHECK(read_error("<testsuites>").kind == ErrorKind::could_not_evaluate);
   auto missing = junit::read_file(kData + "no-such-report.xml", [](const TestCase&) {});
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message == kData + "no-such-report.xml: cannot read the report (missing or unreadable)");

@@ -128,3 +128,29 @@ TEST_CASE("once terminating, a child that ignores SIGTERM is killed after the sh
   set_termination_grace(1s);
   reset_termination_for_testing();
 }
+
+TEST_CASE("the installed handlers record SIGINT and SIGTERM instead of ending the tool") {
+  reset_termination_for_testing();
+  install_termination_handlers();
+  install_termination_handlers();  // idempotent
+  REQUIRE(::raise(SIGINT) == 0);   // without the handler this process would end here
+  CHECK(termination_signal() == SIGINT);
+  REQUIRE(::raise(SIGTERM) == 0);
+  CHECK(termination_signal() == SIGINT);  // the first one stays the recorded one
+  reset_termination_for_testing();
+  CHECK(termination_signal() == 0);
+}
+
+TEST_CASE("a group whose registration ended gets no forwarded signal") {
+  reset_termination_for_testing();
+  testing::TempDir tmp;
+  const pid_t pid = spawn_group(exits_7_on_term(tmp / "ready"));
+  REQUIRE(wait_for_file(tmp / "ready"));
+  { const ScopedProcessGroup g(pid); }
+  request_termination(SIGTERM);
+  CHECK(wait_status(pid, 300ms) == -1);  // still running: nobody signalled it
+  ::killpg(pid, SIGKILL);
+  const int status = wait_status(pid);
+  CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+  reset_termination_for_testing();
+}

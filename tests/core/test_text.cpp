@@ -99,14 +99,16 @@ TEST_CASE("exit codes keep the worst outcome; could-not-evaluate never becomes p
 
 TEST_CASE("Result holds a value or an error") {
   Result<int> good = 4;
-  Result<int> bad = make_error("boom", ExitCode::usage_error);
+  Result<int> bad = bad_input("boom");
   REQUIRE(good.ok());
   CHECK(*good == 4);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message == "boom");
-  CHECK(bad.error().code == ExitCode::usage_error);
+  CHECK(bad.error().kind == ErrorKind::bad_input);
+  CHECK(exit_code_of(bad.error()) == ExitCode::usage_error);
   Status fine;
   CHECK(fine.ok());
-  Status failed = make_error("x");
-  CHECK(failed.error().code == ExitCode::could_not_evaluate);
+  Status failed = could_not_evaluate("x");
+  CHECK(failed.error().kind == ErrorKind::could_not_evaluate);
+  CHECK(exit_code_of(failed.error()) == ExitCode::could_not_evaluate);
 }

@@ -18,7 +18,8 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
                           env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr
     table = done.stdout[done.stdout.index("━━ Verdict"):]
-    rows = {line.split()[0]: line for line in table.splitlines() if re.match(r"\s+(docs-only|kernel|broken)\s", line)}
+    changes = table.split("selection check")[0]  # the first table: one row per prepared change
+    rows = {line.split()[0]: line for line in changes.splitlines() if re.match(r"\s+(docs-only|kernel|broken)\s", line)}
     # A docs-only change runs the docs tests on one CPU job (suite.yml's docs section).
     assert re.search(r"docs-only\s+docs\s+docs passed\s+skipped\s+skipped\s+✔ pass\s+✔ pass", rows["docs-only"])
     assert re.search(r"kernel\s+cpu, gpu, docs\s+passed\s+passed\s+passed\s+✔ pass\s+✔ pass", rows["kernel"])
@@ -26,6 +27,14 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"partition proof\s+yes\s+✔ every test in one leg", table)
     assert re.search(r"unmarked GPU test caught\s+yes\s+✔ 1 test named, exit 1", table)
     assert re.search(r"growth notice\s+yes\s+✔ 120 new tests, notice=true", table)
+    # The flaky-tracker part: green with a warning on rerun, an issue opened, closed by rule.
+    assert re.search(r"rerun: the leg passes, with one warning naming the flaky test\s+yes\s+✔ exit 0, flaky=1", table)
+    assert re.search(r"the issue closed after 20 green main runs, with a comment saying why\s+yes\s+✔ closed", table)
+    # The GPU gate part: one status per commit, with the exact descriptions.
+    assert re.search(r"kernel change: success \"passed in …\"\s+yes\s+✔ success: passed in \d+s", table)
+    assert re.search(r"✔ success: inherited from [0-9a-f]{12}, docs-only delta", table)
+    assert re.search(r"✔ pending: no gate result for this tree", table)
+    assert "✘" not in table.split("broken")[1].split("✱ the two")[0].replace("✘ fail", "")
     assert ("tests/test_queue_eval.py::test_hw_queue_eval: skipped on the cpu leg (\"no GPU visible "
             "(TINYML_FAKE_GPUS=0); set TINYML_FAKE_GPUS=1 to fake one\"): mark it @pytest.mark.gpu") in done.stdout
     assert "notice: suite growth: This change adds 120 tests" in done.stdout

@@ -1,10 +1,10 @@
 // gatekit-api prints API text: the printed JSON must never act as a workflow command, and
 // must still be the value the API returned.
 #include "catch.hpp"
-#include "gatekit-api.hpp"
+#include "build_call.hpp"
 #include "gatekit/workflow.hpp"
 
-using gatekit::api::inert_json;
+using gatekit::gatekit_api::inert_json;
 namespace json = boost::json;
 
 TEST_CASE("inert_json: plain answers print exactly as serialized") {

@@ -4,24 +4,18 @@
 #include <sstream>
 
 #include "../../fuzz/runner_commands.hpp"
-#include "aggregate.hpp"
+#include "aggregate_fakes.hpp"
 #include "catch.hpp"
 #include "gatekit/text.hpp"
 #include "report.hpp"
 
 using namespace gatekit;
-using namespace gatekit::aggregator;
+using namespace gatekit::matrix_aggregator;
+using gatekit::testing::aggregate;
+using gatekit::testing::JobsApi;
+using gatekit::testing::serve_legs;
 
 namespace {
-
-class FixedLegs final : public LegSource {
- public:
-  explicit FixedLegs(LegView view) : view_(std::move(view)) {}
-  LegView list(const Environment&, Workflow&) override { return view_; }
-
- private:
-  LegView view_;
-};
 
 const char* kHostileNeeds =
     R"J({"changes":{"result":"success","outputs":{"cpu":"true"}},)J"
@@ -31,23 +25,20 @@ const char* kHostileNeeds =
 }  // namespace
 
 TEST_CASE("aggregator: hostile job names, outputs and legs keep the summary's shape") {
-  MapEnvironment env;
-  env.set("GATEKIT_NEEDS", kHostileNeeds);
-  RecordingWorkflow wf;
-  LegView view;
-  view.available = true;
-  view.legs = {{"pytest [x](javascript:alert(1)) <b>|", "completed", "failure", "javascript:alert(1)"},
-               {"ok (a)", "completed", "success", "https://github.com/o/r/actions/runs/1/job/2 )x"}};
-  FixedLegs legs(view);
+  FakeSeams seams;
+  seams.env.set("GATEKIT_NEEDS", kHostileNeeds);
+  JobsApi api;
+  api.legs = {{"pytest [x](javascript:alert(1)) <b>|", "completed", "failure", "javascript:alert(1)"},
+              {"ok (a)", "completed", "success", "https://github.com/o/r/actions/runs/1/job/2 )x"}};
+  serve_legs(seams, api);
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.legs = true;
   options.title = "CPU tests";
-  const auto outcome = run_aggregate(options, env, wf, legs);
-  CHECK(outcome.code == ExitCode::verdict_fail);
+  CHECK(aggregate(options, seams).code == ExitCode::verdict_fail);
   std::vector<std::string> rows;
-  for (const auto& line : split_lines(wf.summary))
+  for (const auto& line : split_lines(seams.workflow.summary))
     if (line.rfind("| ", 0) == 0 && line.rfind("| Job", 0) != 0 && line.rfind("| Leg", 0) != 0 &&
         line.rfind("| ---", 0) != 0)
       rows.push_back(line);
@@ -61,15 +52,19 @@ TEST_CASE("aggregator: hostile job names, outputs and legs keep the summary's sh
 }
 
 TEST_CASE("aggregator: under Actions the log and annotations carry job names inert") {
-  MapEnvironment env({{"GITHUB_ACTIONS", "true"}, {"GATEKIT_NEEDS", kHostileNeeds}});
+  FakeSeams seams;
+  seams.env.set("GITHUB_ACTIONS", "true");
+  seams.env.set("GATEKIT_NEEDS", kHostileNeeds);
   std::ostringstream out;
-  auto wf = make_workflow(env, out);
-  FixedLegs legs({});
+  auto wf = make_workflow(seams.env, out);  // the real protocol writer
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.title = "CPU tests";
-  run_aggregate(options, env, *wf, legs);
+  auto context = seams.context();
+  CHECK(aggregate(options, Context{context.env, context.clock, context.files, context.processes, context.make_transport,
+                                   *wf, context.in, context.out})
+            .code == ExitCode::verdict_fail);
   std::vector<std::string> names;
   for (const auto& c : gatekit::fuzzing::runner_commands(out.str())) names.push_back(c.name + ": " + c.data);
   CHECK(names == std::vector<std::string>{
@@ -81,17 +76,15 @@ TEST_CASE("aggregator: under Actions the log and annotations carry job names ine
 }
 
 TEST_CASE("aggregator: a hostile gate output in the could-not-evaluate summary is escaped prose") {
-  MapEnvironment env;
-  env.set("GATEKIT_NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"<b>|x\n```mermaid"}},)J"
-                           R"J("tests":{"result":"failure","outputs":{}}})J");
-  RecordingWorkflow wf;
-  FixedLegs legs({});
+  FakeSeams seams;
+  seams.env.set("GATEKIT_NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"<b>|x\n```mermaid"}},)J"
+                                 R"J("tests":{"result":"failure","outputs":{}}})J");
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.title = "CPU tests";
-  CHECK(run_aggregate(options, env, wf, legs).code == ExitCode::could_not_evaluate);
-  CHECK(wf.summary ==
+  CHECK(aggregate(options, seams).code == ExitCode::could_not_evaluate);
+  CHECK(seams.workflow.summary ==
         "## ⚠️ CPU tests: could not evaluate\n\n"
         "gate job 'changes' output 'cpu' is '\\<b>|x\\\\n\\`\\`\\`mermaid', expected 'true' or 'false'\n\n"
         "This is not a pass: fix the input and re-run the job.\n");

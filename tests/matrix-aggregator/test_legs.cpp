@@ -1,47 +1,21 @@
 // Per-leg view: the excuse rule for allowed leg failures, the jobs API listing through a fake
-// transport, and the whole command with fakes (RecordingWorkflow, a fixed LegSource).
+// transport, and the whole command over FakeSeams with a fake jobs API.
 #include <memory>
 
-#include "aggregate.hpp"
+#include "aggregate_fakes.hpp"
 #include "catch.hpp"
 #include "legs_api.hpp"
 #include "report.hpp"
 
 using namespace gatekit;
-using namespace gatekit::aggregator;
+using namespace gatekit::matrix_aggregator;
+using gatekit::testing::aggregate;
+using gatekit::testing::JobsApi;
+using gatekit::testing::serve_legs;
 
 namespace {
 
-MapEnvironment make_env(std::initializer_list<std::pair<std::string, std::string>> values) {
-  MapEnvironment env;
-  for (const auto& [k, v] : values) env.set(k, v);
-  return env;
-}
-
 Leg done(const std::string& name, const std::string& conclusion) { return {name, "completed", conclusion, "https://github.test/job/" + name}; }
-
-class FixedLegs final : public LegSource {
- public:
-  explicit FixedLegs(LegView view) : view_(std::move(view)) {}
-  LegView list(const Environment&, Workflow&) override {
-    ++calls;
-    return view_;
-  }
-  int calls = 0;
-
- private:
-  LegView view_;
-};
-
-class FakeTransport final : public github::HttpTransport {
- public:
-  std::variant<github::HttpResponse, github::TransportError> send(const github::HttpRequest& request) override {
-    requests.push_back(request);
-    return response;
-  }
-  github::HttpResponse response;
-  std::vector<github::HttpRequest> requests;
-};
 
 const char* kFailedMatrix =
     R"J({"changes":{"result":"success","outputs":{"cpu":"true"}},"tests":{"result":"failure","outputs":{}}})J";
@@ -76,20 +50,20 @@ TEST_CASE("legs: a failed job is excused only when every failed leg of the run i
 }
 
 TEST_CASE("legs: allowed leg failures turn a failed matrix into a pass, with the legs in the summary") {
-  MapEnvironment env = make_env({{"GATEKIT_NEEDS", kFailedMatrix}});
-  RecordingWorkflow wf;
-  LegView view;
-  view.available = true;
-  view.legs = {done("pytest (CPU, py3.12)", "success"), done("pytest (CPU, py3.13)", "failure")};
-  FixedLegs legs(view);
+  FakeSeams seams;
+  seams.env.set("GATEKIT_NEEDS", kFailedMatrix);
+  JobsApi api;
+  api.legs = {done("pytest (CPU, py3.12)", "success"), done("pytest (CPU, py3.13)", "failure")};
+  serve_legs(seams, api);
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.allowed_leg_failures = {"pytest (CPU, py3.13)"};
   options.title = "CPU tests";
-  auto outcome = run_aggregate(options, env, wf, legs);
-  CHECK(outcome.code == ExitCode::pass);
-  CHECK(legs.calls == 1);
+  CHECK(aggregate(options, seams).code == ExitCode::pass);
+  CHECK(api.requests.size() == 1);
+  auto& wf = seams.workflow;
+  CHECK(wf.masked == std::vector<std::string>{"t0ken"});
   CHECK(wf.outputs.at("result") == "success");
   CHECK(wf.summary.find("failed only in allowed legs: pytest (CPU, py3.13)") != std::string::npos);
   // The link destination is percent-encoded: spaces and parentheses would end it.
@@ -98,90 +72,107 @@ TEST_CASE("legs: allowed leg failures turn a failed matrix into a pass, with the
 }
 
 TEST_CASE("legs: when the verdict depends on legs that cannot be listed, the result is an error") {
-  MapEnvironment env = make_env({{"GATEKIT_NEEDS", kFailedMatrix}});
-  RecordingWorkflow wf;
-  LegView view;
-  view.unavailable_reason = "no token (set the action's token input, or GITHUB_TOKEN)";
-  FixedLegs legs(view);
+  FakeSeams seams;  // no token: the legs cannot be listed
+  seams.env.set("GATEKIT_NEEDS", kFailedMatrix);
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.allowed_leg_failures = {"pytest (CPU, py3.13)"};
-  auto outcome = run_aggregate(options, env, wf, legs);
-  CHECK(outcome.code == ExitCode::could_not_evaluate);
-  CHECK(outcome.error ==
+  auto ran = aggregate(options, seams);
+  CHECK(ran.code == ExitCode::could_not_evaluate);
+  REQUIRE(ran.error);
+  CHECK(ran.error->kind == ErrorKind::could_not_evaluate);
+  CHECK(ran.error->message ==
         "job 'tests' failed and allowed-leg-failures is set, but the legs could not be listed: no token (set the "
         "action's token input, or GITHUB_TOKEN)");
-  CHECK(wf.outputs.at("result") == "error");
+  CHECK(seams.workflow.outputs.at("result") == "error");
+  CHECK(seams.workflow.outputs.at("error") == ran.error->message);
 }
 
 TEST_CASE("legs: unavailable legs do not matter when no verdict depends on them") {
-  MapEnvironment env = make_env({{"GATEKIT_NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"true"}},"tests":{"result":"success"}})J"}});
-  RecordingWorkflow wf;
-  LegView view;
-  view.unavailable_reason = "jobs API: down";
-  FixedLegs legs(view);
+  FakeSeams seams;
+  seams.env.set("GATEKIT_NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"true"}},"tests":{"result":"success"}})J");
+  JobsApi api;
+  api.status = 404;
+  serve_legs(seams, api);
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.legs = true;
-  CHECK(run_aggregate(options, env, wf, legs).code == ExitCode::pass);
-  CHECK(wf.summary.find("Per-leg view not shown: jobs API: down") != std::string::npos);
+  CHECK(aggregate(options, seams).code == ExitCode::pass);
+  CHECK(seams.workflow.summary.find("Per-leg view not shown: jobs API: GET /repos/o/r/actions/runs/42/jobs") !=
+        std::string::npos);
 }
 
 TEST_CASE("legs: without --legs or leg allowances the jobs API is not asked") {
-  MapEnvironment env = make_env({{"GATEKIT_NEEDS", kFailedMatrix}});
-  RecordingWorkflow wf;
-  FixedLegs legs(LegView{});
+  FakeSeams seams;
+  seams.env.set("GATEKIT_NEEDS", kFailedMatrix);
+  JobsApi api;
+  serve_legs(seams, api);
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
-  CHECK(run_aggregate(options, env, wf, legs).code == ExitCode::verdict_fail);
-  CHECK(legs.calls == 0);
-  REQUIRE_FALSE(wf.annotations.empty());
-  CHECK(wf.annotations.back().message == "tests: did not pass (failure)");
+  CHECK(aggregate(options, seams).code == ExitCode::verdict_fail);
+  CHECK(api.requests.empty());
+  REQUIRE_FALSE(seams.workflow.annotations.empty());
+  CHECK(seams.workflow.annotations.back().message == "tests: did not pass (failure)");
 }
 
 TEST_CASE("legs: the jobs API listing for the current run") {
-  FakeTransport transport;
-  transport.response.status = 200;
-  transport.response.headers = {{"content-type", "application/json"}};
-  transport.response.body =
+  FakeSeams seams;
+  JobsApi api;
+  api.body =
       R"J({"total_count":2,"jobs":[{"id":1,"name":"pytest (CPU, py3.12)","status":"completed","conclusion":"success","html_url":"https://github.com/o/r/actions/runs/42/job/1"},)J"
       R"J({"id":2,"name":"CPU tests","status":"in_progress","conclusion":null,"html_url":"https://github.com/o/r/actions/runs/42/job/2"}]})J";
-  FakeClock clock;
-  RecordingWorkflow wf;
-  MapEnvironment env = make_env({{"GITHUB_TOKEN", "t0ken"}, {"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "42"}});
-  auto view = list_legs(env, wf, transport, clock);
+  serve_legs(seams, api);
+  auto context = seams.context();
+  auto view = list_legs(context);
   REQUIRE(view.available);
   REQUIRE(view.legs.size() == 2);
   CHECK(view.legs[0].name == "pytest (CPU, py3.12)");
   CHECK(view.legs[0].conclusion == "success");
   CHECK(view.legs[1].status == "in_progress");
-  REQUIRE(transport.requests.size() == 1);
-  CHECK(transport.requests[0].url.find("/repos/o/r/actions/runs/42/jobs") != std::string::npos);
+  REQUIRE(api.requests.size() == 1);
+  CHECK(api.requests[0].url.find("/repos/o/r/actions/runs/42/jobs") != std::string::npos);
 
-  MapEnvironment no_token = make_env({{"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "42"}});
-  CHECK(list_legs(no_token, wf, transport, clock).unavailable_reason ==
-        "no token (set the action's token input, or GITHUB_TOKEN)");
-  MapEnvironment bad_run = make_env({{"GITHUB_TOKEN", "t"}, {"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "4x"}});
-  CHECK(list_legs(bad_run, wf, transport, clock).unavailable_reason == "GITHUB_RUN_ID '4x' is not a run id");
-  transport.response.status = 404;
-  transport.response.body = R"J({"message":"Not Found"})J";
-  auto failed = list_legs(env, wf, transport, clock);
+  api.status = 404;
+  auto failed = list_legs(context);
   CHECK_FALSE(failed.available);
-  CHECK(failed.unavailable_reason.rfind("jobs API: ", 0) == 0);
+  CHECK(failed.unavailable_reason.rfind("jobs API: GET /repos/o/r/actions/runs/42/jobs", 0) == 0);
+}
+
+TEST_CASE("legs: without a token or a run id no connection is made") {
+  struct Row {
+    std::vector<std::pair<std::string, std::string>> env;
+    std::string reason;
+  };
+  const std::vector<Row> rows = {
+      {{{"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "42"}},
+       "no token (set the action's token input, or GITHUB_TOKEN)"},
+      {{{"GITHUB_TOKEN", "t"}, {"GITHUB_REPOSITORY", "o/r"}},
+       "GITHUB_REPOSITORY or GITHUB_RUN_ID is not set (not running in GitHub Actions?)"},
+      {{{"GITHUB_TOKEN", "t"}, {"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "4x"}},
+       "GITHUB_RUN_ID '4x' is not a run id"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.reason);
+    FakeSeams seams;  // no transport: a connection would throw
+    for (const auto& [k, v] : row.env) seams.env.set(k, v);
+    auto context = seams.context();
+    auto view = list_legs(context);
+    CHECK_FALSE(view.available);
+    CHECK(view.unavailable_reason == row.reason);
+  }
 }
 
 TEST_CASE("report: the reasons output is JSON with every job") {
-  MapEnvironment env = make_env({{"NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"false"}},"tests":{"result":"skipped"}})J"}});
-  RecordingWorkflow wf;
-  FixedLegs legs(LegView{});
+  FakeSeams seams;
+  seams.env.set("NEEDS", R"J({"changes":{"result":"success","outputs":{"cpu":"false"}},"tests":{"result":"skipped"}})J");
   Options options;
   options.needs_env = "NEEDS";
   options.gate = "changes";
   options.gated = {"tests=cpu"};
-  CHECK(run_aggregate(options, env, wf, legs).code == ExitCode::pass);
-  CHECK(wf.outputs.at("reasons") ==
+  CHECK(aggregate(options, seams).code == ExitCode::pass);
+  CHECK(seams.workflow.outputs.at("reasons") ==
         R"J({"changes":{"result":"success","verdict":"pass","reason":"passed"},"tests":{"result":"skipped","verdict":"pass","reason":"skipped (no relevant change)","detail":"changes.outputs.cpu is 'false'"}})J");
 }

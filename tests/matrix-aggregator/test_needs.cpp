@@ -11,7 +11,7 @@
 #include "fuzz_corpus.hpp"
 #include "needs.hpp"
 
-using namespace gatekit::aggregator;
+using namespace gatekit::matrix_aggregator;
 
 TEST_CASE("needs: valid toJSON(needs) shapes") {
   auto n = parse_needs(R"({"changes":{"result":"success","outputs":{"cpu":"true"}},"tests":{"result":"skipped","outputs":{}}})",
@@ -54,7 +54,7 @@ TEST_CASE("needs: invalid inputs name the source and the problem") {
     INFO(row.text);
     REQUIRE_FALSE(n);
     CHECK(n.error().message == row.message);
-    CHECK(n.error().code == gatekit::ExitCode::could_not_evaluate);
+    CHECK(n.error().kind == gatekit::ErrorKind::could_not_evaluate);
   }
   auto broken = parse_needs(R"({"a":{"result":"success"})", "E");
   REQUIRE_FALSE(broken);

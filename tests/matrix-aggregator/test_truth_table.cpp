@@ -7,7 +7,8 @@
 #include "catch.hpp"
 #include "decide.hpp"
 
-using namespace gatekit::aggregator;
+using namespace gatekit::matrix_aggregator;
+using gatekit::ErrorKind;
 using gatekit::ExitCode;
 
 namespace {
@@ -164,7 +165,7 @@ TEST_CASE("inputs that cannot be evaluated are errors, never verdicts; a bad pol
     auto d = decide(needs, row.policy, LegView{});
     REQUIRE_FALSE(d);
     CHECK(d.error().message == row.message);
-    CHECK(d.error().code == row.code);
+    CHECK(exit_code_of(d.error()) == row.code);
     CHECK(check_policy(row.policy).ok() == (row.code != usage));
   }
 }
@@ -226,11 +227,11 @@ TEST_CASE("list options accept alls-green's comma and JSON forms") {
   auto d = parse_name_list("[1, 2]", "allowed-skips");
   REQUIRE_FALSE(d);
   CHECK(d.error().message == "allowed-skips: the JSON array must hold job names (strings) only");
-  CHECK(d.error().code == ExitCode::usage_error);
+  CHECK(d.error().kind == ErrorKind::bad_input);
   auto e = parse_name_list("[docs", "allowed-skips");
   REQUIRE_FALSE(e);
   CHECK(e.error().message == "allowed-skips: starts with '[' but is not a JSON array of job names");
-  CHECK(e.error().code == ExitCode::usage_error);
+  CHECK(e.error().kind == ErrorKind::bad_input);
 }
 
 TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or newlines") {
@@ -242,6 +243,6 @@ TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or ne
     auto r = parse_gated(bad);
     REQUIRE_FALSE(r);
     CHECK(r.error().message == "--gated: '" + std::string(bad) + "' is not JOB=OUTPUT (e.g. tests=cpu)");
-    CHECK(r.error().code == ExitCode::usage_error);
+    CHECK(r.error().kind == ErrorKind::bad_input);
   }
 }

@@ -117,3 +117,64 @@ TEST_CASE("the git source refuses a revision git could misread without running g
   CHECK(runner.calls[0].argv == std::vector<std::string>{"git", "-C", "/repo", "cat-file", "-e", "--end-of-options",
                                                          "main^{commit}"});
 }
+
+TEST_CASE("listing_from_pull: truncation and missing counts fail open") {
+  github::PullRequest pr;
+  pr.number = 7;
+  std::vector<github::PullFile> files{{"a.py", "modified", ""}, {"b.py", "renamed", "old/b.py"}};
+  pr.changed_files = 2;
+  auto ok = listing_from_pull(pr, files);
+  CHECK_FALSE(ok.fail_open);
+  CHECK(ok.files[1].previous_path == "old/b.py");
+  pr.changed_files = 5;
+  CHECK(*listing_from_pull(pr, files).fail_open == "the API listed 2 of 5 changed files: the listing is incomplete");
+  pr.changed_files = -1;
+  CHECK(*listing_from_pull(pr, files).fail_open ==
+        "the pull request's changed_files count is missing or not a number, so the listing of 2 files cannot be "
+        "checked for truncation");
+  std::vector<github::PullFile> many(3000, {"x", "modified", ""});
+  pr.changed_files = 3000;
+  CHECK(*listing_from_pull(pr, many).fail_open ==
+        "the API lists at most 3000 files and returned 3000 (changed_files: 3000): the listing may be truncated");
+  pr.changed_files = 0;
+  CHECK(*listing_from_pull(pr, {}).fail_open == "the change lists no files (GitHub API, pull request #7)");
+}
+
+TEST_CASE("parse_path_list: newline or NUL separated, normalized") {
+  auto lines = *parse_path_list("./a/b\r\n\n  c  \n/d\n");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].path == "a/b");
+  CHECK(lines[1].path == "c");
+  CHECK(lines[2].path == "d");
+  auto status = *parse_path_list("M\tsrc/a.py\nR087\told/k.cu\tnew/k.cu\nnot\ta status\n");
+  REQUIRE(status.size() == 3);
+  CHECK(status[0].path == "src/a.py");
+  CHECK(status[1].path == "new/k.cu");
+  CHECK(status[1].previous_path == "old/k.cu");
+  CHECK(status[2].path == "not\ta status");
+  auto nul = *parse_path_list(std::string("a b\0c\nd\0", 8));
+  REQUIRE(nul.size() == 2);
+  CHECK(nul[0].path == "a b");
+  CHECK(nul[1].path == "c\nd");
+}
+
+TEST_CASE("parse_event: pull_request, merge_group, push and broken payloads") {
+  auto pr = parse_event("pull_request",
+                        R"({"number":12,"pull_request":{"number":12,"base":{"sha":"b1"},"head":{"sha":"h1"}},
+                            "repository":{"full_name":"o/r"}})",
+                        "");
+  CHECK(pr.kind == EventKind::pull_request);
+  CHECK(*pr.pr_number == 12);
+  CHECK(pr.base_sha == "b1");
+  CHECK(pr.repo == "o/r");
+  CHECK(pr.problem.empty());
+  auto mg = parse_event("merge_group", R"({"merge_group":{"base_sha":"b","head_sha":"h"}})", "o/r");
+  CHECK(mg.kind == EventKind::merge_group);
+  CHECK(mg.head_sha == "h");
+  auto push = parse_event("push", R"({"before":"0000000000000000000000000000000000000000","after":"a"})", "o/r");
+  CHECK(is_null_sha(push.base_sha));
+  CHECK(parse_event("pull_request", "", "o/r").problem ==
+        "the pull_request event payload (GITHUB_EVENT_PATH) is missing");
+  CHECK(parse_event("pull_request", "[1]", "o/r").problem == "the pull_request event payload is not a JSON object");
+  CHECK(parse_event("schedule", "", "").kind == EventKind::other);
+}

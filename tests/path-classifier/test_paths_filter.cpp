@@ -22,7 +22,7 @@ Rules pf_rules(const std::string& yaml, std::optional<Quantifier> q = std::nullo
 std::string pf_error(const std::string& yaml) {
   auto r = load_rules_text(yaml, "filters input", std::nullopt);
   if (r) FAIL("rules were accepted");
-  CHECK(r.error().code == ExitCode::usage_error);
+  CHECK(r.error().kind == ErrorKind::bad_input);
   return r.error().message;
 }
 

@@ -6,11 +6,15 @@
 
 #include "catch.hpp"
 #include "executor.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
 #include "temp_dir.hpp"
 
-using namespace smoke_runner;
+using namespace gatekit::smoke_runner;
 using namespace std::chrono_literals;
 
 namespace {
@@ -20,7 +24,10 @@ struct Setup {
   gatekit::MapEnvironment env;
   gatekit::RecordingWorkflow workflow;
   std::ostringstream out;
+  std::istringstream in;
   gatekit::SystemProcessRunner runner;
+  gatekit::SystemClock clock;
+  gatekit::MemoryFiles files;
 
   void add(const std::string& name, const std::string& script, int gpus = 1, milliseconds timeout = 20s) {
     Smoke s;
@@ -37,7 +44,8 @@ struct Setup {
     options.gpus = gpus;
     auto decisions = select_smokes(manifest, Tier::full, gpus);
     auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    Executor executor(runner, workflow, out, env);
+    gatekit::Context context{env, clock, files, runner, {}, workflow, in, out};
+    Executor executor(context);
     return executor.run(manifest, decisions, plan, options, nullptr);
   }
 };

@@ -1,16 +1,17 @@
 #include <string>
 
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "manifest.hpp"
 
-using namespace smoke_runner;
+using namespace gatekit::smoke_runner;
 using namespace std::chrono_literals;
 
 namespace {
 std::string errors_of(const std::string& yaml) {
   auto m = load_manifest_text(yaml, "m.yaml");
   REQUIRE_FALSE(m.ok());
-  CHECK(m.error().code == gatekit::ExitCode::usage_error);
+  CHECK(m.error().kind == gatekit::ErrorKind::bad_input);
   return m.error().message;
 }
 }  // namespace
@@ -167,9 +168,19 @@ TEST_CASE("smoke names are safe for files, logs and charts") {
   CHECK_FALSE(valid_smoke_name(std::string(101, 'a')));
 }
 
+TEST_CASE("the manifest file is read through the Files seam") {
+  gatekit::MemoryFiles files{{"ci/smokes.yaml", "smokes:\n  - name: one\n    command: [true]\n    pr: true\n"}};
+  auto m = load_manifest_file(files, "ci/smokes.yaml");
+  REQUIRE(m.ok());
+  CHECK(m->path == "ci/smokes.yaml");
+  REQUIRE(m->smokes.size() == 1);
+  CHECK(m->smokes[0].name == "one");
+}
+
 TEST_CASE("a missing manifest file is a usage error naming it") {
-  auto m = load_manifest_file("/nonexistent/smokes.yaml");
+  gatekit::SystemFiles files;
+  auto m = load_manifest_file(files, "/nonexistent/smokes.yaml");
   REQUIRE_FALSE(m.ok());
-  CHECK(m.error().code == gatekit::ExitCode::usage_error);
+  CHECK(m.error().kind == gatekit::ErrorKind::bad_input);
   CHECK(m.error().message == "/nonexistent/smokes.yaml: cannot read the smoke manifest (pass --manifest PATH)");
 }

@@ -25,7 +25,7 @@ TEST_CASE("manifest fuzz property holds on the corpus and 10000 seeded mutations
   for (const auto& input : inputs) {
     CAPTURE(input);
     CHECK(gatekit::fuzzing::smoke_manifest_property_violation(input).empty());
-    accepted += smoke_runner::load_manifest_text(input, "x").ok() ? 1 : 0;
+    accepted += gatekit::smoke_runner::load_manifest_text(input, "x").ok() ? 1 : 0;
   }
   CHECK(accepted >= 3);
   std::mt19937 rng(20240611);

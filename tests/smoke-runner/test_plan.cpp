@@ -2,7 +2,7 @@
 #include "gatekit/environment.hpp"
 #include "plan.hpp"
 
-using namespace smoke_runner;
+using namespace gatekit::smoke_runner;
 using namespace std::chrono_literals;
 
 namespace {
@@ -57,7 +57,7 @@ TEST_CASE("tier from the option, the variable, or the compatibility variable") {
   CHECK(resolve_tier("pr", kDefaultTierEnv, false, env).value() == Tier::pr);
   auto bad = resolve_tier("nightly", kDefaultTierEnv, false, env);
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().code == gatekit::ExitCode::usage_error);
+  CHECK(bad.error().kind == gatekit::ErrorKind::bad_input);
   CHECK(bad.error().message == "--tier must be 'pr' or 'full', got 'nightly'");
   auto none = resolve_tier("", kDefaultTierEnv, false, env);
   REQUIRE_FALSE(none.ok());

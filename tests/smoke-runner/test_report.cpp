@@ -1,12 +1,13 @@
 #include "catch.hpp"
-#include "gatekit/compat.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/junit_writer.hpp"
 #include "gatekit/utf8.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "temp_dir.hpp"
 
-using namespace smoke_runner;
+using namespace gatekit::smoke_runner;
 using namespace std::chrono_literals;
 
 namespace {
@@ -71,7 +72,8 @@ TEST_CASE("summary: counts, table, Gantt chart per GPU, failed output folded") {
 TEST_CASE("reports are written to the folder, whole") {
   gatekit::testing::TempDir tmp;
   Manifest m;
-  REQUIRE(write_reports(sample(m), tmp / "r").ok());
+  gatekit::SystemFiles files;
+  REQUIRE(write_reports(sample(m), tmp / "r", files).ok());
   for (const char* f : {"smoke-results.json", "smoke-junit.xml", "smoke-summary.md"})
     CHECK(std::filesystem::file_size(tmp / "r" / f) > 100);
   CHECK_FALSE(std::filesystem::exists(tmp / "r" / "smoke-results.json.tmp"));
@@ -138,7 +140,7 @@ TEST_CASE("strict counts: decimal digits only, within range") {
     INFO(bad);
     auto r = parse_count(bad, 1024);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.error().code == gatekit::ExitCode::usage_error);
+    CHECK(r.error().kind == gatekit::ErrorKind::bad_input);
   }
   CHECK(parse_count("1\n::error::x", 8).error().message ==
         "expected a whole number from 0 to 8 in decimal digits, got '1\\n::error::x'");

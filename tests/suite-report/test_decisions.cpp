@@ -1,11 +1,9 @@
 // The pure decisions of unmarked, ran, nightly and growth, table by table.
-#include <fstream>
-
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "growth.hpp"
 #include "nightly.hpp"
 #include "ran.hpp"
-#include "temp_dir.hpp"
 #include "unmarked.hpp"
 
 using namespace gatekit;
@@ -170,14 +168,14 @@ TEST_CASE("growth: baselines are keyed by configuration") {
 }
 
 TEST_CASE("growth: a baseline written is read back, history capped, key kept") {
-  gatekit::testing::TempDir dir;
+  MemoryFiles files;
   const ConfigKey key{"cpu-tests.yml", "tests", "3.12", "not gpu"};
   std::vector<HistoryPoint> history;
   for (int i = 0; i < 35; ++i) history.push_back({"abc" + std::to_string(i), std::to_string(i), "2026-01-01T00:00:00Z",
                                                   static_cast<std::size_t>(100 + i), 10.0 + i});
   const Snapshot tests{{"a.py::test_\"q\"", 1.5}, {"b.py::test_z", 0}};
-  std::ofstream(dir / "base.json") << baseline_json(key, history, tests);
-  auto back = read_baseline((dir / "base.json").string());
+  files.files["base.json"] = baseline_json(key, history, tests);
+  auto back = read_baseline(files, "base.json");
   REQUIRE(back.ok());
   REQUIRE(back->key);
   CHECK(*back->key == key);
@@ -189,14 +187,17 @@ TEST_CASE("growth: a baseline written is read back, history capped, key kept") {
 }
 
 TEST_CASE("growth: unreadable baselines say why") {
-  gatekit::testing::TempDir dir;
+  MemoryFiles files;
+  const std::string b = "base/b";
   auto error_of = [&](const std::string& text) {
-    std::ofstream(dir / "b") << text;
-    auto r = read_baseline((dir / "b").string());
+    files.files[b] = text;
+    auto r = read_baseline(files, b);
     REQUIRE_FALSE(r.ok());
     return r.error().message;
   };
-  const std::string b = (dir / "b").string();
+  // Read through the Files seam: its wording, and its limit of 1 GiB.
+  SystemFiles disk;
+  CHECK(read_baseline(disk, "/nonexistent/b").error().message == "cannot read /nonexistent/b: No such file or directory");
   CHECK(error_of("hello") == b + ": neither a JUnit report nor a suite baseline");
   CHECK(error_of("{\"format\": \"other\"}") == b + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
   CHECK(error_of("{\"format\": \"gatekit-suite-baseline\", \"version\": 2}") ==
@@ -208,10 +209,10 @@ TEST_CASE("growth: unreadable baselines say why") {
 }
 
 TEST_CASE("growth: a JUnit report is a baseline too, without a key") {
-  gatekit::testing::TempDir dir;
-  std::ofstream(dir / "r.xml") << "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.5'/>"
+  MemoryFiles files;
+  files.files["r.xml"] = "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.5'/>"
                                   "<testcase classname='tests.test_a' name='test_x' time='0.5'/></testsuite>";
-  auto back = read_baseline((dir / "r.xml").string());
+  auto back = read_baseline(files, "r.xml");
   REQUIRE(back.ok());
   CHECK_FALSE(back->key);
   CHECK(back->tests == Snapshot{{"tests/test_a.py::test_x", 2.0}});

@@ -1,14 +1,13 @@
 // The partition decision, the pytest command line it runs, and the whole subcommand over a
 // fake pytest (the real one runs in test_partition_suites.py).
-#include <fstream>
 #include <map>
 
 #include "catch.hpp"
 #include "collect.hpp"
 #include "common.hpp"
+#include "gatekit/fake_context.hpp"
 #include "partition.hpp"
 #include "suite-report.hpp"
-#include "temp_dir.hpp"
 
 using namespace gatekit;
 using namespace gatekit::suite_report;
@@ -49,21 +48,18 @@ struct Run {
 };
 
 Run run_with(FakeProcessRunner& runner, const std::string& selection_yaml, std::vector<std::string> contexts = {}) {
-  gatekit::testing::TempDir dir;
-  const auto file = (dir / "suite.yml").string();
-  std::ofstream(file) << selection_yaml;
+  FakeSeams seams;
+  seams.files.files["ci/suite.yml"] = selection_yaml;
   Options options;
-  options.selection = file;
+  options.selection = "ci/suite.yml";
   options.contexts = std::move(contexts);
-  MapEnvironment env;
-  FakeClock clock;
   Run run;
-  Context context{env, run.workflow, runner, clock, nullptr};
+  Context context{seams.env, seams.clock, seams.files, runner, seams.make_transport, run.workflow, seams.in, seams.out};
   try {
     run.code = run_partition(options, context);
   } catch (const Failure& failure) {
-    run.code = failure.code;
-    run.failure = failure.message;
+    run.code = exit_code_of(failure.error());
+    run.failure = failure.error().message;
   }
   return run;
 }

@@ -31,7 +31,7 @@ Selection load(const std::string& text) {
 std::string load_error(const std::string& text) {
   auto selection = load_selection_text(text, "suite.yml");
   if (selection) FAIL("the selection was accepted");
-  CHECK(selection.error().code == ExitCode::usage_error);
+  CHECK(selection.error().kind == ErrorKind::bad_input);
   return selection.error().message;
 }
 
@@ -126,5 +126,5 @@ TEST_CASE("contexts from workflow events") {
   CHECK(*context_from_event("schedule") == "daily");
   CHECK(context_from_event("release").error().message ==
         "no --context given and the event 'release' has no context of its own: pass --context (pr, main, daily, gate, gate-full)");
-  CHECK(context_from_event("").error().code == ExitCode::usage_error);
+  CHECK(context_from_event("").error().kind == ErrorKind::bad_input);
 }

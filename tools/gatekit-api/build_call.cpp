@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "gatekit-api.hpp"
+#include "build_call.hpp"
 #include "gatekit/github_detail.hpp"
 
-namespace gatekit::api {
+namespace gatekit::gatekit_api {
 namespace {
 
 namespace json = boost::json;
@@ -12,7 +12,7 @@ namespace json = boost::json;
 Result<std::pair<std::string, std::string>> split_field(const std::string& field) {
   auto eq = field.find('=');
   if (eq == std::string::npos || eq == 0)
-    return make_error("field '" + field + "' is not key=value", ExitCode::usage_error);
+    return bad_input("field '" + field + "' is not key=value");
   return std::pair{field.substr(0, eq), field.substr(eq + 1)};
 }
 
@@ -36,13 +36,11 @@ Result<Call> build_call(const Options& options, const std::optional<std::string>
                  [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
   static const char* known[] = {"GET", "POST", "PATCH", "PUT", "DELETE"};
   if (std::find(std::begin(known), std::end(known), call.method) == std::end(known))
-    return make_error("unknown method '" + options.method + "'; use GET, POST, PATCH, PUT or DELETE",
-                      ExitCode::usage_error);
+    return bad_input("unknown method '" + options.method + "'; use GET, POST, PATCH, PUT or DELETE");
   if (options.path.empty() || (options.path.front() != '/' && options.path.find("://") == std::string::npos))
-    return make_error("the path must start with '/' (e.g. /repos/o/r/pulls/1), got '" + options.path + "'",
-                      ExitCode::usage_error);
+    return bad_input("the path must start with '/' (e.g. /repos/o/r/pulls/1), got '" + options.path + "'");
   if (options.paginate && call.method != "GET")
-    return make_error("--paginate needs GET", ExitCode::usage_error);
+    return bad_input("--paginate needs GET");
   call.path = options.path;
 
   std::vector<std::pair<std::string, json::value>> fields;
@@ -57,11 +55,11 @@ Result<Call> build_call(const Options& options, const std::optional<std::string>
     fields.emplace_back(kv->first, typed_value(kv->second));
   }
   if (input_text && !fields.empty())
-    return make_error("--input and -f/-F cannot be combined", ExitCode::usage_error);
+    return bad_input("--input and -f/-F cannot be combined");
   if (input_text) {
     boost::system::error_code ec;
     auto body = json::parse(*input_text, ec);
-    if (ec) return make_error("--input is not valid JSON: " + ec.message(), ExitCode::usage_error);
+    if (ec) return bad_input("--input is not valid JSON: " + ec.message());
     call.body = std::move(body);
     return call;
   }
@@ -78,4 +76,4 @@ Result<Call> build_call(const Options& options, const std::optional<std::string>
   return call;
 }
 
-}  // namespace gatekit::api
+}  // namespace gatekit::gatekit_api

@@ -1,17 +1,15 @@
 #pragma once
 // gatekit-api: one GitHub REST call from the command line, through gatekit's client (auth,
-// retries, rate limits, pagination), printing the JSON answer.
-#include <map>
-#include <optional>
+// retries, rate limits, pagination), printing the JSON answer. One subcommand, call.cpp.
 #include <string>
 #include <vector>
 
-#include "gatekit/compat.hpp"
-#include "gatekit/result.hpp"
+#include "gatekit/context.hpp"
+#include "gatekit/exit_code.hpp"
 
 int gatekit_api_main(int argc, const char* const* argv);
 
-namespace gatekit::api {
+namespace gatekit::gatekit_api {
 
 struct Options {
   std::string method;
@@ -26,21 +24,10 @@ struct Options {
   int max_attempts = 6;
 };
 
-struct Call {
-  std::string method;  // upper-case
-  std::string path;    // with the query for GET fields
-  std::optional<boost::json::value> body;
-};
+// Makes the call and prints the answer (one line of JSON; nothing for an empty answer) to
+// context.out; the client masks the token and logs retries through context.workflow. Bad
+// options or an unreadable --input are bad_input (exit 2); a call that failed after retries
+// is could_not_evaluate (exit 3).
+ExitCode run_call(const Options& options, Context& context);
 
-// Turns the options into one call: GET/DELETE fields become query parameters, other
-// methods' fields a JSON object body; --input (already read into input_text) is the body.
-// Errors are usage errors naming the offending field.
-Result<Call> build_call(const Options& options, const std::optional<std::string>& input_text);
-
-// The answer as printed: one line of JSON with the same value that the runner never reads as
-// a workflow command (API text is outside data). Serialized as is when that text is inert
-// (gatekit::inert_line leaves it unchanged); else, inside strings, every '[' and non-ASCII
-// character is written as a \u escape (the core's gatekit::inert_json).
-std::string inert_json(const boost::json::value& value);
-
-}  // namespace gatekit::api
+}  // namespace gatekit::gatekit_api

@@ -1,38 +1,53 @@
-#include "aggregate.hpp"
+// The aggregate command: read `needs`, decide, report.
+#include <istream>
+#include <string>
+#include <utility>
 
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
+#include "decide.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "legs_api.hpp"
+#include "matrix-aggregator.hpp"
+#include "needs.hpp"
 #include "report.hpp"
 
-namespace gatekit::aggregator {
-
-Result<std::string> read_needs_text(const Options& options, const Environment& env, std::string& source) {
-  if (!options.needs_file.empty()) {
-    source = options.needs_file == "-" ? "stdin" : options.needs_file;
-    if (options.needs_file == "-") {
-      std::ostringstream s;
-      s << std::cin.rdbuf();
-      return s.str();
-    }
-    std::ifstream in(options.needs_file, std::ios::binary);
-    if (!in) return make_error("needs: cannot read " + options.needs_file + ": no such file or not readable");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  source = options.needs_env;
-  auto text = env.get(options.needs_env);
-  if (!text)
-    return make_error("needs: environment variable " + options.needs_env +
-                      " is not set; pass ${{ toJSON(needs) }} through env: (or use --needs-file)");
-  return *text;
-}
+namespace gatekit::matrix_aggregator {
 
 namespace {
+
+// At most `limit` bytes of a stream; more is an error (outside data never becomes an
+// unbounded allocation).
+Result<std::string> read_stream(std::istream& in, const std::string& name, std::size_t limit) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (text.size() + n > limit)
+      return read_error(name, "larger than the limit of " + std::to_string(limit) + " bytes");
+    text.append(buffer, n);
+  }
+  return text;
+}
+
+// The needs text from the file (or stdin) or the environment variable the options name;
+// `source` names it in messages.
+Result<std::string> read_needs_text(const Options& options, Context& ctx, std::string& source) {
+  if (!options.needs_file.empty()) {
+    source = options.needs_file == "-" ? "stdin" : options.needs_file;
+    auto text = options.needs_file == "-" ? read_stream(ctx.in, "stdin", kMaxNeedsBytes)
+                                          : ctx.files.read(options.needs_file, kMaxNeedsBytes);
+    if (!text) return could_not_evaluate("needs: " + text.error().message);
+    return text;
+  }
+  source = options.needs_env;
+  auto text = ctx.env.get(options.needs_env);
+  if (!text)
+    return could_not_evaluate("needs: environment variable " + options.needs_env +
+                              " is not set; pass ${{ toJSON(needs) }} through env: (or use --needs-file)");
+  return *text;
+}
 
 Result<Policy> build_policy(const Options& options) {
   Policy policy;
@@ -72,63 +87,73 @@ void log_policy(const Policy& policy, Workflow& wf) {
   if (!policy.allowed_leg_failures.empty()) wf.log("allowed-leg-failures: " + join(policy.allowed_leg_failures, ", "));
 }
 
-// No verdict: a usage error (exit 2) or could not evaluate (exit 3), as `error` says.
-Outcome no_verdict(const Options& options, Workflow& wf, const Error& error) {
-  const std::string& message = error.message;
+// The value, or no verdict: `result=error`, the error output and summary, then the Error
+// thrown for the frame (exit 2 for bad input, 3 when it could not evaluate).
+template <class T>
+T or_no_verdict(Result<T> result, const Options& options, Workflow& wf) {
+  if (result) return std::move(result).value();
+  const Error& error = result.error();
   wf.set_output("result", "error");
   wf.set_output("reasons", "{}");
-  wf.set_output("error", message);
-  wf.append_summary(error_summary_markdown(options.title, message, error.code == ExitCode::usage_error));
-  return {error.code, message};
+  wf.set_output("error", error.message);
+  wf.append_summary(error_summary_markdown(options.title, error.message, error.kind == ErrorKind::bad_input));
+  fail(error);
+}
+
+// The run's legs, when asked for (--legs) or when an allowance needs them.
+LegView legs_for(const Options& options, const Policy& policy, Context& ctx) {
+  if (!options.legs && policy.allowed_leg_failures.empty()) return {};
+  auto legs = list_legs(ctx);
+  if (!legs.available) ctx.workflow.log("per-leg view unavailable: " + legs.unavailable_reason);
+  return legs;
+}
+
+// The legs in the log, and a warning for each allowance that names no leg of this run.
+void report_legs(const LegView& legs, const Policy& policy, Decision& decision, Workflow& wf) {
+  if (!legs.available) return;
+  wf.begin_group("legs in this run (" + std::to_string(legs.legs.size()) + ")");
+  for (const auto& leg : legs.legs)
+    wf.log("  " + leg.name + ": " + (leg.status == "completed" ? leg.conclusion : leg.status));
+  wf.end_group();
+  for (const auto& allowed : policy.allowed_leg_failures) {
+    bool seen = false;
+    for (const auto& leg : legs.legs) seen = seen || leg.name == allowed;
+    if (!seen)
+      decision.warnings.push_back("allowed-leg-failures names '" + allowed +
+                                  "', which is not a job of this run (check the leg's name)");
+  }
+}
+
+void report(const Options& options, const Decision& decision, const LegView& legs, Workflow& wf) {
+  for (const auto& w : decision.warnings) wf.annotate({Severity::warning, w, options.title, "", 0, 0});
+  for (const auto& v : decision.jobs)
+    if (!v.passed)
+      wf.annotate({Severity::error, v.job + ": " + v.reason + (v.detail.empty() ? "" : ": " + v.detail),
+                   options.title, "", 0, 0});
+  wf.log(decision.passed ? "result: success (every needed job passed or was legitimately skipped)"
+                         : "result: failure (a needed job did not pass)");
+  wf.set_output("result", decision.passed ? "success" : "failure");
+  wf.set_output("reasons", reasons_json(decision));
+  wf.append_summary(summary_markdown(options.title, decision, legs));
 }
 
 }  // namespace
 
-Outcome run_aggregate(const Options& options, const Environment& env, Workflow& wf, LegSource& leg_source) {
-  auto policy = build_policy(options);
-  if (!policy) return no_verdict(options, wf, policy.error());
+ExitCode run_aggregate(const Options& options, Context& ctx) {
+  auto& wf = ctx.workflow;
+  const auto policy = or_no_verdict(build_policy(options), options, wf);
   std::string source;
-  auto text = read_needs_text(options, env, source);
-  if (!text) return no_verdict(options, wf, text.error());
-  auto needs = parse_needs(*text, source);
-  if (!needs) return no_verdict(options, wf, needs.error());
-
-  log_policy(*policy, wf);
-  LegView legs;
-  if (options.legs || !policy->allowed_leg_failures.empty()) {
-    legs = leg_source.list(env, wf);
-    if (!legs.available) wf.log("per-leg view unavailable: " + legs.unavailable_reason);
-  }
-  auto decision = decide(*needs, *policy, legs);
-  if (!decision) return no_verdict(options, wf, decision.error());
-
-  wf.begin_group("needed jobs (" + std::to_string(decision->jobs.size()) + ")");
-  for (const auto& line : log_lines(*decision)) wf.log(line);
+  const auto text = or_no_verdict(read_needs_text(options, ctx, source), options, wf);
+  const auto needs = or_no_verdict(parse_needs(text, source), options, wf);
+  log_policy(policy, wf);
+  const auto legs = legs_for(options, policy, ctx);
+  auto decision = or_no_verdict(decide(needs, policy, legs), options, wf);
+  wf.begin_group("needed jobs (" + std::to_string(decision.jobs.size()) + ")");
+  for (const auto& line : log_lines(decision)) wf.log(line);
   wf.end_group();
-  if (legs.available) {
-    wf.begin_group("legs in this run (" + std::to_string(legs.legs.size()) + ")");
-    for (const auto& leg : legs.legs)
-      wf.log("  " + leg.name + ": " + (leg.status == "completed" ? leg.conclusion : leg.status));
-    wf.end_group();
-    for (const auto& allowed : policy->allowed_leg_failures) {
-      bool seen = false;
-      for (const auto& leg : legs.legs) seen = seen || leg.name == allowed;
-      if (!seen)
-        decision->warnings.push_back("allowed-leg-failures names '" + allowed +
-                                     "', which is not a job of this run (check the leg's name)");
-    }
-  }
-  for (const auto& w : decision->warnings) wf.annotate({Severity::warning, w, options.title, "", 0, 0});
-  for (const auto& v : decision->jobs)
-    if (!v.passed)
-      wf.annotate({Severity::error, v.job + ": " + v.reason + (v.detail.empty() ? "" : ": " + v.detail),
-                   options.title, "", 0, 0});
-  wf.log(decision->passed ? "result: success (every needed job passed or was legitimately skipped)"
-                          : "result: failure (a needed job did not pass)");
-  wf.set_output("result", decision->passed ? "success" : "failure");
-  wf.set_output("reasons", reasons_json(*decision));
-  wf.append_summary(summary_markdown(options.title, *decision, legs));
-  return {decision->passed ? ExitCode::pass : ExitCode::verdict_fail, {}};
+  report_legs(legs, policy, decision, wf);
+  report(options, decision, legs, wf);
+  return decision.passed ? ExitCode::pass : ExitCode::verdict_fail;
 }
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

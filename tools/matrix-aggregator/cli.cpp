@@ -1,14 +1,12 @@
-#include <iostream>
-
-#include "aggregate.hpp"
+// matrix-aggregator: one stable required check for a gated job matrix. The `needs` JSON is
+// read from an environment variable or a file, never from command-line text (script injection).
+// This file only maps argv to Options and calls run_aggregate.
 #include "gatekit/cli.hpp"
 #include "matrix-aggregator.hpp"
 
-// matrix-aggregator: one stable required check for a gated job matrix. The `needs` JSON is
-// read from an environment variable or a file, never from command-line text (script injection).
 int matrix_aggregator_main(int argc, const char* const* argv) {
   using namespace gatekit;
-  aggregator::Options options;
+  matrix_aggregator::Options options;
   return run_tool(
       {"matrix-aggregator", "Collapses a gated job matrix into one stable required check."}, argc, argv,
       [&](CLI::App& app) {
@@ -26,15 +24,5 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
         app.add_flag("--legs", options.legs, "List the run's legs through the jobs API (needs GITHUB_TOKEN)");
         app.add_option("--title", options.title, "Heading of the job summary (the check name)");
       },
-      [&](CLI::App&) -> ExitCode {
-        SystemEnvironment env;
-        auto workflow = make_workflow(env, std::cout);
-        auto legs = aggregator::make_api_leg_source();
-        auto outcome = aggregator::run_aggregate(options, env, *workflow, *legs);
-        if (!workflow->write_errors().empty())
-          throw ToolError{ExitCode::could_not_evaluate, workflow->write_errors().front()};
-        if (outcome.code == ExitCode::could_not_evaluate || outcome.code == ExitCode::usage_error)
-          throw ToolError{outcome.code, outcome.error};
-        return outcome.code;
-      });
+      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); });
 }

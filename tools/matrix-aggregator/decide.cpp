@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 namespace {
 
@@ -24,7 +24,7 @@ Status require_known(const Needs& needs, const std::string& name, std::string_vi
                         job_list(needs) + ")";
   if (auto hint = closest_match(name, candidates)) message += "; did you mean '" + *hint + "'?";
   else message += "; add it to the aggregator job's needs:";
-  return make_error(message);
+  return could_not_evaluate(message);
 }
 
 // What the gate said about one gated job, once the gate succeeded.
@@ -43,12 +43,10 @@ Result<std::vector<std::string>> parse_name_list(std::string_view text, std::str
     boost::system::error_code ec;
     auto value = boost::json::parse(trimmed, ec);
     if (ec || !value.is_array())
-      return make_error(std::string(option) + ": starts with '[' but is not a JSON array of job names",
-                        ExitCode::usage_error);
+      return bad_input(std::string(option) + ": starts with '[' but is not a JSON array of job names");
     for (const auto& item : value.get_array()) {
       if (!item.is_string())
-        return make_error(std::string(option) + ": the JSON array must hold job names (strings) only",
-                          ExitCode::usage_error);
+        return bad_input(std::string(option) + ": the JSON array must hold job names (strings) only");
       auto name = trim(std::string_view(item.get_string()));
       if (!name.empty()) names.push_back(name);
     }
@@ -72,7 +70,7 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string
     if (token.empty()) return {};
     auto eq = token.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == token.size() || token.find('=', eq + 1) != std::string::npos)
-      return make_error("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)", ExitCode::usage_error);
+      return bad_input("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)");
     pairs.emplace_back(token.substr(0, eq), token.substr(eq + 1));
     token.clear();
     return {};
@@ -89,154 +87,194 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string
 }
 
 Status check_policy(const Policy& policy) {
-  constexpr auto usage = ExitCode::usage_error;
   if (!policy.gated.empty() && !policy.gate)
-    return make_error("--gated needs --gate-job: a gated job is judged by the gate's outputs", usage);
+    return bad_input("--gated needs --gate-job: a gated job is judged by the gate's outputs");
   std::set<std::string> seen;
   for (const auto& [job, output] : policy.gated) {
-    if (policy.gate && job == *policy.gate) return make_error("--gated names the gate job '" + job + "' itself", usage);
-    if (!seen.insert(job).second) return make_error("--gated names job '" + job + "' twice", usage);
+    if (policy.gate && job == *policy.gate) return bad_input("--gated names the gate job '" + job + "' itself");
+    if (!seen.insert(job).second) return bad_input("--gated names job '" + job + "' twice");
   }
   for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
     const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
     if (policy.gate && list->count(*policy.gate) > 0)
-      return make_error(std::string(option) + " names the gate job '" + *policy.gate +
-                            "': the gate must always succeed, or nothing says which suites were needed",
-                        usage);
+      return bad_input(std::string(option) + " names the gate job '" + *policy.gate +
+                       "': the gate must always succeed, or nothing says which suites were needed");
   }
   return {};
 }
 
-Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs) {
-  // ---- the policy must be consistent (usage errors), then name real jobs (exit 3) ----
-  if (auto st = check_policy(policy); !st) return st.error();
-  if (policy.gate) {
-    if (auto st = require_known(needs, *policy.gate, "--gate-job"); !st) return st.error();
-  }
-  std::map<std::string, std::string> gated(policy.gated.begin(), policy.gated.end());  // job -> output
-  for (const auto& [job, output] : policy.gated) {
-    if (auto st = require_known(needs, job, "--gated"); !st) return st.error();
-  }
+namespace {
+
+// Phase 1: the policy is consistent (usage errors), then names only jobs of `needs` (exit 3).
+Status check_names(const Needs& needs, const Policy& policy) {
+  if (auto st = check_policy(policy); !st) return st;
+  if (policy.gate)
+    if (auto st = require_known(needs, *policy.gate, "--gate-job"); !st) return st;
+  for (const auto& [job, output] : policy.gated)
+    if (auto st = require_known(needs, job, "--gated"); !st) return st;
   for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
     const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
-    for (const auto& job : *list) {
-      if (auto st = require_known(needs, job, option); !st) return st.error();
-    }
+    for (const auto& job : *list)
+      if (auto st = require_known(needs, job, option); !st) return st;
   }
+  return {};
+}
 
-  // ---- the gate ----
-  const NeededJob* gate = policy.gate ? needs.find(*policy.gate) : nullptr;
-  const bool gate_ok = gate != nullptr && gate->result == JobResult::success;
+// What the run is judged with: the gate (when it succeeded, its answer per gated job), the
+// policy and the legs.
+struct Judging {
+  const Policy& policy;
+  const LegView& legs;
+  const NeededJob* gate = nullptr;
+  bool gate_ok = false;
+  std::string gate_name;
+  std::map<std::string, std::string> gated;     // job -> gate output
+  std::map<std::string, GateAnswer> answers;    // gated job -> the gate's answer (gate_ok only)
+};
+
+// Phase 2: the gate's answer for every gated job, once the gate succeeded. A missing output or
+// a value other than 'true'/'false' is exit 3: the gate's word cannot be read.
+Result<std::map<std::string, GateAnswer>> gate_answers(const NeededJob& gate,
+                                                       const std::map<std::string, std::string>& gated) {
   std::map<std::string, GateAnswer> answers;
-  if (gate_ok) {
-    for (const auto& [job, output] : gated) {
-      auto it = gate->outputs.find(output);
-      if (it == gate->outputs.end()) {
-        std::vector<std::string> have;
-        for (const auto& [name, value] : gate->outputs) have.push_back(name);
-        return make_error("gate job '" + gate->name + "' succeeded but has no output '" + output +
-                          "' (needed for --gated " + job + "=" + output + "; its outputs: " +
-                          (have.empty() ? std::string("none") : join(have, ", ")) + ")");
-      }
-      if (it->second != "true" && it->second != "false")
-        return make_error("gate job '" + gate->name + "' output '" + output + "' is '" + it->second +
-                          "', expected 'true' or 'false'");
-      answers[job] = {output, it->second};
+  for (const auto& [job, output] : gated) {
+    auto it = gate.outputs.find(output);
+    if (it == gate.outputs.end()) {
+      std::vector<std::string> have;
+      for (const auto& [name, value] : gate.outputs) have.push_back(name);
+      return could_not_evaluate("gate job '" + gate.name + "' succeeded but has no output '" + output +
+                                "' (needed for --gated " + job + "=" + output + "; its outputs: " +
+                                (have.empty() ? std::string("none") : join(have, ", ")) + ")");
     }
+    if (it->second != "true" && it->second != "false")
+      return could_not_evaluate("gate job '" + gate.name + "' output '" + output + "' is '" + it->second +
+                                "', expected 'true' or 'false'");
+    answers[job] = {output, it->second};
   }
+  return answers;
+}
 
-  // ---- one verdict per job ----
-  Decision decision;
-  const std::string gate_name = gate != nullptr ? gate->name : std::string();
-  for (const auto& job : needs.jobs) {
-    JobVerdict v;
-    v.job = job.name;
-    v.result = job.result;
-    const std::string result(to_string(job.result));
-    const bool allow_fail = policy.allowed_failures.count(job.name) > 0;
-    const bool allow_skip = policy.allowed_skips.count(job.name) > 0;
-    if (gate != nullptr && job.name == gate_name) {
-      v.role = Role::gate;
-      v.passed = gate_ok;
-      if (gate_ok) {
-        v.reason = "passed";
-      } else {
-        v.reason = "did not pass (" + result + ")";
-        v.detail = "the gate job must succeed: without it nothing says which suites were needed";
-      }
-      decision.jobs.push_back(std::move(v));
-      continue;
-    }
-    auto gated_it = gated.find(job.name);
-    if (gated_it != gated.end()) {
-      v.role = Role::gated;
-      v.gate_output = gated_it->second;
-      if (auto a = answers.find(job.name); a != answers.end()) v.gate_value = a->second.value;
-    }
-    switch (job.result) {
-      case JobResult::success:
-        v.passed = true;
-        v.reason = "passed";
-        break;
-      case JobResult::failure:
-      case JobResult::cancelled:
-        if (allow_fail) {
-          v.passed = true;
-          v.reason = result == "failure" ? "failed (allowed by allowed-failures)"
-                                         : "cancelled (allowed by allowed-failures)";
-          break;
-        }
-        v.reason = "did not pass (" + result + ")";
-        if (job.result == JobResult::failure && !policy.allowed_leg_failures.empty()) {
-          if (!legs.available)
-            return make_error("job '" + job.name + "' failed and allowed-leg-failures is set, but the legs "
-                              "could not be listed: " + legs.unavailable_reason);
-          decision.legs_used = true;
-          auto excuse = excuse_by_legs(legs.legs, policy.allowed_leg_failures);
-          if (excuse.excused) {
-            v.passed = true;
-            v.reason = "failed only in allowed legs: " + join(excuse.allowed_failed, ", ");
-          } else {
-            v.detail = excuse.why_not;
-          }
-        }
-        if (job.result == JobResult::cancelled && !v.passed)
-          v.detail = "cancelled means the job was not checked; re-run it";
-        break;
-      case JobResult::skipped:
-        if (v.role == Role::gated && gate_ok && v.gate_value == "false") {
-          v.passed = true;
-          v.reason = "skipped (no relevant change)";
-          v.detail = gate_name + ".outputs." + v.gate_output + " is 'false'";
-        } else if (allow_skip) {
-          v.passed = true;
-          v.reason = "skipped (allowed by allowed-skips)";
-          if (v.role == Role::gated && gate_ok) {
-            v.detail = "although " + gate_name + ".outputs." + v.gate_output + " is 'true'";
-            decision.warnings.push_back("job '" + job.name + "' was skipped although the gate asked for it (" +
-                                        gate_name + ".outputs." + v.gate_output +
-                                        " is 'true'); allowed-skips lets it pass");
-          }
-        } else if (v.role == Role::gated && gate_ok) {
-          v.reason = "did not pass (skipped)";
-          v.detail = "matrix skipped but the gate asked for it: check the job's if: (" + gate_name + ".outputs." +
-                     v.gate_output + " is 'true')";
-        } else if (v.role == Role::gated) {
-          v.reason = "did not pass (skipped)";
-          v.detail = "skipped because the gate job did not succeed";
-        } else {
-          v.reason = "did not pass (skipped)";
-          v.detail = "not gated (--gated) and not in allowed-skips";
-        }
-        break;
-    }
-    decision.jobs.push_back(std::move(v));
+Result<Judging> prepare(const Needs& needs, const Policy& policy, const LegView& legs) {
+  Judging j{policy, legs};
+  j.gated = std::map<std::string, std::string>(policy.gated.begin(), policy.gated.end());
+  j.gate = policy.gate ? needs.find(*policy.gate) : nullptr;
+  j.gate_ok = j.gate != nullptr && j.gate->result == JobResult::success;
+  j.gate_name = j.gate != nullptr ? j.gate->name : std::string();
+  if (j.gate_ok) {
+    auto answers = gate_answers(*j.gate, j.gated);
+    if (!answers) return answers.error();
+    j.answers = std::move(*answers);
   }
-  decision.passed = std::all_of(decision.jobs.begin(), decision.jobs.end(), [](const auto& v) { return v.passed; });
-  if (decision.passed &&
-      std::all_of(decision.jobs.begin(), decision.jobs.end(), [](const auto& v) { return v.result == JobResult::skipped; }))
+  return j;
+}
+
+// ---- phase 3: one verdict per job ----
+
+JobVerdict judge_gate(JobVerdict v, const Judging& j) {
+  v.role = Role::gate;
+  v.passed = j.gate_ok;
+  if (j.gate_ok) {
+    v.reason = "passed";
+  } else {
+    v.reason = "did not pass (" + std::string(to_string(v.result)) + ")";
+    v.detail = "the gate job must succeed: without it nothing says which suites were needed";
+  }
+  return v;
+}
+
+// failure / cancelled: allowed-failures, else (failure only) allowed-leg-failures.
+Result<JobVerdict> judge_not_passed(JobVerdict v, const Judging& j, bool& legs_used) {
+  const std::string result(to_string(v.result));
+  if (j.policy.allowed_failures.count(v.job) > 0) {
+    v.passed = true;
+    v.reason = std::string(v.result == JobResult::failure ? "failed" : "cancelled") + " (allowed by allowed-failures)";
+    return v;
+  }
+  v.reason = "did not pass (" + result + ")";
+  if (v.result == JobResult::failure && !j.policy.allowed_leg_failures.empty()) {
+    if (!j.legs.available)
+      return could_not_evaluate("job '" + v.job + "' failed and allowed-leg-failures is set, but the legs "
+                                "could not be listed: " + j.legs.unavailable_reason);
+    legs_used = true;
+    auto excuse = excuse_by_legs(j.legs.legs, j.policy.allowed_leg_failures);
+    if (excuse.excused) {
+      v.passed = true;
+      v.reason = "failed only in allowed legs: " + join(excuse.allowed_failed, ", ");
+    } else {
+      v.detail = excuse.why_not;
+    }
+  }
+  if (v.result == JobResult::cancelled && !v.passed) v.detail = "cancelled means the job was not checked; re-run it";
+  return v;
+}
+
+// skipped: the gate's 'false', else allowed-skips (with a warning against the gate's word).
+JobVerdict judge_skipped(JobVerdict v, const Judging& j, std::vector<std::string>& warnings) {
+  const std::string gate_says = j.gate_name + ".outputs." + v.gate_output;
+  const bool gate_spoke = v.role == Role::gated && j.gate_ok;
+  if (gate_spoke && v.gate_value == "false") {
+    v.passed = true;
+    v.reason = "skipped (no relevant change)";
+    v.detail = gate_says + " is 'false'";
+    return v;
+  }
+  if (j.policy.allowed_skips.count(v.job) > 0) {
+    v.passed = true;
+    v.reason = "skipped (allowed by allowed-skips)";
+    if (gate_spoke) {
+      v.detail = "although " + gate_says + " is 'true'";
+      warnings.push_back("job '" + v.job + "' was skipped although the gate asked for it (" + gate_says +
+                         " is 'true'); allowed-skips lets it pass");
+    }
+    return v;
+  }
+  v.reason = "did not pass (skipped)";
+  if (gate_spoke)
+    v.detail = "matrix skipped but the gate asked for it: check the job's if: (" + gate_says + " is 'true')";
+  else if (v.role == Role::gated) v.detail = "skipped because the gate job did not succeed";
+  else v.detail = "not gated (--gated) and not in allowed-skips";
+  return v;
+}
+
+Result<JobVerdict> judge(const NeededJob& job, const Judging& j, Decision& decision) {
+  JobVerdict v;
+  v.job = job.name;
+  v.result = job.result;
+  if (j.gate != nullptr && job.name == j.gate_name) return judge_gate(std::move(v), j);
+  if (auto it = j.gated.find(job.name); it != j.gated.end()) {
+    v.role = Role::gated;
+    v.gate_output = it->second;
+    if (auto a = j.answers.find(job.name); a != j.answers.end()) v.gate_value = a->second.value;
+  }
+  switch (job.result) {
+    case JobResult::success:
+      v.passed = true;
+      v.reason = "passed";
+      return v;
+    case JobResult::failure:
+    case JobResult::cancelled: return judge_not_passed(std::move(v), j, decision.legs_used);
+    case JobResult::skipped: return judge_skipped(std::move(v), j, decision.warnings);
+  }
+  return v;
+}
+
+}  // namespace
+
+Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs) {
+  if (auto st = check_names(needs, policy); !st) return st.error();
+  auto judging = prepare(needs, policy, legs);
+  if (!judging) return judging.error();
+  Decision decision;
+  for (const auto& job : needs.jobs) {
+    auto verdict = judge(job, *judging, decision);
+    if (!verdict) return verdict.error();
+    decision.jobs.push_back(std::move(*verdict));
+  }
+  auto all = [&](auto predicate) { return std::all_of(decision.jobs.begin(), decision.jobs.end(), predicate); };
+  decision.passed = all([](const JobVerdict& v) { return v.passed; });
+  if (decision.passed && all([](const JobVerdict& v) { return v.result == JobResult::skipped; }))
     decision.warnings.push_back("every needed job was skipped: nothing was tested in this run");
   return decision;
 }
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

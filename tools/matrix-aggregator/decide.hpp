@@ -12,7 +12,7 @@
 #include "legs.hpp"
 #include "needs.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 struct Policy {
   std::optional<std::string> gate;                          // the path-gate job, e.g. "changes"
@@ -58,4 +58,4 @@ Result<std::vector<std::string>> parse_name_list(std::string_view text, std::str
 // `job=output` pairs, separated by commas, spaces or newlines.
 Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string_view text);
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

@@ -4,7 +4,7 @@
 
 #include "gatekit/text.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 bool leg_did_not_pass(const Leg& leg) {
   if (leg.status != "completed") return false;  // the aggregator itself, or unrelated running jobs
@@ -33,4 +33,4 @@ LegExcuse excuse_by_legs(const std::vector<Leg>& legs, const std::vector<std::st
   return out;
 }
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

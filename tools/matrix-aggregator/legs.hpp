@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 struct Leg {
   std::string name;        // the check name, e.g. "pytest (CPU, py3.13)"
@@ -37,4 +37,4 @@ struct LegExcuse {
 // never excused: they were not checked.
 LegExcuse excuse_by_legs(const std::vector<Leg>& legs, const std::vector<std::string>& allowed);
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

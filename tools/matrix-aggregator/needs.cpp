@@ -1,9 +1,9 @@
 #include "needs.hpp"
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 namespace json = boost::json;
 
@@ -60,44 +60,45 @@ std::string printable(std::string_view s) {
 Result<Needs> parse_needs(std::string_view text, std::string_view source) {
   const std::string where = "needs (" + std::string(source) + ")";
   if (text.size() > kMaxNeedsBytes)
-    return make_error(where + ": " + std::to_string(text.size()) + " bytes is more than the " +
-                      std::to_string(kMaxNeedsBytes) + " accepted");
+    return could_not_evaluate(where + ": " + std::to_string(text.size()) + " bytes is more than the " +
+                              std::to_string(kMaxNeedsBytes) + " accepted");
   if (trim(text).empty())
-    return make_error(where + ": empty; pass ${{ toJSON(needs) }} of a job that has needs:");
+    return could_not_evaluate(where + ": empty; pass ${{ toJSON(needs) }} of a job that has needs:");
   boost::system::error_code ec;
   json::parse_options options;
   options.max_depth = 64;
   json::value root = json::parse(json::string_view(text.data(), text.size()), ec, {}, options);
-  if (ec) return make_error(where + ": invalid JSON: " + ec.message());
+  if (ec) return could_not_evaluate(where + ": invalid JSON: " + ec.message());
   if (!root.is_object())
-    return make_error(where + ": expected a JSON object (toJSON(needs)), got " + std::string(kind_of(root)));
+    return could_not_evaluate(where + ": expected a JSON object (toJSON(needs)), got " + std::string(kind_of(root)));
   const auto& object = root.get_object();
   if (object.empty())
-    return make_error(where + ": the object is empty: the aggregator job must list the gate and the gated jobs in needs:");
+    return could_not_evaluate(where +
+                              ": the object is empty: the aggregator job must list the gate and the gated jobs in needs:");
   Needs needs;
   for (const auto& [key, value] : object) {
     const std::string name(key);
     const std::string job = where + ": job '" + printable(name) + "'";
-    if (needs.find(name) != nullptr) return make_error(job + ": listed twice");
+    if (needs.find(name) != nullptr) return could_not_evaluate(job + ": listed twice");
     if (!value.is_object())
-      return make_error(job + ": expected an object with \"result\", got " + std::string(kind_of(value)));
+      return could_not_evaluate(job + ": expected an object with \"result\", got " + std::string(kind_of(value)));
     const auto& fields = value.get_object();
-    const auto* result = compat::find(fields, "result");
-    if (result == nullptr) return make_error(job + ": \"result\" is missing");
+    const auto* result = json_find(fields, "result");
+    if (result == nullptr) return could_not_evaluate(job + ": \"result\" is missing");
     if (!result->is_string())
-      return make_error(job + ": \"result\" must be a string, got " + std::string(kind_of(*result)));
+      return could_not_evaluate(job + ": \"result\" must be a string, got " + std::string(kind_of(*result)));
     auto parsed = parse_job_result(std::string_view(result->get_string()));
     if (!parsed)
-      return make_error(job + ": unknown result '" + printable(std::string_view(result->get_string())) +
-                        "' (expected success, failure, cancelled or skipped)");
+      return could_not_evaluate(job + ": unknown result '" + printable(std::string_view(result->get_string())) +
+                                "' (expected success, failure, cancelled or skipped)");
     NeededJob entry{name, *parsed, {}};
-    if (const auto* outputs = compat::find(fields, "outputs"); outputs != nullptr && !outputs->is_null()) {
+    if (const auto* outputs = json_find(fields, "outputs"); outputs != nullptr && !outputs->is_null()) {
       if (!outputs->is_object())
-        return make_error(job + ": \"outputs\" must be an object, got " + std::string(kind_of(*outputs)));
+        return could_not_evaluate(job + ": \"outputs\" must be an object, got " + std::string(kind_of(*outputs)));
       for (const auto& [out_key, out_value] : outputs->get_object()) {
         if (!out_value.is_string())
-          return make_error(job + ": output '" + printable(std::string_view(out_key)) +
-                            "' must be a string, got " + std::string(kind_of(out_value)));
+          return could_not_evaluate(job + ": output '" + printable(std::string_view(out_key)) +
+                                    "' must be a string, got " + std::string(kind_of(out_value)));
         entry.outputs[std::string(out_key)] = std::string(out_value.get_string());
       }
     }
@@ -106,4 +107,4 @@ Result<Needs> parse_needs(std::string_view text, std::string_view source) {
   return needs;
 }
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

@@ -10,7 +10,7 @@
 
 #include "gatekit/result.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 enum class JobResult { success, failure, cancelled, skipped };
 
@@ -35,4 +35,4 @@ struct Needs {
 inline constexpr std::size_t kMaxNeedsBytes = 64u * 1024u * 1024u;
 Result<Needs> parse_needs(std::string_view text, std::string_view source);
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

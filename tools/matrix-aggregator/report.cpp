@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 namespace {
 
@@ -104,4 +104,4 @@ std::string reasons_json(const Decision& decision) {
   return boost::json::serialize(out);
 }
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

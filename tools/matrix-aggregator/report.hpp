@@ -6,7 +6,7 @@
 
 #include "decide.hpp"
 
-namespace gatekit::aggregator {
+namespace gatekit::matrix_aggregator {
 
 // One line per input job: "  tests    skipped   -> skipped (no relevant change): changes.outputs.cpu is 'false'"
 std::vector<std::string> log_lines(const Decision& decision);
@@ -21,4 +21,4 @@ std::string reasons_json(const Decision& decision);
 
 std::string role_text(const JobVerdict& v, const std::string& gate_name);
 
-}  // namespace gatekit::aggregator
+}  // namespace gatekit::matrix_aggregator

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/text.hpp"
 
@@ -16,7 +16,8 @@ namespace {
 // bytes, tabs, newlines, quotes and backslashes), then normalized.
 Result<std::string> list_path(std::string_view field) {
   auto path = unquote_c_style(field);
-  if (!path) return make_error("malformed git quoting in " + quote_for_message(field) + ": " + path.error().message);
+  if (!path)
+    return could_not_evaluate("malformed git quoting in " + quote_for_message(field) + ": " + path.error().message);
   return glob::normalize_path(*path);
 }
 
@@ -89,12 +90,12 @@ Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) continue;
     if (auto status = name_status_line(item)) {
-      if (!*status) return make_error("line " + std::to_string(number) + ": " + status->error().message);
+      if (!*status) return could_not_evaluate("line " + std::to_string(number) + ": " + status->error().message);
       out.push_back(std::move(**status));
       continue;
     }
     auto path = list_path(item);
-    if (!path) return make_error("line " + std::to_string(number) + ": " + path.error().message);
+    if (!path) return could_not_evaluate("line " + std::to_string(number) + ": " + path.error().message);
     if (!path->empty()) out.push_back({std::move(*path), "", ""});
   }
   return out;
@@ -171,13 +172,13 @@ EventKind event_kind(std::string_view name) {
 namespace {
 
 const json::object* object_at(const json::object& o, std::string_view key) {
-  const auto* v = compat::find(o, key);
+  const auto* v = json_find(o, key);
   return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
 }
 
 std::string sha_at(const json::object* o, std::string_view key) {
   if (o == nullptr) return "";
-  return compat::string_at(*o, key).value_or("");
+  return json_string_at(*o, key).value_or("");
 }
 
 }  // namespace
@@ -200,7 +201,7 @@ EventInfo parse_event(std::string_view name, std::string_view payload, std::stri
   }
   const auto& root = value.get_object();
   if (info.repo.empty()) {
-    if (const auto* r = object_at(root, "repository")) info.repo = compat::string_at(*r, "full_name").value_or("");
+    if (const auto* r = object_at(root, "repository")) info.repo = json_string_at(*r, "full_name").value_or("");
   }
   switch (info.kind) {
     case EventKind::pull_request: {
@@ -209,8 +210,8 @@ EventInfo parse_event(std::string_view name, std::string_view payload, std::stri
         info.problem = "the event payload has no pull_request object";
         break;
       }
-      info.pr_number = compat::int_at(*pr, "number");
-      if (!info.pr_number) info.pr_number = compat::int_at(root, "number");
+      info.pr_number = json_int_at(*pr, "number");
+      if (!info.pr_number) info.pr_number = json_int_at(root, "number");
       info.base_sha = sha_at(object_at(*pr, "base"), "sha");
       info.head_sha = sha_at(object_at(*pr, "head"), "sha");
       if (!info.pr_number) info.problem = "the event payload has no pull request number";
@@ -225,8 +226,8 @@ EventInfo parse_event(std::string_view name, std::string_view payload, std::stri
       break;
     }
     case EventKind::push:
-      info.base_sha = compat::string_at(root, "before").value_or("");
-      info.head_sha = compat::string_at(root, "after").value_or("");
+      info.base_sha = json_string_at(root, "before").value_or("");
+      info.head_sha = json_string_at(root, "after").value_or("");
       break;
     default: break;
   }
@@ -266,16 +267,16 @@ class ApiSource final : public ChangedFilesSource {
     ChangeListing failed;
     failed.source = "GitHub API, pull request #" + std::to_string(number_);
     auto pull = client_.get_pull_request(repo_, number_);
-    if (auto* e = std::get_if<github::ApiError>(&pull)) {
-      failed.fail_open = "the GitHub API failed: " + e->describe();
+    if (!pull) {
+      failed.fail_open = "the GitHub API failed: " + pull.error().message;
       return failed;
     }
     auto files = client_.list_pull_request_files(repo_, number_);
-    if (auto* e = std::get_if<github::ApiError>(&files)) {
-      failed.fail_open = "the GitHub API failed while listing files: " + e->describe();
+    if (!files) {
+      failed.fail_open = "the GitHub API failed while listing files: " + files.error().message;
       return failed;
     }
-    auto out = listing_from_pull(std::get<github::PullRequest>(pull), std::get<std::vector<github::PullFile>>(files));
+    auto out = listing_from_pull(*pull, *files);
     out.notes.push_back("GitHub API: " + std::to_string(out.files.size()) + " files in " +
                         std::to_string(client_.requests_sent()) + " requests");
     return out;

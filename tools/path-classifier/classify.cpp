@@ -161,64 +161,63 @@ std::optional<std::pair<const SidedPath*, const GuardedFile*>> first_guarded(con
   return std::nullopt;
 }
 
-FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths,
-                             const std::vector<std::string_view>& views,
-                             const std::optional<std::pair<const SidedPath*, const GuardedFile*>>& guarded) {
-  FilterDecision d;
-  d.filter = f.name;
-  d.mode = f.mode;
-  d.paths_checked = paths.size();
-  const auto m = match(f, paths, views);
-  d.files = matched_files(f, m, paths);
-  if (guarded) {
-    const auto& [p, g] = *guarded;
+using Guarded = std::optional<std::pair<const SidedPath*, const GuardedFile*>>;
+
+// Self-protect: a guarded file changed, so the filter is relevant whatever its patterns say.
+void decide_by_guard(FilterDecision& d, const SidedPath& p, const GuardedFile& g) {
+  d.relevant = true;
+  d.reason = Reason::self_protect;
+  set_file(d, p);
+  d.why = describe_path(p) + " is " + g.what + ": a change to it makes every filter relevant (self-protect)";
+}
+
+// The first path in the `always` list makes the filter relevant; false when there is none.
+bool decide_by_always(FilterDecision& d, const Filter& f, const std::vector<SidedPath>& paths, const Matches& m) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const auto& p = paths[i];
+    const auto& v = m.always[i];
+    if (!v.included) continue;
     d.relevant = true;
-    d.reason = Reason::self_protect;
-    set_file(d, *p);
-    d.why = describe_path(*p) + " is " + g->what + ": a change to it makes every filter relevant (self-protect)";
-    return d;
+    d.reason = Reason::always;
+    set_file(d, p);
+    set_pattern(d, f.always, v.decisive, true);
+    d.why = describe_path(p) + " matches the always pattern " + ticked(d.pattern) + typed(f.always, v.decisive, p);
+    return true;
   }
-  if (!f.always_list.empty()) {
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-      const auto& p = paths[i];
-      const auto& v = m.always[i];
-      if (!v.included) continue;
-      d.relevant = true;
-      d.reason = Reason::always;
-      set_file(d, p);
-      set_pattern(d, f.always, v.decisive, true);
-      d.why = describe_path(p) + " matches the always pattern " + ticked(d.pattern) + typed(f.always, v.decisive, p);
-      return d;
-    }
-  }
-  const SidedPath* example = nullptr;
-  glob::ListVerdict example_verdict;
+  return false;
+}
+
+// The first path that decides (allow: included; deny: not excluded) makes the filter
+// relevant; false when no path decides.
+bool decide_by_list(FilterDecision& d, const Filter& f, const std::vector<SidedPath>& paths,
+                    const Matches& m) {
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const auto& p = paths[i];
     const auto& v = m.list[i];
-    const bool decides = f.mode == Mode::allow ? v.included : !v.included;
-    if (decides) {
-      d.relevant = true;
-      set_file(d, p);
-      set_pattern(d, f.paths, v.decisive, false);
-      if (f.mode == Mode::allow) {
-        d.reason = Reason::included;
-        d.why = f.quantifier == Quantifier::every
-                    ? describe_path(p) + " matches every pattern (predicate-quantifier: every)"
-                    : describe_path(p) + " is included by " + ticked(d.pattern) + typed(f.paths, v.decisive, p);
-      } else {
-        d.reason = Reason::not_excluded;
-        d.why = v.decisive < 0 ? describe_path(p) + " matches no deny pattern"
-                               : describe_path(p) + " is re-included by " + ticked(d.pattern) +
-                                     typed(f.paths, v.decisive, p);
-      }
-      return d;
+    if (f.mode == Mode::allow ? !v.included : v.included) continue;
+    d.relevant = true;
+    set_file(d, p);
+    set_pattern(d, f.paths, v.decisive, false);
+    if (f.mode == Mode::allow) {
+      d.reason = Reason::included;
+      d.why = f.quantifier == Quantifier::every
+                  ? describe_path(p) + " matches every pattern (predicate-quantifier: every)"
+                  : describe_path(p) + " is included by " + ticked(d.pattern) + typed(f.paths, v.decisive, p);
+    } else {
+      d.reason = Reason::not_excluded;
+      d.why = v.decisive < 0 ? describe_path(p) + " matches no deny pattern"
+                             : describe_path(p) + " is re-included by " + ticked(d.pattern) +
+                                   typed(f.paths, v.decisive, p);
     }
-    if (example == nullptr) {
-      example = &p;
-      example_verdict = v;
-    }
+    return true;
   }
+  return false;
+}
+
+// No path decided: the filter is not relevant; the first path is the example of why.
+void decide_not_relevant(FilterDecision& d, const Filter& f, const std::vector<SidedPath>& paths, const Matches& m) {
+  const SidedPath* example = paths.empty() ? nullptr : &paths.front();
+  const glob::ListVerdict example_verdict = paths.empty() ? glob::ListVerdict{} : m.list.front();
   d.relevant = false;
   if (f.mode == Mode::allow) {
     d.reason = Reason::not_included;
@@ -240,6 +239,19 @@ FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& path
       d.why += " (e.g. " + describe_path(*example) + " by " + ticked(d.pattern) + ")";
     }
   }
+}
+
+FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths,
+                             const std::vector<std::string_view>& views, const Guarded& guarded) {
+  FilterDecision d;
+  d.filter = f.name;
+  d.mode = f.mode;
+  d.paths_checked = paths.size();
+  const auto m = match(f, paths, views);
+  d.files = matched_files(f, m, paths);
+  if (guarded) decide_by_guard(d, *guarded->first, *guarded->second);
+  else if (f.always_list.empty() || !decide_by_always(d, f, paths, m))
+    if (!decide_by_list(d, f, paths, m)) decide_not_relevant(d, f, paths, m);
   return d;
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/utf8.hpp"
 
@@ -146,7 +146,7 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
                                                             const ListPlan& plan) {
   std::vector<std::pair<std::string, std::string>> out;
   for (auto& [key, value] : outputs) {
-    const auto list = std::find_if(plan.lists.begin(), plan.lists.end(), [&](const auto& l) { return l.filter == key; });
+    const auto list = std::find_if(plan.lists.begin(), plan.lists.end(), [&k = key](const auto& l) { return l.filter == k; });
     if (key == "filters") {
       auto parsed = json::parse(value);
       auto& object = parsed.as_object();

@@ -1,17 +1,12 @@
 #pragma once
-// Decides from a change's files which test suites must run; fails open.
+// path-classifier: decides from a change's files which test suites must run; fails open.
+// Two subcommands over the core's seams (gatekit/context.hpp): the gate (gate.cpp) and the
+// hidden --match-batch used by the differential glob tests (match_batch.cpp).
 #include <cstdint>
-#include <functional>
-#include <iosfwd>
-#include <memory>
 #include <string>
 
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
-#include "gatekit/github.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 
 int path_classifier_main(int argc, const char* const* argv);
 
@@ -41,18 +36,13 @@ struct Options {
   bool match_batch = false;  // hidden: "pattern<TAB>path" lines -> 1/0/E (differential tests)
 };
 
-// Everything with a side effect, so the whole flow runs in tests with fakes.
-struct Context {
-  const Environment& env;
-  Workflow& workflow;
-  ProcessRunner& runner;
-  Clock& clock;
-  std::function<std::unique_ptr<github::HttpTransport>()> make_transport;
-  std::istream& in;
-  std::ostream& out;
-};
-
+// The gate: rules, the change's files, the decision, step outputs and the job summary. Exit 0
+// whenever a decision was reported (a listing problem fails open); invalid rules or options
+// throw a bad_input Failure (exit 2).
 ExitCode run_gate(const Options& options, Context& context);
-ExitCode run_match_batch(const Options& options, std::istream& in, std::ostream& out);
+
+// "pattern<TAB>path" records from context.in (lines, or NUL-terminated when the input holds a
+// NUL), one answer a line to context.out: 1 (match), 0 (no match) or `E message`.
+ExitCode run_match_batch(const Options& options, Context& context);
 
 }  // namespace gatekit::path_classifier

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::path_classifier {

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "gatekit/path_categories.hpp"
+#include "gatekit/yaml.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::path_classifier {
@@ -41,8 +40,8 @@ struct Loader {
   glob::Dialect dialect;
 
   // The column of a pattern's character `column` (1-based) inside the YAML scalar.
-  static compat::YamlPosition locate(const YAML::Node& node, int column) {
-    auto pos = compat::position_of(node.Mark());
+  static yaml::Position locate(const YAML::Node& node, int column) {
+    auto pos = yaml::position_of(node.Mark());
     if (pos.line == 0) return pos;
     const bool quoted = node.Tag() == "!";
     pos.column += (quoted ? 1 : 0) + (column > 0 ? column - 1 : 0);
@@ -130,7 +129,7 @@ struct Loader {
         continue;
       }
       if (part == "renamed") {
-        auto at = compat::position_of(key.Mark());
+        auto at = yaml::position_of(key.Mark());
         warnings.push_back({errors.file(), at.line, at.column, field,
                             "`renamed` never matches: as in dorny/paths-filter, a rename counts as `deleted` at its "
                             "old path and `added` at its new one; write `added|deleted`"});
@@ -222,6 +221,203 @@ void reject_list_collisions(const YAML::Node& filters, const std::vector<Filter>
   }
 }
 
+
+// The settings beside `filters:` (gatekit's form only, except the overrides): dialect,
+// non-pr-events, self-protect and predicate-quantifier.
+struct Overrides {
+  std::optional<glob::Dialect> dialect;
+  std::optional<Quantifier> quantifier;
+};
+
+void read_dialect(const YAML::Node& root, bool dorny_form, const Overrides& overrides, Rules& rules,
+                  ConfigErrors& errors) {
+  if (overrides.dialect) {
+    rules.dialect = *overrides.dialect;
+  } else if (dorny_form) {
+    // Filters written for dorny/paths-filter mean what picomatch makes of them.
+    rules.dialect = glob::Dialect::picomatch;
+  } else if (auto node = root["dialect"]) {
+    if (auto name = read_string(node, "dialect", errors)) {
+      if (auto d = glob::parse_dialect(*name)) rules.dialect = *d;
+      else errors.add(node, "dialect", "unknown dialect '" + *name + "' (expected github or picomatch)");
+    }
+  }
+}
+
+void read_settings(const YAML::Node& root, bool dorny_form, const Overrides& overrides, Rules& rules,
+                   ConfigErrors& errors) {
+  read_dialect(root, dorny_form, overrides, rules, errors);
+  if (auto node = root["non-pr-events"]) {
+    if (auto v = read_string(node, "non-pr-events", errors)) {
+      if (*v == "evaluate") rules.evaluate_non_pr = true;
+      else if (*v != "relevant") errors.add(node, "non-pr-events", "expected 'relevant' or 'evaluate', got '" + *v + "'");
+    }
+  }
+  if (auto node = root["self-protect"]) {
+    if (auto v = read_bool(node, "self-protect", errors)) rules.self_protect = *v;
+  }
+  if (overrides.quantifier) {
+    rules.quantifier = *overrides.quantifier;
+  } else if (auto node = root["predicate-quantifier"]; node && !dorny_form) {
+    if (auto v = read_string(node, "predicate-quantifier", errors)) {
+      if (auto q = parse_quantifier(*v)) rules.quantifier = *q;
+      else errors.add(node, "predicate-quantifier", "expected 'some' or 'every', got '" + *v + "'");
+    }
+  }
+}
+
+using Categories = std::map<std::string, std::vector<PatternSource>>;
+
+// The built-in categories, with the rules' `categories:` overrides. Categories are one rule
+// for every tool: always the github dialect.
+Categories read_categories(const YAML::Node& root, Rules& rules, ConfigErrors& errors) {
+  Categories categories{{"docs", Loader::builtin(glob::default_docs_patterns())},
+                        {"concurrency", Loader::builtin(glob::default_concurrency_patterns())}};
+  auto node = root["categories"];
+  if (!node) return categories;
+  if (!node.IsMap()) {
+    errors.add(node, "categories", "expected a map (docs:, concurrency:), got " + describe_node(node));
+    return categories;
+  }
+  reject_unknown_keys(node, kCategories, "categories", errors);
+  Loader loader{errors, rules.warnings, glob::Dialect::github};
+  for (const auto& entry : node) {
+    const std::string name = entry.first.Scalar();
+    if (std::find(kCategories.begin(), kCategories.end(), name) == kCategories.end()) continue;
+    if (auto list = loader.patterns(entry.second, "categories." + name, &entry.first))
+      categories[name] = std::move(*list);
+  }
+  return categories;
+}
+
+// One filter, read from its YAML entry. Every problem is recorded in `errors`; the filter is
+// kept only when reading it recorded none (unknown keys aside: they are reported, and the
+// filter still takes part in the checks across filters).
+class FilterReader {
+ public:
+  // Pattern warnings go to rules.warnings; the filters read are the caller's to keep.
+  FilterReader(Rules& rules, const Categories& categories, bool dorny_form, ConfigErrors& errors)
+      : rules_(rules), categories_(categories), dorny_form_(dorny_form), errors_(errors),
+        loader_{errors, rules.warnings, rules.dialect} {}
+
+  std::optional<Filter> read(const YAML::Node& key, const YAML::Node& body) {
+    Filter f;
+    f.name = key.Scalar();
+    f.dialect = rules_.dialect;
+    const std::string field = "filters." + f.name;
+    if (body.IsMap() && !dorny_form_) reject_unknown_keys(body, kFilterKeys, field, errors_);
+    const auto before = errors_.issues().size();
+    check_name(key, f.name, field);
+    read_body(key, body, field, f);
+    if (errors_.issues().size() == before) check_paths(key, field, f);
+    if (errors_.issues().size() != before) return std::nullopt;
+    finish(f);
+    return f;
+  }
+
+ private:
+  void check_name(const YAML::Node& key, const std::string& name, const std::string& field) {
+    if (!valid_filter_name(name))
+      errors_.add(key, field,
+                  "invalid filter name '" + name + "': use letters, digits, '_' and '-' (it becomes a step output)");
+    else if (std::find(kReservedNames.begin(), kReservedNames.end(), name) != kReservedNames.end())
+      errors_.add(key, field, "'" + name + "' is reserved for an output of its own; choose another name");
+  }
+
+  void read_body(const YAML::Node& key, const YAML::Node& body, const std::string& field, Filter& f) {
+    if (body.IsSequence() || (body.IsScalar() && !body.IsNull())) {
+      // shorthand, as in dorny/paths-filter: an allow list (or one pattern)
+      std::vector<PatternSource> list;
+      if (loader_.items(body, field, {}, list, 0)) f.paths = std::move(list);
+    } else if (body.IsMap() && dorny_form_) {
+      errors_.add(body, field, "expected a list of patterns, got " + describe_node(body), &key);
+    } else if (body.IsMap()) {
+      read_map(key, body, field, f);
+    } else {
+      errors_.add(body, field,
+                  "expected a map (mode, paths, always, category) or a list of patterns, got " + describe_node(body),
+                  &key);
+    }
+  }
+
+  // gatekit's long form: mode, paths or category, always.
+  void read_map(const YAML::Node& key, const YAML::Node& body, const std::string& field, Filter& f) {
+    if (auto node = body["mode"]) {
+      if (auto m = read_string(node, field + ".mode", errors_)) {
+        if (*m == "deny") f.mode = Mode::deny;
+        else if (*m != "allow") errors_.add(node, field + ".mode", "expected 'allow' or 'deny', got '" + *m + "'");
+      }
+    }
+    if (auto node = body["category"]) {
+      read_category(node, body, field, f);
+    } else if (auto paths = body["paths"]) {
+      if (auto list = loader_.patterns(paths, field + ".paths", nullptr)) f.paths = std::move(*list);
+    } else {
+      errors_.add(key, field, "missing `paths:` (or `category:`)");
+    }
+    if (auto node = body["always"]) {
+      if (auto list = loader_.patterns(node, field + ".always", nullptr)) f.always = std::move(*list);
+    }
+  }
+
+  void read_category(const YAML::Node& node, const YAML::Node& body, const std::string& field, Filter& f) {
+    auto c = read_string(node, field + ".category", errors_);
+    if (!c) return;
+    if (categories_.count(*c) == 0) {
+      errors_.add(node, field + ".category", "unknown category '" + *c + "' (expected docs or concurrency)");
+    } else if (body["paths"]) {
+      errors_.add(node, field + ".category", "give either `category` or `paths`, not both");
+    } else {
+      f.category = *c;
+      f.dialect = glob::Dialect::github;
+      f.paths = categories_.at(*c);
+    }
+  }
+
+  void check_paths(const YAML::Node& key, const std::string& field, const Filter& f) {
+    if (f.paths.empty())
+      errors_.add(key, field + ".paths", "the list is empty: give at least one pattern");
+    else if (f.dialect == glob::Dialect::github && !has_positive(f.paths))
+      errors_.add(key, field + ".paths",
+                  "every pattern is negative ('!'), so the list can never match: start with a positive pattern "
+                  "such as '**'");
+  }
+
+  void finish(Filter& f) const {
+    auto typed = [](const std::vector<PatternSource>& list) {
+      return std::any_of(list.begin(), list.end(), [](const auto& p) { return !p.change_types.empty(); });
+    };
+    f.quantifier = rules_.quantifier;
+    f.per_pattern = f.quantifier == Quantifier::every || typed(f.paths) || typed(f.always);
+    f.list = Loader::compile(f.paths, f.dialect);
+    f.always_list = Loader::compile(f.always, rules_.dialect);
+  }
+
+  const Rules& rules_;
+  const Categories& categories_;
+  bool dorny_form_;
+  ConfigErrors& errors_;
+  Loader loader_;
+};
+
+// `filters:` (or, in dorny/paths-filter's form, the whole document).
+void read_filters(const YAML::Node& root, bool dorny_form, const Categories& categories, Rules& rules,
+                  ConfigErrors& errors) {
+  const auto filters = dorny_form ? root : root["filters"];
+  if (!filters) {
+    errors.add(root, "filters", "missing `filters:` (a map of filter name to rules)");
+  } else if (!filters.IsMap()) {
+    errors.add(filters, "filters", "expected a map of filter name to rules, got " + describe_node(filters));
+  } else if (filters.size() == 0) {
+    errors.add(filters, "filters", "no filters: give at least one, e.g. `cpu: ['src/**']`");
+  } else {
+    FilterReader reader(rules, categories, dorny_form, errors);
+    for (const auto& entry : filters)
+      if (auto f = reader.read(entry.first, entry.second)) rules.filters.push_back(std::move(*f));
+    reject_list_collisions(filters, rules.filters, errors);
+  }
+}
+
 }  // namespace
 
 Result<Rules> load_rules_text(const std::string& text, const std::string& origin,
@@ -240,166 +436,11 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
   // dorny/paths-filter's form is the filters map itself, with no settings beside it.
   const bool dorny_form = paths_filter_form(root);
   if (!dorny_form) reject_unknown_keys(root, kTopKeys, "", errors);
-
-  if (dialect_override) {
-    rules.dialect = *dialect_override;
-  } else if (dorny_form) {
-    // Filters written for dorny/paths-filter mean what picomatch makes of them.
-    rules.dialect = glob::Dialect::picomatch;
-  } else if (auto node = root["dialect"]) {
-    if (auto name = read_string(node, "dialect", errors)) {
-      if (auto d = glob::parse_dialect(*name)) rules.dialect = *d;
-      else errors.add(node, "dialect", "unknown dialect '" + *name + "' (expected github or picomatch)");
-    }
-  }
-  if (auto node = root["non-pr-events"]) {
-    if (auto v = read_string(node, "non-pr-events", errors)) {
-      if (*v == "evaluate") rules.evaluate_non_pr = true;
-      else if (*v != "relevant")
-        errors.add(node, "non-pr-events", "expected 'relevant' or 'evaluate', got '" + *v + "'");
-    }
-  }
-
-  if (auto node = root["self-protect"]) {
-    if (auto v = read_bool(node, "self-protect", errors)) rules.self_protect = *v;
-  }
-  if (quantifier_override) {
-    rules.quantifier = *quantifier_override;
-  } else if (auto node = root["predicate-quantifier"]; node && !dorny_form) {
-    if (auto v = read_string(node, "predicate-quantifier", errors)) {
-      if (auto q = parse_quantifier(*v)) rules.quantifier = *q;
-      else errors.add(node, "predicate-quantifier", "expected 'some' or 'every', got '" + *v + "'");
-    }
-  }
-
-  Loader loader{errors, rules.warnings, rules.dialect};
-  // Categories are one rule for every tool: always the github dialect.
-  Loader category_loader{errors, rules.warnings, glob::Dialect::github};
-  std::map<std::string, std::vector<PatternSource>> categories{
-      {"docs", Loader::builtin(glob::default_docs_patterns())},
-      {"concurrency", Loader::builtin(glob::default_concurrency_patterns())}};
-  if (auto node = root["categories"]) {
-    if (!node.IsMap()) {
-      errors.add(node, "categories", "expected a map (docs:, concurrency:), got " + describe_node(node));
-    } else {
-      reject_unknown_keys(node, kCategories, "categories", errors);
-      for (const auto& entry : node) {
-        const std::string name = entry.first.Scalar();
-        if (std::find(kCategories.begin(), kCategories.end(), name) == kCategories.end()) continue;
-        if (auto list = category_loader.patterns(entry.second, "categories." + name, &entry.first))
-          categories[name] = std::move(*list);
-      }
-    }
-  }
-
-  const auto filters = dorny_form ? root : root["filters"];
-  if (!filters) {
-    errors.add(root, "filters", "missing `filters:` (a map of filter name to rules)");
-  } else if (!filters.IsMap()) {
-    errors.add(filters, "filters", "expected a map of filter name to rules, got " + describe_node(filters));
-  } else if (filters.size() == 0) {
-    errors.add(filters, "filters", "no filters: give at least one, e.g. `cpu: ['src/**']`");
-  } else {
-    for (const auto& entry : filters) {
-      Filter f;
-      f.name = entry.first.Scalar();
-      f.dialect = rules.dialect;
-      const std::string field = "filters." + f.name;
-      bool ok = true;
-      if (!valid_filter_name(f.name)) {
-        errors.add(entry.first, field,
-                   "invalid filter name '" + f.name + "': use letters, digits, '_' and '-' (it becomes a step output)");
-        ok = false;
-      } else if (std::find(kReservedNames.begin(), kReservedNames.end(), f.name) != kReservedNames.end()) {
-        errors.add(entry.first, field, "'" + f.name + "' is reserved for an output of its own; choose another name");
-        ok = false;
-      }
-      const YAML::Node& body = entry.second;
-      if (body.IsSequence() || (body.IsScalar() && !body.IsNull())) {
-        // shorthand, as in dorny/paths-filter: an allow list (or one pattern)
-        std::vector<PatternSource> list;
-        if (!loader.items(body, field, {}, list, 0)) ok = false;
-        else f.paths = std::move(list);
-      } else if (body.IsMap() && dorny_form) {
-        errors.add(body, field, "expected a list of patterns, got " + describe_node(body), &entry.first);
-        ok = false;
-      } else if (body.IsMap()) {
-        reject_unknown_keys(body, kFilterKeys, field, errors);
-        if (auto node = body["mode"]) {
-          if (auto m = read_string(node, field + ".mode", errors)) {
-            if (*m == "deny") f.mode = Mode::deny;
-            else if (*m != "allow") {
-              errors.add(node, field + ".mode", "expected 'allow' or 'deny', got '" + *m + "'");
-              ok = false;
-            }
-          } else {
-            ok = false;
-          }
-        }
-        if (auto node = body["category"]) {
-          if (auto c = read_string(node, field + ".category", errors)) {
-            if (categories.count(*c) == 0) {
-              errors.add(node, field + ".category", "unknown category '" + *c + "' (expected docs or concurrency)");
-              ok = false;
-            } else if (body["paths"]) {
-              errors.add(node, field + ".category", "give either `category` or `paths`, not both");
-              ok = false;
-            } else {
-              f.category = *c;
-              f.dialect = glob::Dialect::github;
-              f.paths = categories[*c];
-            }
-          } else {
-            ok = false;
-          }
-        } else if (auto paths = body["paths"]) {
-          if (auto list = loader.patterns(paths, field + ".paths", nullptr)) f.paths = std::move(*list);
-          else ok = false;
-        } else {
-          errors.add(entry.first, field, "missing `paths:` (or `category:`)");
-          ok = false;
-        }
-        if (auto node = body["always"]) {
-          if (auto list = loader.patterns(node, field + ".always", nullptr)) f.always = std::move(*list);
-          else ok = false;
-        }
-      } else {
-        errors.add(body, field, "expected a map (mode, paths, always, category) or a list of patterns, got " +
-                                    describe_node(body), &entry.first);
-        ok = false;
-      }
-      if (ok && f.paths.empty()) {
-        errors.add(entry.first, field + ".paths", "the list is empty: give at least one pattern");
-        ok = false;
-      }
-      if (ok && f.dialect == glob::Dialect::github && !has_positive(f.paths)) {
-        errors.add(entry.first, field + ".paths",
-                   "every pattern is negative ('!'), so the list can never match: start with a positive pattern "
-                   "such as '**'");
-        ok = false;
-      }
-      if (!ok) continue;
-      f.quantifier = rules.quantifier;
-      f.per_pattern = f.quantifier == Quantifier::every ||
-                      std::any_of(f.paths.begin(), f.paths.end(), [](const auto& p) { return !p.change_types.empty(); }) ||
-                      std::any_of(f.always.begin(), f.always.end(), [](const auto& p) { return !p.change_types.empty(); });
-      f.list = Loader::compile(f.paths, f.dialect);
-      f.always_list = Loader::compile(f.always, rules.dialect);
-      rules.filters.push_back(std::move(f));
-    }
-    reject_list_collisions(filters, rules.filters, errors);
-  }
+  read_settings(root, dorny_form, {dialect_override, quantifier_override}, rules, errors);
+  const auto categories = read_categories(root, rules, errors);
+  read_filters(root, dorny_form, categories, rules, errors);
   if (!errors.empty()) return errors.to_error();
   return rules;
-}
-
-Result<Rules> load_rules_file(const std::string& path, std::optional<glob::Dialect> dialect,
-                              std::optional<Quantifier> quantifier) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(path + ": cannot read the rules file", ExitCode::usage_error);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_rules_text(text.str(), path, dialect, quantifier);
 }
 
 }  // namespace gatekit::path_classifier

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "gatekit/compat.hpp"
 #include "gatekit/config.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/result.hpp"
@@ -82,8 +81,6 @@ struct Rules {
 // flattened in order.
 Result<Rules> load_rules_text(const std::string& text, const std::string& origin,
                               std::optional<glob::Dialect> dialect,
-                              std::optional<Quantifier> quantifier = std::nullopt);
-Result<Rules> load_rules_file(const std::string& path, std::optional<glob::Dialect> dialect,
                               std::optional<Quantifier> quantifier = std::nullopt);
 
 }  // namespace gatekit::path_classifier

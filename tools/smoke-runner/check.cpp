@@ -1,23 +1,21 @@
 // --check: validate the manifest (for pre-commit).
-#include "gatekit/cli.hpp"
+#include "gatekit/workflow.hpp"
 #include "modes.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
-gatekit::ExitCode check_mode(const Options& o, gatekit::Workflow& wf) {
-  auto loaded = load_manifest_file(o.manifest);
-  if (!loaded) throw gatekit::ToolError{loaded.error().code, loaded.error().message};
-  const Manifest& m = *loaded;
+ExitCode run_check(const Options& options, Context& context) {
+  const Manifest m = value_or_throw(load_manifest_file(context.files, options.manifest));
   int pr = 0;
   for (const auto& s : m.smokes) pr += s.pr ? 1 : 0;
-  wf.log(m.path + ": " + std::to_string(m.smokes.size()) + (m.smokes.size() == 1 ? " smoke" : " smokes") +
-         ", " + std::to_string(pr) + " in the pr tier: OK");
+  context.workflow.log(m.path + ": " + std::to_string(m.smokes.size()) + (m.smokes.size() == 1 ? " smoke" : " smokes") +
+                       ", " + std::to_string(pr) + " in the pr tier: OK");
   if (pr == 0) {
-    wf.annotate({gatekit::Severity::warning,
-                 "no entry has pr: true, so a run in the pr tier fails; mark at least one entry pr: true",
-                 "smoke-runner", m.path, 1, 0});
+    context.workflow.annotate({Severity::warning,
+                               "no entry has pr: true, so a run in the pr tier fails; mark at least one entry pr: true",
+                               "smoke-runner", m.path, 1, 0});
   }
-  return gatekit::ExitCode::pass;
+  return ExitCode::pass;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

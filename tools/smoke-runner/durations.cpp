@@ -1,30 +1,31 @@
 // A previous run's durations, which order and pack the smokes (list and run modes).
-#include <fstream>
-#include <sstream>
-
+#include "gatekit/files.hpp"
+#include "gatekit/workflow.hpp"
 #include "modes.hpp"
 #include "report.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
-std::map<std::string, milliseconds> load_durations(const std::string& path, gatekit::Workflow& wf) {
+std::map<std::string, milliseconds> load_durations(const std::string& path, const Files& files, Workflow& workflow) {
   if (path.empty()) return {};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const std::string fallback = "; packing uses the timeouts as estimates";
+  if (!files.exists(path)) {
     // The first run has no previous report: pack with the timeouts as estimates.
-    wf.annotate({gatekit::Severity::notice, "no previous report at " + path + "; packing uses the timeouts as estimates",
-                 "smoke-runner", "", 0, 0});
+    workflow.annotate({Severity::notice, "no previous report at " + path + fallback, "smoke-runner", "", 0, 0});
     return {};
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto durations = read_durations(text.str());
+  auto text = files.read(path);
+  if (!text) {
+    workflow.annotate({Severity::warning, text.error().message + fallback, "smoke-runner", "", 0, 0});
+    return {};
+  }
+  auto durations = read_durations(*text);
   if (!durations) {
-    wf.annotate({gatekit::Severity::warning, path + ": " + durations.error().message + "; packing uses the timeouts as estimates",
-                 "smoke-runner", "", 0, 0});
+    workflow.annotate({Severity::warning, path + ": " + durations.error().message + fallback,
+                       "smoke-runner", "", 0, 0});
     return {};
   }
   return *durations;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -2,20 +2,20 @@
 // Runs the eligible smokes: event-driven, starting each one as soon as the GPUs it needs are
 // free (the same start rule as the planner, see plan.hpp), each in its own process group with
 // its own timeout. Stops starting new smokes on SIGINT/SIGTERM (termination.hpp) and, with
-// fail_fast, after the first failure.
+// fail_fast, after the first failure. Every side effect goes through the Context, so tests
+// drive it with a FakeClock and a fake ProcessRunner.
 #include <filesystem>
 #include <functional>
-#include <iosfwd>
+#include <string>
 #include <vector>
 
-#include "gatekit/environment.hpp"
+#include "gatekit/context.hpp"
 #include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 #include "manifest.hpp"
 #include "plan.hpp"
 #include "results.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 struct ExecOptions {
   int gpus = 0;            // devices the runner sees
@@ -36,15 +36,25 @@ struct ExecOptions {
   bool replay_plan = false;
 };
 
+// How a smoke that ran ended, from the process's result alone (pure): passed, timed out
+// (`timeout` names the limit), cancelled (a signal ended it after the runner received
+// `termination_signal`, 0 when none), else failed.
+struct Outcome {
+  Status status = Status::failed;
+  std::string reason;  // empty when it passed
+};
+Outcome classify(const ProcessResult& result, milliseconds timeout, int termination_signal);
+
 class Executor {
  public:
-  // `env` is the runner's environment, used to compose the per-smoke device variables.
-  Executor(gatekit::ProcessRunner& runner, gatekit::Workflow& workflow, std::ostream& out,
-           const gatekit::Environment& env)
-      : runner_(runner), workflow_(workflow), out_(out), env_(env) {}
+  // From the context: the processes that run the smokes, the clock (start offsets, progress
+  // pacing), the workflow (progress lines, log groups), the log stream `out` and the runner's
+  // environment (to compose each smoke's device variables).
+  explicit Executor(Context& context) : context_(context) {}
 
   // One result per manifest entry. `on_change` is called with the results so far whenever
-  // a smoke starts or ends (the caller rewrites its reports).
+  // a smoke starts or ends (the caller rewrites its reports), at most once per
+  // options.progress_interval, and always at the start and the end.
   // `plan` gives the queue order and start rule (plan_runs); its times are only estimates:
   // smokes start when GPUs actually free up.
   std::vector<SmokeResult> run(const Manifest& manifest, const std::vector<Decision>& decisions,
@@ -52,10 +62,7 @@ class Executor {
                                const std::function<void(const std::vector<SmokeResult>&)>& on_change);
 
  private:
-  gatekit::ProcessRunner& runner_;
-  gatekit::Workflow& workflow_;
-  std::ostream& out_;
-  const gatekit::Environment& env_;
+  Context& context_;
 };
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

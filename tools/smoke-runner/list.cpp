@@ -1,13 +1,14 @@
 // --list: show what each tier would run on the GPUs found (or --gpus N); run nothing.
 #include <vector>
 
-#include "gatekit/cli.hpp"
+#include "gatekit/environment.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
 #include "modes.hpp"
 #include "plan.hpp"
 #include "results.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 namespace {
 
@@ -36,23 +37,20 @@ void list_plan(const Manifest& m, Tier tier, const gatekit::GpuInventory& gpus, 
 
 }  // namespace
 
-gatekit::ExitCode list_mode(const Options& o, const gatekit::Environment& env, gatekit::Workflow& wf) {
-  using gatekit::ToolError;
-  auto loaded = load_manifest_file(o.manifest);
-  if (!loaded) throw ToolError{loaded.error().code, loaded.error().message};
+ExitCode run_list(const Options& options, Context& context) {
+  const Manifest manifest = value_or_throw(load_manifest_file(context.files, options.manifest));
   // Without a tier named anywhere, both tiers are shown.
   std::vector<Tier> tiers{Tier::pr, Tier::full};
-  if (!o.tier.empty() || env.get_nonempty(o.tier_env) || (!o.tier_env_given && env.get_nonempty(kCompatTierEnv))) {
-    auto tier = resolve_tier(o.tier, o.tier_env, o.tier_env_given, env);
-    if (!tier) throw ToolError{tier.error().code, tier.error().message};
-    tiers = {*tier};
+  const Environment& env = context.env;
+  if (!options.tier.empty() || env.get_nonempty(options.tier_env) ||
+      (!options.tier_env_given && env.get_nonempty(kCompatTierEnv))) {
+    tiers = {value_or_throw(resolve_tier(options.tier, options.tier_env, options.tier_env_given, env))};
   }
-  auto gpus = resolve_gpus(o, env);
-  if (!gpus) throw ToolError{gpus.error().code, gpus.error().message};
-  wf.log("GPUs: " + gpus->describe());
-  const auto previous = load_durations(o.durations_from, wf);
-  for (auto tier : tiers) list_plan(*loaded, tier, *gpus, o.serial, previous, wf);
-  return gatekit::ExitCode::pass;
+  const auto gpus = value_or_throw(resolve_gpus(options, env));
+  context.workflow.log("GPUs: " + gpus.describe());
+  const auto previous = load_durations(options.durations_from, context.files, context.workflow);
+  for (auto tier : tiers) list_plan(manifest, tier, gpus, options.serial, previous, context.workflow);
+  return ExitCode::pass;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "gatekit/config.hpp"
+#include "gatekit/yaml.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 using gatekit::ConfigErrors;
 
@@ -148,7 +148,7 @@ std::optional<Smoke> read_smoke(const YAML::Node& node, std::size_t index, const
   const std::size_t before = errors.issues().size();
   gatekit::reject_unknown_keys(node, kSmokeKeys, prefix, errors);
   Smoke smoke;
-  smoke.line = gatekit::compat::position_of(node.Mark()).line;
+  smoke.line = gatekit::yaml::position_of(node.Mark()).line;
   smoke.timeout = defaults.timeout;
   smoke.kill_grace = defaults.kill_grace;
   smoke.env = defaults.env;
@@ -237,8 +237,8 @@ gatekit::Result<Manifest> load_manifest_text(const std::string& text, const std:
   const YAML::Node& root = *doc;
   if (!root.IsMap()) {
     // An empty document has no position of its own: the top of the file is where it belongs.
-    auto pos = root.IsDefined() && !root.IsNull() ? gatekit::compat::position_of(root.Mark())
-                                                  : gatekit::compat::YamlPosition{};
+    auto pos = root.IsDefined() && !root.IsNull() ? gatekit::yaml::position_of(root.Mark())
+                                                  : gatekit::yaml::Position{};
     errors.add(pos.line > 0 ? pos.line : 1, pos.line > 0 ? pos.column : 1, "",
                "expected a map with a 'smokes:' list, got " + gatekit::describe_node(root));
     return errors.to_error();
@@ -262,7 +262,7 @@ gatekit::Result<Manifest> load_manifest_text(const std::string& text, const std:
       if (node.IsMap()) {
         if (auto name = find_key(node, "name"); name && name.value.IsScalar()) {
           const std::string n = name.value.Scalar();
-          const int line = gatekit::compat::position_of(name.value.Mark()).line;
+          const int line = gatekit::yaml::position_of(name.value.Mark()).line;
           if (auto it = seen.find(n); it != seen.end()) {
             errors.add(name.value, "smokes[" + std::to_string(i) + "].name",
                        "duplicate name '" + gatekit::visible_controls(n) + "' (first used by smokes[" + std::to_string(it->second.first) +
@@ -279,15 +279,10 @@ gatekit::Result<Manifest> load_manifest_text(const std::string& text, const std:
   return manifest;
 }
 
-gatekit::Result<Manifest> load_manifest_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return gatekit::make_error(path + ": cannot read the smoke manifest (pass --manifest PATH)",
-                               gatekit::ExitCode::usage_error);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_manifest_text(text.str(), path);
+gatekit::Result<Manifest> load_manifest_file(const Files& files, const std::string& path) {
+  auto text = files.read(path);
+  if (!text) return gatekit::bad_input(path + ": cannot read the smoke manifest (pass --manifest PATH)");
+  return load_manifest_text(*text, path);
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -11,7 +11,11 @@
 
 #include "gatekit/result.hpp"
 
-namespace smoke_runner {
+namespace gatekit {
+class Files;
+}
+
+namespace gatekit::smoke_runner {
 
 using std::chrono::milliseconds;
 
@@ -43,7 +47,8 @@ struct Manifest {
 
 // Both return a usage_error listing every problem, "file:line:col: field: message" per line.
 gatekit::Result<Manifest> load_manifest_text(const std::string& text, const std::string& path);
-gatekit::Result<Manifest> load_manifest_file(const std::string& path);
+// The file is read through `files`; one that cannot be read is a usage error too.
+gatekit::Result<Manifest> load_manifest_file(const Files& files, const std::string& path);
 
 // "30s", "5m", "1h30m", "1.5s", "250ms"; nullopt when not of that form or not > 0.
 std::optional<milliseconds> parse_duration_text(std::string_view text);
@@ -51,4 +56,4 @@ std::optional<milliseconds> parse_duration_text(std::string_view text);
 // Names are used in logs, report files and mermaid charts.
 bool valid_smoke_name(std::string_view name);
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

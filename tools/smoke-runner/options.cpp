@@ -4,7 +4,7 @@
 
 #include "gatekit/text.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 gatekit::Result<int> parse_count(std::string_view text, int max) {
   int value = 0;
@@ -12,11 +12,10 @@ gatekit::Result<int> parse_count(std::string_view text, int max) {
   const auto [end, ec] = digits ? std::from_chars(text.data(), text.data() + text.size(), value)
                                 : std::from_chars_result{text.data(), std::errc::invalid_argument};
   if (!digits || ec != std::errc() || end != text.data() + text.size() || value > max) {
-    return gatekit::make_error("expected a whole number from 0 to " + std::to_string(max) +
-                                   " in decimal digits, got '" + gatekit::visible_controls(text) + "'",
-                               gatekit::ExitCode::usage_error);
+    return gatekit::bad_input("expected a whole number from 0 to " + std::to_string(max) +
+                                   " in decimal digits, got '" + gatekit::visible_controls(text) + "'");
   }
   return value;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 
-namespace smoke_runner {
+#include "gatekit/environment.hpp"
+
+namespace gatekit::smoke_runner {
 
 std::string_view to_string(Tier tier) { return tier == Tier::pr ? "pr" : "full"; }
 
@@ -214,17 +216,12 @@ std::vector<Job> make_jobs(const Manifest& manifest, const std::vector<Decision>
   return jobs;
 }
 
-}  // namespace smoke_runner
-
-#include "gatekit/environment.hpp"
-
-namespace smoke_runner {
 
 gatekit::Result<Tier> resolve_tier(const std::string& option, const std::string& env_name, bool env_name_given,
                                    const gatekit::Environment& env) {
   if (!option.empty()) {
     if (auto t = parse_tier(option)) return *t;
-    return gatekit::make_error("--tier must be 'pr' or 'full', got '" + option + "'", gatekit::ExitCode::usage_error);
+    return gatekit::bad_input("--tier must be 'pr' or 'full', got '" + option + "'");
   }
   std::string name = env_name;
   auto value = env.get_nonempty(name);
@@ -233,12 +230,11 @@ gatekit::Result<Tier> resolve_tier(const std::string& option, const std::string&
     value = env.get_nonempty(name);
   }
   if (!value) {
-    return gatekit::make_error("no tier given: pass --tier pr|full or set " + env_name +
-                                   (env_name_given ? std::string() : std::string(" (or ") + kCompatTierEnv + ")"),
-                               gatekit::ExitCode::usage_error);
+    return gatekit::bad_input("no tier given: pass --tier pr|full or set " + env_name +
+                                   (env_name_given ? std::string() : std::string(" (or ") + kCompatTierEnv + ")"));
   }
   if (auto t = parse_tier(*value)) return *t;
-  return gatekit::make_error(name + " must be 'pr' or 'full', got '" + *value + "'", gatekit::ExitCode::usage_error);
+  return gatekit::bad_input(name + " must be 'pr' or 'full', got '" + *value + "'");
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -9,8 +9,13 @@
 #include <vector>
 
 #include "manifest.hpp"
+#include "smoke-runner.hpp"
 
-namespace smoke_runner {
+namespace gatekit {
+class Environment;
+}
+
+namespace gatekit::smoke_runner {
 
 enum class Tier { pr, full };
 std::string_view to_string(Tier tier);
@@ -87,21 +92,10 @@ bool all_estimates_known(const Manifest& manifest, const std::vector<Decision>& 
 std::vector<Job> make_jobs(const Manifest& manifest, const std::vector<Decision>& decisions,
                            const std::map<std::string, milliseconds>& previous);
 
-}  // namespace smoke_runner
-
-namespace gatekit {
-class Environment;
-}
-
-namespace smoke_runner {
-
 // The tier: --tier when given, else the variable named by --tier-env (default
 // GATEKIT_SMOKE_TIER; AORTA_CI_TIER is read too when --tier-env was not given), an empty
 // value counting as unset. Anything but "pr" or "full", or no tier at all, is a usage error.
 gatekit::Result<Tier> resolve_tier(const std::string& option, const std::string& env_name, bool env_name_given,
                                    const gatekit::Environment& env);
 
-inline constexpr const char* kDefaultTierEnv = "GATEKIT_SMOKE_TIER";
-inline constexpr const char* kCompatTierEnv = "AORTA_CI_TIER";
-
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

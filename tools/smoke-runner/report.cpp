@@ -1,14 +1,15 @@
 #include "report.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <system_error>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/junit_writer.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/utf8.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 namespace {
 
@@ -53,17 +54,15 @@ std::string quote(const std::string& message) {
   return gatekit::join(lines, "  \n");
 }
 
-gatekit::Status write_atomically(const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return gatekit::make_error("cannot write " + tmp);
-  }
+// Through `files` to a temporary name, then renamed over the report: a reader, or a kill
+// mid-write, never sees half a file. (The Files seam has no rename: that step, like creating
+// the folder, is a filesystem call of its own.)
+gatekit::Status write_atomically(gatekit::Files& files, const std::filesystem::path& path, const std::string& text) {
+  const auto tmp = std::filesystem::path(path.string() + ".tmp");
+  if (auto written = files.write(tmp, text); !written) return written;
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) return gatekit::make_error("cannot write " + path.string() + ": " + ec.message());
+  if (ec) return gatekit::write_error(path, ec.message());
   return {};
 }
 
@@ -281,14 +280,14 @@ ReportFiles report_paths(const std::filesystem::path& dir) {
   return {dir / "smoke-results.json", dir / "smoke-junit.xml", dir / "smoke-summary.md"};
 }
 
-gatekit::Status write_reports(const RunReport& report, const std::filesystem::path& dir) {
+gatekit::Status write_reports(const RunReport& report, const std::filesystem::path& dir, gatekit::Files& files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return gatekit::make_error("cannot create report folder " + dir.string() + ": " + ec.message());
+  if (ec) return gatekit::could_not_evaluate("cannot create report folder " + dir.string() + ": " + ec.message());
   const auto paths = report_paths(dir);
-  if (auto s = write_atomically(paths.json, report_json(report)); !s) return s;
-  if (auto s = write_atomically(paths.junit, report_junit(report)); !s) return s;
-  return write_atomically(paths.summary, report_summary(report));
+  if (auto s = write_atomically(files, paths.json, report_json(report)); !s) return s;
+  if (auto s = write_atomically(files, paths.junit, report_junit(report)); !s) return s;
+  return write_atomically(files, paths.summary, report_summary(report));
 }
 
 gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::string& json_text) {
@@ -296,18 +295,18 @@ gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::s
   // Reports written before smoke-runner repaired its JSON may hold raw bytes from a
   // smoke's output; their durations are still good.
   auto doc = boost::json::parse(gatekit::to_valid_utf8(json_text), ec);
-  if (ec) return gatekit::make_error("not JSON: " + ec.message());
-  if (!doc.is_object()) return gatekit::make_error("not a smoke-runner JSON report (expected an object)");
-  const auto* smokes = gatekit::compat::find(doc.get_object(), "smokes");
+  if (ec) return gatekit::could_not_evaluate("not JSON: " + ec.message());
+  if (!doc.is_object()) return gatekit::could_not_evaluate("not a smoke-runner JSON report (expected an object)");
+  const auto* smokes = json_find(doc.get_object(), "smokes");
   if (smokes == nullptr || !smokes->is_array())
-    return gatekit::make_error("not a smoke-runner JSON report (no 'smokes' list)");
+    return gatekit::could_not_evaluate("not a smoke-runner JSON report (no 'smokes' list)");
   std::map<std::string, milliseconds> out;
   for (const auto& item : smokes->get_array()) {
     if (!item.is_object()) continue;
     const auto& o = item.get_object();
-    auto name = gatekit::compat::string_at(o, "name");
-    auto status = gatekit::compat::string_at(o, "status");
-    auto ms = gatekit::compat::int_at(o, "duration_ms");
+    auto name = json_string_at(o, "name");
+    auto status = json_string_at(o, "status");
+    auto ms = json_int_at(o, "duration_ms");
     if (!name || !status || !ms) continue;
     if (*status != "passed" && *status != "failed" && *status != "timed_out") continue;
     if (*ms >= 0 && *ms < 7LL * 86'400'000) out[*name] = milliseconds(*ms);
@@ -315,4 +314,4 @@ gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::s
   return out;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -11,7 +11,11 @@
 #include "manifest.hpp"
 #include "results.hpp"
 
-namespace smoke_runner {
+namespace gatekit {
+class Files;
+}
+
+namespace gatekit::smoke_runner {
 
 struct RunReport {
   const Manifest* manifest = nullptr;
@@ -45,11 +49,11 @@ struct ReportFiles {
   std::filesystem::path json, junit, summary;
 };
 ReportFiles report_paths(const std::filesystem::path& dir);
-// Each file is written to a temporary name and renamed, so a reader (or a kill) never sees a
-// half-written report.
-gatekit::Status write_reports(const RunReport& report, const std::filesystem::path& dir);
+// Each file is written through `files` to a temporary name and renamed, so a reader (or a
+// kill) never sees a half-written report. The folder is created when missing.
+gatekit::Status write_reports(const RunReport& report, const std::filesystem::path& dir, gatekit::Files& files);
 
 // Durations (name -> ms) from a previous JSON report, for packing. Only smokes that ran.
 gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::string& json_text);
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -4,7 +4,7 @@
 
 #include "gatekit/text.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 std::string_view to_string(Status status) {
   switch (status) {
@@ -85,4 +85,4 @@ std::string format_bytes(std::size_t bytes) {
   return buffer;
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 using std::chrono::milliseconds;
 
@@ -62,4 +62,4 @@ std::string display_devices(const std::vector<int>& devices);
 // "1.2 MiB"
 std::string format_bytes(std::size_t bytes);
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

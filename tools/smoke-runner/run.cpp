@@ -1,24 +1,21 @@
 // The default mode: run the smokes on the GPUs found, then write the reports (also on failure).
 #include <algorithm>
 #include <chrono>
-#include <ctime>
-#include <iostream>
 
 #include "executor.hpp"
-#include "gatekit/cli.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/environment.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
 #include "modes.hpp"
 #include "plan.hpp"
 #include "report.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
 namespace {
-
-using gatekit::ExitCode;
-using gatekit::ToolError;
 
 const char* kPassthrough =
     "no GPU is visible to this job. Check the device passthrough: a ROCm container needs "
@@ -27,184 +24,228 @@ const char* kPassthrough =
     "CUDA_VISIBLE_DEVICES do not hide every device. Pass --allow-no-gpu to report every smoke as "
     "skipped instead";
 
-class Run {
- public:
-  Run(const Options& o, const gatekit::Environment& env, gatekit::StreamWorkflow& wf) : o_(o), env_(env), wf_(wf) {}
+// A run that reached a verdict: its exit code, `result` output and message.
+struct Verdict {
+  ExitCode code = ExitCode::pass;
+  std::string result;  // passed | failed
+  std::string message;
+};
 
-  // Every phase (manifest, GPU probe, planning, smokes, reports) looks at
-  // termination_signal() when it ends; the probe and the smokes end early on it. So a
-  // cancelled job has its reports within 2 s of the first signal (termination.hpp).
+// What the planning phase hands to the smokes.
+struct Schedule {
+  std::vector<Decision> decisions;
+  std::vector<Job> jobs;
+  Plan plan;
+  bool replay = false;  // every estimate came from a previous run: replay the plan
+};
+
+class SmokeRun {
+ public:
+  SmokeRun(const Options& options, Context& context) : options_(options), context_(context) {}
+
+  // Every phase (manifest, GPU probe, planning, smokes) looks at termination_signal() when it
+  // ends; the probe and the smokes end early on it. So a cancelled job has its reports within
+  // 2 s of the first signal (termination.hpp). Errors and the cancellation leave from one
+  // place, stop(), after the reports and outputs are written.
   ExitCode go() {
-    gatekit::install_termination_handlers();
+    install_termination_handlers();
     // A process a smoke leaves behind, even outside its process group, stays below the runner
-    // and is ended in finish().
-    gatekit::adopt_orphans();
-    report_.started_at = gatekit::format_utc(std::time(nullptr));
-    started_ = std::chrono::steady_clock::now();
-    auto loaded = load_manifest_file(o_.manifest);
-    if (!loaded) {
-      manifest_.path = o_.manifest;
-      report_.manifest = &manifest_;
-      return stop(loaded.error().code, loaded.error().message);
-    }
-    manifest_ = std::move(*loaded);
+    // and is ended in conclude().
+    adopt_orphans();
+    report_.started_at =
+        format_utc(std::chrono::duration_cast<std::chrono::seconds>(context_.clock.now().time_since_epoch()).count());
+    started_ = context_.clock.monotonic();
+    auto verdict = evaluate();
+    if (!verdict) stop(verdict.error());
+    return finish(*verdict);
+  }
+
+ private:
+  Result<Verdict> evaluate() {
+    if (auto loaded = load(); !loaded) return loaded.error();
+    auto tier = resolve_tier(options_.tier, options_.tier_env, options_.tier_env_given, context_.env);
+    if (!tier) return tier.error();
+    report_.tier = std::string(to_string(*tier));
+    if (termination_signal() != 0) return cancellation();
+    auto gpus = count_gpus();
+    if (!gpus) return gpus.error();
+    auto schedule = make_schedule(*tier, *gpus);
+    if (!schedule) return schedule.error();
+    if (termination_signal() != 0) return cancellation();
+    execute(*schedule, *gpus);
+    if (termination_signal() != 0) return cancellation();
+    return judge(*tier, *gpus, schedule->jobs.size());
+  }
+
+  gatekit::Status load() {
+    auto loaded = load_manifest_file(context_.files, options_.manifest);
+    if (!loaded) manifest_.path = options_.manifest;
     report_.manifest = &manifest_;
+    if (!loaded) return loaded.error();
+    manifest_ = std::move(*loaded);
     report_.smokes.resize(manifest_.smokes.size());
     for (std::size_t i = 0; i < report_.smokes.size(); ++i) {
       report_.smokes[i].index = i;
       report_.smokes[i].reason = "not started";
     }
+    return {};
+  }
 
-    auto tier = resolve_tier(o_.tier, o_.tier_env, o_.tier_env_given, env_);
-    if (!tier) return stop(tier.error().code, tier.error().message);
-    report_.tier = std::string(to_string(*tier));
-    if (gatekit::termination_signal() != 0) return cancelled();
-
-    // The probe ends at once on a termination signal; its error then is the cancellation.
-    auto inventory = resolve_gpus(o_, env_);
-    if (gatekit::termination_signal() != 0) return cancelled();
-    if (!inventory) return stop(inventory.error().code, inventory.error().message);
+  // The probe ends at once on a termination signal; its error then is the cancellation.
+  Result<int> count_gpus() {
+    auto inventory = resolve_gpus(options_, context_.env);
+    if (termination_signal() != 0) return cancellation();
+    if (!inventory) return inventory.error();
     report_.gpus = *inventory;
     report_.gpus_known = true;
-    const int gpus = report_.gpus.count;
-    wf_.log("GPUs: " + report_.gpus.describe());
-    if (gpus == 0 && !o_.allow_no_gpu) return stop(ExitCode::could_not_evaluate, kPassthrough);
+    context_.workflow.log("GPUs: " + report_.gpus.describe());
+    if (report_.gpus.count == 0 && !options_.allow_no_gpu) return could_not_evaluate(kPassthrough);
+    return report_.gpus.count;
+  }
 
-    const auto decisions = select_smokes(manifest_, *tier, gpus);
-    if (*tier == Tier::pr && std::none_of(manifest_.smokes.begin(), manifest_.smokes.end(), [](auto& s) { return s.pr; })) {
-      return stop(ExitCode::usage_error,
-                  manifest_.path + ": no entry has pr: true, so the pr tier has nothing to run; mark at least one entry pr: true");
+  Result<Schedule> make_schedule(Tier tier, int gpus) {
+    Schedule s;
+    s.decisions = select_smokes(manifest_, tier, gpus);
+    if (tier == Tier::pr && std::none_of(manifest_.smokes.begin(), manifest_.smokes.end(), [](auto& m) { return m.pr; })) {
+      return bad_input(manifest_.path +
+                       ": no entry has pr: true, so the pr tier has nothing to run; mark at least one entry pr: true");
     }
-    for (std::size_t i = 0; i < decisions.size(); ++i) {
-      if (decisions[i].run) continue;
+    for (std::size_t i = 0; i < s.decisions.size(); ++i) {
+      if (s.decisions[i].run) continue;
       report_.smokes[i].status = Status::skipped;
-      report_.smokes[i].reason = decisions[i].reason;
-      wf_.log("SKIP " + manifest_.smokes[i].name + ": " + decisions[i].reason);
+      report_.smokes[i].reason = s.decisions[i].reason;
+      context_.workflow.log("SKIP " + manifest_.smokes[i].name + ": " + s.decisions[i].reason);
     }
-    const auto previous = load_durations(o_.durations_from, wf_);
-    const auto jobs = make_jobs(manifest_, decisions, previous);
-    report_.concurrent = !o_.serial && gpus >= 2 && jobs.size() >= 2;
-    const auto plan = plan_runs(jobs, gpus, o_.serial);
-    if (report_.concurrent) {
-      // Estimates are only worth printing when they come from a previous run, not from timeouts.
-      const std::string estimate =
-          all_estimates_known(manifest_, decisions, previous)
-              ? "; expected " + gatekit::format_duration(plan.makespan) + " (one after another: " +
-                    gatekit::format_duration(plan.serial_time) + ")"
+    const auto previous = load_durations(options_.durations_from, context_.files, context_.workflow);
+    s.jobs = make_jobs(manifest_, s.decisions, previous);
+    report_.concurrent = !options_.serial && gpus >= 2 && s.jobs.size() >= 2;
+    s.plan = plan_runs(s.jobs, gpus, options_.serial);
+    const bool known = !previous.empty() && all_estimates_known(manifest_, s.decisions, previous);
+    s.replay = report_.concurrent && known;
+    if (report_.concurrent) log_packing(s, gpus, known);
+    return s;
+  }
+
+  void log_packing(const Schedule& s, int gpus, bool known) {
+    // Estimates are only worth printing when they come from a previous run, not from timeouts.
+    const std::string estimate =
+        known ? "; expected " + format_duration(s.plan.makespan) + " (one after another: " +
+                    format_duration(s.plan.serial_time) + ")"
               : " (no previous durations: the largest and longest-timeout smokes start first)";
-      wf_.log("Packing " + std::to_string(jobs.size()) + " smokes onto " + std::to_string(gpus) + " GPUs" + estimate);
-    }
+    context_.workflow.log("Packing " + std::to_string(s.jobs.size()) + " smokes onto " + std::to_string(gpus) +
+                          " GPUs" + estimate);
+  }
 
-    if (gatekit::termination_signal() != 0) return cancelled();
-
-    gatekit::SystemProcessRunner runner;
-    Executor executor(runner, wf_, std::cout, env_);
+  void execute(const Schedule& s, int gpus) {
     ExecOptions exec;
     exec.gpus = gpus;
-    exec.serial = o_.serial;
-    exec.fail_fast = o_.fail_fast;
+    exec.serial = options_.serial;
+    exec.fail_fast = options_.fail_fast;
     exec.stream = !report_.concurrent;
-    exec.replay_plan = report_.concurrent && !previous.empty() && all_estimates_known(manifest_, decisions, previous);
+    exec.replay_plan = s.replay;
     report_.result = "running";
-    report_.smokes = executor.run(manifest_, decisions, plan, exec, [&](const std::vector<SmokeResult>& now) {
+    Executor executor(context_);
+    report_.smokes = executor.run(manifest_, s.decisions, s.plan, exec, [&](const std::vector<SmokeResult>& now) {
       report_.smokes = now;
       report_.duration = elapsed();
       // Progress reports: a job killed outright still leaves the latest state behind.
-      (void)write_reports(report_, o_.report_dir);
+      (void)write_reports(report_, options_.report_dir, context_.files);
     });
-    if (gatekit::termination_signal() != 0) return cancelled();
+  }
 
+  Result<Verdict> judge(Tier tier, int gpus, std::size_t eligible) {
     const auto c = count_results(report_.smokes);
     for (const auto& r : report_.smokes) {
       if (!is_failure(r.status)) continue;
       const auto& s = manifest_.smokes[r.index];
-      wf_.annotate({gatekit::Severity::error, "smoke " + s.name + " failed: " + r.reason, "smoke-runner",
-                    manifest_.path, s.line, 0});
+      context_.workflow.annotate(
+          {Severity::error, "smoke " + s.name + " failed: " + r.reason, "smoke-runner", manifest_.path, s.line, 0});
     }
-    if (c.failed + c.timed_out + c.errors > 0) {
-      return finish(ExitCode::verdict_fail, "failed",
-                    std::to_string(c.failed + c.timed_out + c.errors) + " of " + std::to_string(jobs.size()) +
-                        " smokes did not pass");
+    if (const int bad = c.failed + c.timed_out + c.errors; bad > 0) {
+      return Verdict{ExitCode::verdict_fail, "failed",
+                     std::to_string(bad) + " of " + std::to_string(eligible) + " smokes did not pass"};
     }
-    if (c.ran() == 0) {
-      if (gpus == 0 && o_.allow_no_gpu) {
-        wf_.annotate({gatekit::Severity::warning, "no GPU visible (--allow-no-gpu): every smoke was skipped", "smoke-runner",
-                      "", 0, 0});
-        return finish(ExitCode::pass, "passed", "no GPU visible (--allow-no-gpu): every smoke was skipped");
-      }
-      return stop(ExitCode::could_not_evaluate,
-                  "no smoke ran: every " + std::string(*tier == Tier::pr ? "pr-tier " : "") + "entry needs more GPUs than the " +
-                      std::to_string(gpus) + " this runner has");
+    if (c.ran() > 0) return Verdict{ExitCode::pass, "passed", ""};
+    if (gpus == 0 && options_.allow_no_gpu) {
+      const std::string skipped = "no GPU visible (--allow-no-gpu): every smoke was skipped";
+      context_.workflow.annotate({Severity::warning, skipped, "smoke-runner", "", 0, 0});
+      return Verdict{ExitCode::pass, "passed", skipped};
     }
-    return finish(ExitCode::pass, "passed", "");
+    return could_not_evaluate("no smoke ran: every " + std::string(tier == Tier::pr ? "pr-tier " : "") +
+                              "entry needs more GPUs than the " + std::to_string(gpus) + " this runner has");
   }
 
- private:
-  milliseconds elapsed() const {
-    return std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started_);
-  }
+  milliseconds elapsed() const { return context_.clock.monotonic() - started_; }
 
-  ExitCode cancelled() {
-    const std::string sig = gatekit::signal_name(gatekit::termination_signal());
+  Error cancellation() {
+    const std::string sig = signal_name(termination_signal());
     for (auto& r : report_.smokes) {
       if (r.status == Status::not_run) r.reason = "not started: the runner received " + sig;
     }
-    return stop(ExitCode::could_not_evaluate, "cancelled: the runner received " + sig + "; reports written");
+    return could_not_evaluate("cancelled: the runner received " + sig + "; reports written");
   }
 
-  // An error or a cancellation: reports are still written, then the tool fails.
-  ExitCode stop(ExitCode code, const std::string& message) {
-    finish(code, code == ExitCode::could_not_evaluate && gatekit::termination_signal() != 0 ? "cancelled" : "error", message);
-    throw ToolError{code, message};
+  // An error or a cancellation: the reports and outputs still say what happened, then the
+  // error goes to the frame, which prints it and exits with its kind's code.
+  [[noreturn]] void stop(const Error& error) {
+    const bool cancelled = error.kind == ErrorKind::could_not_evaluate && termination_signal() != 0;
+    throw_if_error(conclude(exit_code_of(error), cancelled ? "cancelled" : "error", error.message));
+    fail(error);
   }
 
-  ExitCode finish(ExitCode code, const std::string& result, const std::string& message) {
-    // Nothing a smoke started outlives the run, so nothing can write into the step's files
-    // (or the log) after the runner's outputs.
-    if (const int left = gatekit::end_child_processes(std::chrono::milliseconds(500)); left > 0) {
-      wf_.annotate({gatekit::Severity::warning,
-                    std::to_string(left) + (left == 1 ? " process" : " processes") +
-                        " left running by smokes outside their process groups (setsid) killed at the end of the run; "
-                        "a smoke must wait for what it starts",
-                    "smoke-runner", "", 0, 0});
-    }
+  ExitCode finish(const Verdict& verdict) {
+    throw_if_error(conclude(verdict.code, verdict.result, verdict.message));
+    context_.workflow.log("smoke-runner: " + verdict.result + (verdict.message.empty() ? "" : ": " + verdict.message) +
+                          " (reports in " + options_.report_dir + ")");
+    return verdict.code;
+  }
+
+  // The end of every run: no process left, the final reports, the step outputs and summary.
+  gatekit::Status conclude(ExitCode code, const std::string& result, const std::string& message) {
+    end_leftovers();
     report_.result = result;
-    report_.exit_code = gatekit::to_int(code);
+    report_.exit_code = to_int(code);
     report_.message = message;
     report_.duration = elapsed();
-    auto written = write_reports(report_, o_.report_dir);
+    auto written = write_reports(report_, options_.report_dir, context_.files);
     const auto c = count_results(report_.smokes);
-    const auto paths = report_paths(o_.report_dir);
-    wf_.set_output("result", result);
-    wf_.set_output("passed", std::to_string(c.passed));
-    wf_.set_output("failed", std::to_string(c.failed + c.timed_out + c.errors));
-    wf_.set_output("skipped", std::to_string(c.skipped));
-    wf_.set_output("report-dir", o_.report_dir);
-    wf_.set_output("json", paths.json.string());
-    wf_.set_output("junit", paths.junit.string());
-    wf_.append_summary(report_summary(report_));
-    if (!written) throw ToolError{ExitCode::could_not_evaluate, written.error().message};
-    if (!wf_.write_errors().empty()) throw ToolError{ExitCode::could_not_evaluate, wf_.write_errors().front()};
-    if (code == ExitCode::pass || code == ExitCode::verdict_fail) {
-      wf_.log(std::string(code == ExitCode::pass ? "smoke-runner: passed" : "smoke-runner: failed") +
-              (message.empty() ? "" : ": " + message) + " (reports in " + o_.report_dir + ")");
-    }
-    return code;
+    const auto paths = report_paths(options_.report_dir);
+    Workflow& wf = context_.workflow;
+    wf.set_output("result", result);
+    wf.set_output("passed", std::to_string(c.passed));
+    wf.set_output("failed", std::to_string(c.failed + c.timed_out + c.errors));
+    wf.set_output("skipped", std::to_string(c.skipped));
+    wf.set_output("report-dir", options_.report_dir);
+    wf.set_output("json", paths.json.string());
+    wf.set_output("junit", paths.junit.string());
+    wf.append_summary(report_summary(report_));
+    return written;
   }
 
-  const Options& o_;
-  const gatekit::Environment& env_;
-  gatekit::StreamWorkflow& wf_;
+  // Nothing a smoke started outlives the run, so nothing can write into the step's files (or
+  // the log) after the runner's outputs.
+  void end_leftovers() {
+    const int left = end_child_processes(std::chrono::milliseconds(500));
+    if (left == 0) return;
+    context_.workflow.annotate({Severity::warning,
+                                std::to_string(left) + (left == 1 ? " process" : " processes") +
+                                    " left running by smokes outside their process groups (setsid) killed at the "
+                                    "end of the run; a smoke must wait for what it starts",
+                                "smoke-runner", "", 0, 0});
+  }
+
+  const Options& options_;
+  Context& context_;
   Manifest manifest_;
   RunReport report_;
-  std::chrono::steady_clock::time_point started_;
+  milliseconds started_{0};  // the clock's monotonic reading at the start
 };
 
 }  // namespace
 
-ExitCode run_mode(const Options& o, const gatekit::Environment& env, gatekit::StreamWorkflow& wf) {
-  Run run(o, env, wf);
+ExitCode run_smokes(const Options& options, Context& context) {
+  SmokeRun run(options, context);
   return run.go();
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

@@ -1,12 +1,13 @@
 // What a rejected command line leaves for the workflow.
+#include "gatekit/workflow.hpp"
 #include "modes.hpp"
 #include "report.hpp"
 
-namespace smoke_runner {
+namespace gatekit::smoke_runner {
 
-void report_usage_error(const std::string& message, gatekit::Workflow& wf) {
-  wf.set_output("result", "error");
-  wf.append_summary(usage_error_summary(message));
+void report_usage_error(const std::string& message, Workflow& workflow) {
+  workflow.set_output("result", "error");
+  workflow.append_summary(usage_error_summary(message));
 }
 
-}  // namespace smoke_runner
+}  // namespace gatekit::smoke_runner

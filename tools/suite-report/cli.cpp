@@ -1,9 +1,7 @@
-// Parses argv into Options, builds the Context of real seams once, and runs the subcommand.
-#include <iostream>
-
-#include "common.hpp"
+// Maps argv to suite_report::Options and calls the chosen subcommand.
 #include "gatekit/cli.hpp"
-#include "gatekit/github.hpp"
+#include "gatekit/result.hpp"
+#include "gatekit/workflow.hpp"
 #include "suite-report.hpp"
 
 namespace {
@@ -78,7 +76,7 @@ void configure(CLI::App& app, Options& o) {
       ->check(CLI::PositiveNumber);
 }
 
-gatekit::ExitCode dispatch(const Options& o, gatekit::suite_report::Context& context) {
+gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
   using namespace gatekit::suite_report;
   if (o.command == "partition") return run_partition(o, context);
   if (o.command == "unmarked") return run_unmarked(o, context);
@@ -95,23 +93,14 @@ int suite_report_main(int argc, const char* const* argv) {
   return run_tool(
       {"suite-report", "Proves the CI legs' test selections and reports what ran and how the suite grows."}, argc,
       argv, [&](CLI::App& app) { configure(app, o); },
-      [&](CLI::App& app) -> ExitCode {
+      [&](CLI::App& app, Context& context) -> ExitCode {
         o.command = app.get_subcommands().front()->get_name();
-        SystemEnvironment env;
-        auto workflow = make_workflow(env, std::cout);
-        SystemProcessRunner runner;
-        SystemClock clock;
-        suite_report::Context context{env, *workflow, runner, clock, [] { return github::make_curl_transport(); }};
-        ExitCode code = ExitCode::pass;
         try {
-          code = dispatch(o, context);
-        } catch (const suite_report::Failure& failure) {
-          workflow->set_output("result", "error");
-          throw ToolError{failure.code, failure.message};
+          return dispatch(o, context);
+        } catch (const Failure&) {
+          // No verdict: the step's `result` says so before the frame prints the error.
+          context.workflow.set_output("result", "error");
+          throw;
         }
-        if (!workflow->write_errors().empty())
-          throw ToolError{ExitCode::could_not_evaluate,
-                          "the result could not be reported: " + workflow->write_errors().front()};
-        return code;
       });
 }

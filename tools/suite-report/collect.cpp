@@ -72,10 +72,10 @@ Result<Collection> collect(ProcessRunner& runner, Clock& clock, const CollectSpe
   auto result = runner.run(collect_process(spec, expression));
   const auto pytest_time = clock.now() - started;
   const std::string what = "pytest --collect-only " + describe_expression(expression);
-  if (!result) return make_error(what + " could not start: " + result.error().message);
+  if (!result) return could_not_evaluate(what + " could not start: " + result.error().message);
   const auto& done = *result;
   if (done.out_bytes > done.out.size())
-    return make_error(what + " printed more than " + std::to_string(done.out.size() >> 20) + " MiB");
+    return could_not_evaluate(what + " printed more than " + std::to_string(done.out.size() >> 20) + " MiB");
   if (done.signal == 0 && !done.timed_out && (done.exit_code == 0 || done.exit_code == 5)) {
     Collection collection;
     collection.node_ids = parse_collect_output(done.out);
@@ -84,8 +84,8 @@ Result<Collection> collect(ProcessRunner& runner, Clock& clock, const CollectSpe
   }
   std::string message = what + " failed (" + done.describe(spec.timeout) + ")";
   if (auto tail = output_tail(done); !tail.empty()) message += ":\n" + tail;
-  if (done.signal == 0 && !done.timed_out && done.exit_code == 4) return make_error(message, ExitCode::usage_error);
-  return make_error(message);
+  if (done.signal == 0 && !done.timed_out && done.exit_code == 4) return bad_input(message);
+  return could_not_evaluate(message);
 }
 
 }  // namespace gatekit::suite_report

@@ -4,28 +4,26 @@
 
 namespace gatekit::suite_report {
 
-void fail(const Error& error) { throw Failure{error.code, error.message}; }
-void fail(ExitCode code, std::string message) { throw Failure{code, std::move(message)}; }
-
-Selection load_selection(const Options& options) { return take(load_selection_file(options.selection)); }
+Selection load_selection(const Options& options, const Files& files) {
+  return value_or_throw(load_selection_file(files, options.selection));
+}
 
 std::string resolve_context(const Options& options, const Environment& env) {
   if (!options.context.empty()) {
     if (!known_context(options.context))
-      fail(ExitCode::usage_error,
-           "unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");
+      fail_bad_input("unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");
     return options.context;
   }
-  return take(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
+  return value_or_throw(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
 }
 
 const Leg& require_leg(const Selection& selection, const std::string& name) {
   std::vector<std::string> names;
   for (const auto& leg : selection.legs) names.push_back(leg.name);
-  if (name.empty()) fail(ExitCode::usage_error, "--leg is required (legs in " + selection.origin + ": " + join(names, ", ") + ")");
+  if (name.empty()) fail_bad_input("--leg is required (legs in " + selection.origin + ": " + join(names, ", ") + ")");
   const Leg* leg = selection.find_leg(name);
   if (leg == nullptr)
-    fail(ExitCode::usage_error, "no leg named '" + name + "' in " + selection.origin + " (legs: " + join(names, ", ") + ")");
+    fail_bad_input("no leg named '" + name + "' in " + selection.origin + " (legs: " + join(names, ", ") + ")");
   return *leg;
 }
 

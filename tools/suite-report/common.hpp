@@ -1,33 +1,24 @@
 #pragma once
-// What every subcommand shares: how a failure leaves a subcommand (cli.cpp prints it once and
-// exits with its code), the selection and leg lookups, and bounded lists for summaries.
+// What every subcommand shares: the selection and leg lookups, and bounded lists for
+// summaries. A subcommand that cannot go on throws a Failure (gatekit/result.hpp:
+// value_or_throw, fail_bad_input); the frame prints it once and exits with its kind's code.
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "gatekit/environment.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/workflow.hpp"
 #include "selection.hpp"
 #include "suite-report.hpp"
 
-namespace gatekit::suite_report {
-
-// Thrown by a subcommand that cannot reach a verdict; cli.cpp turns it into
-// `suite-report: error: <message>` and the exit code.
-struct Failure {
-  ExitCode code;
-  std::string message;
-};
-[[noreturn]] void fail(const Error& error);
-[[noreturn]] void fail(ExitCode code, std::string message);
-
-template <class T>
-T take(Result<T> result) {
-  if (!result) fail(result.error());
-  return std::move(result).value();
+namespace gatekit {
+class Files;
 }
 
-Selection load_selection(const Options& options);
+namespace gatekit::suite_report {
+
+// The selection file named by --selection, read through `files`.
+Selection load_selection(const Options& options, const Files& files);
 // --context, else the context of the workflow event.
 std::string resolve_context(const Options& options, const Environment& env);
 // The leg named by --leg; a usage error naming the legs there are when it is missing.

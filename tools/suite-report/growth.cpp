@@ -5,12 +5,13 @@
 #include "growth.hpp"
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "common.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "growth_lookup.hpp"
 
@@ -41,7 +42,7 @@ std::string python_version(const Options& options, Context& context) {
   spec.argv = {options.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"};
   spec.timeout = std::chrono::seconds(60);
   spec.capture_limit = 1024;
-  auto result = context.runner.run(spec);
+  auto result = context.processes.run(spec);
   if (result && result->succeeded()) return trim(result->out);
   context.workflow.log("could not ask " + options.python + " for its version: the key says python=unknown");
   return "unknown";
@@ -67,7 +68,7 @@ void notice(Workflow& workflow, const std::string& message) {
 
 ExitCode find_baseline(const Options& options, Context& context, const ConfigKey& key) {
   const std::string repo = options.repo.empty() ? context.env.get_nonempty("GITHUB_REPOSITORY").value_or("") : options.repo;
-  if (repo.empty()) fail(ExitCode::usage_error, "--find-baseline needs --repo or GITHUB_REPOSITORY");
+  if (repo.empty()) fail_bad_input("--find-baseline needs --repo or GITHUB_REPOSITORY");
   auto client_options = github::options_from_environment(context.env);
   client_options.budget = std::chrono::seconds(options.api_budget_s);
   client_options.total_budget = std::chrono::seconds(options.api_budget_s);
@@ -103,12 +104,12 @@ ExitCode find_baseline(const Options& options, Context& context, const ConfigKey
 
 // The baseline to compare with, or nullopt with the reason noticed.
 std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key) {
-  if (options.baseline.empty() || !std::filesystem::exists(options.baseline)) {
+  if (options.baseline.empty() || !context.files.exists(options.baseline)) {
     notice(context.workflow, "no suite baseline yet for this configuration (" + key.text() + "); the next push to " +
                                  options.branch + " stores one");
     return std::nullopt;
   }
-  auto baseline = read_baseline(options.baseline);
+  auto baseline = read_baseline(context.files, options.baseline);
   if (!baseline) {
     notice(context.workflow, "the suite baseline cannot be read, growth is not compared: " + baseline.error().message);
     return std::nullopt;
@@ -167,14 +168,11 @@ void write_baseline(const Options& options, Context& context, const ConfigKey& k
                     const Snapshot& now, const HistoryPoint& point) {
   std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
   history.push_back(point);
-  std::ofstream out(options.write_baseline, std::ios::binary | std::ios::trunc);
-  out << baseline_json(key, history, now);
-  out.close();
-  if (!out) {
+  if (auto written = context.files.write(options.write_baseline, baseline_json(key, history, now)); !written) {
     Annotation annotation;
     annotation.severity = Severity::warning;
     annotation.title = "suite growth";
-    annotation.message = "could not write the next suite baseline to " + options.write_baseline;
+    annotation.message = "could not write the next suite baseline: " + written.error().message;
     context.workflow.annotate(annotation);
     return;
   }
@@ -184,16 +182,16 @@ void write_baseline(const Options& options, Context& context, const ConfigKey& k
 }  // namespace
 
 ExitCode run_growth(const Options& options, Context& context) {
-  const Selection selection = load_selection(options);
+  const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   const std::string ctx = resolve_context(options, context.env);
   const ConfigKey key = make_key(options, context, selection, leg, ctx);
   if (options.find_baseline) return find_baseline(options, context, key);
-  if (options.report.empty()) fail(ExitCode::usage_error, "growth needs --report (or --find-baseline)");
+  if (options.report.empty()) fail_bad_input("growth needs --report (or --find-baseline)");
   const Thresholds thresholds{options.notice_tests.value_or(selection.notice_tests),
                               options.notice_seconds.value_or(selection.notice_seconds)};
 
-  const Snapshot now = take(read_report_snapshot(options.report, options.junit_prefix));
+  const Snapshot now = value_or_throw(read_report_snapshot(options.report, options.junit_prefix));
   const auto base = usable_baseline(options, context, key);
   const auto seconds_now = total_seconds(now);
   HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""), context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),

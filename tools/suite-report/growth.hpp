@@ -15,6 +15,10 @@
 
 #include "gatekit/result.hpp"
 
+namespace gatekit {
+class Files;
+}
+
 namespace gatekit::suite_report {
 
 struct ConfigKey {
@@ -75,9 +79,10 @@ std::string describe_growth(const GrowthResult& growth, const Thresholds& thresh
 
 // ---- baselines on disk ---------------------------------------------------------------
 
-// A JUnit report or a suite-baseline.json (told apart by the first character). An Error
-// when the file exists but cannot be read as either.
-Result<Baseline> read_baseline(const std::string& path);
+// A JUnit report or a suite-baseline.json (told apart by the first character), read whole
+// through `files` (at most 1 GiB). An Error when it cannot be read, or not as either.
+Result<Baseline> read_baseline(const Files& files, const std::string& path);
+// This run's JUnit report, streamed from the file (the core reader keeps memory bounded).
 Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix);
 
 inline constexpr std::size_t kHistoryLimit = 30;

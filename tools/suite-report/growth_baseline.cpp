@@ -4,11 +4,10 @@
 //    "history": [{"sha": ..., "run": ..., "date": ..., "tests": N, "seconds": S}, ...],
 //    "tests": {"<test id>": seconds, ...}}
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <string_view>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/junit_reader.hpp"
 #include "growth.hpp"
 
@@ -18,36 +17,38 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::uintmax_t kMaxBaselineBytes = 1ull << 30;
+constexpr std::size_t kMaxBaselineBytes = std::size_t{1} << 30;
 
-Result<std::string> read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(path + ": cannot read the baseline");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-char first_char(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char c = 0;
-  while (in.get(c))
+// The first character that is not whitespace or a byte order mark: '<' (JUnit XML) or '{'.
+char first_char(std::string_view text) {
+  for (char c : text)
     if (c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != '\xEF' && c != '\xBB' && c != '\xBF') return c;
   return 0;
 }
 
+Result<Snapshot> snapshot_of(std::string_view text, const std::string& origin, const std::string& junit_prefix) {
+  Snapshot snapshot;
+  junit::ReadOptions options;
+  options.junit_prefix = junit_prefix;
+  options.excerpt_bytes = 256;  // only identity and time matter here
+  auto stats = junit::read_text(text, origin, [&](const junit::TestCase& test) { snapshot[test.id()] += test.time_s; },
+                                options);
+  if (!stats) return stats.error();
+  return snapshot;
+}
+
 std::optional<std::string> string_field(const json::object& object, std::string_view name) {
-  return compat::string_at(object, name);
+  return json_string_at(object, name);
 }
 
 Result<ConfigKey> parse_key(const json::value* value, const std::string& where) {
-  if (value == nullptr || !value->is_object()) return make_error(where + ": `key` is missing or not an object");
+  if (value == nullptr || !value->is_object()) return could_not_evaluate(where + ": `key` is missing or not an object");
   const auto& object = value->get_object();
   ConfigKey key;
   for (auto [name, field] : {std::pair{"workflow", &key.workflow}, std::pair{"job", &key.job},
                              std::pair{"python", &key.python}, std::pair{"selection", &key.selection}}) {
     auto text = string_field(object, name);
-    if (!text) return make_error(where + ": `key." + name + "` is missing or not a string");
+    if (!text) return could_not_evaluate(where + ": `key." + name + "` is missing or not a string");
     *field = *text;
   }
   return key;
@@ -56,18 +57,18 @@ Result<ConfigKey> parse_key(const json::value* value, const std::string& where) 
 Result<std::vector<HistoryPoint>> parse_history(const json::value* value, const std::string& where) {
   std::vector<HistoryPoint> history;
   if (value == nullptr) return history;
-  if (!value->is_array()) return make_error(where + ": `history` is not a list");
+  if (!value->is_array()) return could_not_evaluate(where + ": `history` is not a list");
   for (const auto& item : value->get_array()) {
-    if (!item.is_object()) return make_error(where + ": a `history` entry is not an object");
+    if (!item.is_object()) return could_not_evaluate(where + ": a `history` entry is not an object");
     const auto& object = item.get_object();
     HistoryPoint point;
     point.sha = string_field(object, "sha").value_or("");
     point.run_id = string_field(object, "run").value_or("");
     point.date = string_field(object, "date").value_or("");
-    const auto* tests = compat::find(object, "tests");
-    const auto* seconds = compat::find(object, "seconds");
+    const auto* tests = json_find(object, "tests");
+    const auto* seconds = json_find(object, "seconds");
     if (tests == nullptr || !tests->is_number() || seconds == nullptr || !seconds->is_number())
-      return make_error(where + ": a `history` entry lacks numeric `tests` and `seconds`");
+      return could_not_evaluate(where + ": a `history` entry lacks numeric `tests` and `seconds`");
     point.tests = static_cast<std::size_t>(std::max(0.0, tests->to_number<double>()));
     point.seconds = std::max(0.0, seconds->to_number<double>());
     history.push_back(std::move(point));
@@ -78,26 +79,26 @@ Result<std::vector<HistoryPoint>> parse_history(const json::value* value, const 
 Result<Baseline> parse_baseline_json(const std::string& text, const std::string& path) {
   boost::system::error_code ec;
   json::value doc = json::parse(text, ec);
-  if (ec) return make_error(path + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
-  if (!doc.is_object()) return make_error(path + ": not a suite baseline: not a JSON object");
+  if (ec) return could_not_evaluate(path + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
+  if (!doc.is_object()) return could_not_evaluate(path + ": not a suite baseline: not a JSON object");
   const auto& root = doc.get_object();
   if (string_field(root, "format").value_or("") != "gatekit-suite-baseline")
-    return make_error(path + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
-  if (compat::int_at(root, "version").value_or(0) != 1)
-    return make_error(path + ": unsupported suite baseline version (this gatekit reads version 1)");
+    return could_not_evaluate(path + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
+  if (json_int_at(root, "version").value_or(0) != 1)
+    return could_not_evaluate(path + ": unsupported suite baseline version (this gatekit reads version 1)");
   Baseline baseline;
   baseline.source = path;
-  auto key = parse_key(compat::find(root, "key"), path);
+  auto key = parse_key(json_find(root, "key"), path);
   if (!key) return key.error();
   baseline.key = *key;
-  auto history = parse_history(compat::find(root, "history"), path);
+  auto history = parse_history(json_find(root, "history"), path);
   if (!history) return history.error();
   baseline.history = std::move(*history);
-  const auto* tests = compat::find(root, "tests");
-  if (tests == nullptr || !tests->is_object()) return make_error(path + ": `tests` is missing or not an object");
+  const auto* tests = json_find(root, "tests");
+  if (tests == nullptr || !tests->is_object()) return could_not_evaluate(path + ": `tests` is missing or not an object");
   baseline.tests.reserve(tests->get_object().size());
   for (const auto& entry : tests->get_object()) {
-    if (!entry.value().is_number()) return make_error(path + ": `tests` values must be seconds (numbers)");
+    if (!entry.value().is_number()) return could_not_evaluate(path + ": `tests` values must be seconds (numbers)");
     baseline.tests.emplace(std::string(entry.key()), std::max(0.0, entry.value().to_number<double>()));
   }
   return baseline;
@@ -115,20 +116,16 @@ Result<Snapshot> read_report_snapshot(const std::string& path, const std::string
   return snapshot;
 }
 
-Result<Baseline> read_baseline(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return make_error(path + ": cannot read the baseline (" + ec.message() + ")");
-  if (size > kMaxBaselineBytes) return make_error(path + ": the baseline is larger than 1 GiB");
-  const char first = first_char(path);
+Result<Baseline> read_baseline(const Files& files, const std::string& path) {
+  auto text = files.read(path, kMaxBaselineBytes);
+  if (!text) return text.error();
+  const char first = first_char(*text);
   if (first == '<') {
-    auto tests = read_report_snapshot(path, "");
+    auto tests = snapshot_of(*text, path, "");
     if (!tests) return tests.error();
     return Baseline{std::nullopt, {}, std::move(*tests), path};
   }
-  if (first != '{') return make_error(path + ": neither a JUnit report nor a suite baseline");
-  auto text = read_whole(path);
-  if (!text) return text.error();
+  if (first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
   return parse_baseline_json(*text, path);
 }
 

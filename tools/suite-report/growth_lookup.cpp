@@ -8,22 +8,22 @@ BaselineLookup find_baseline_artifact(github::Client& client, const std::string&
                                       const std::string& branch, const std::string& artifact, std::size_t max_runs) {
   BaselineLookup lookup;
   auto runs = client.list_workflow_runs(repo, workflow_file, branch, "completed", max_runs);
-  if (const auto* error = std::get_if<github::ApiError>(&runs)) {
+  if (!runs) {
     lookup.api_failed = true;
-    lookup.note = error->describe();
+    lookup.note = runs.error().message;
     return lookup;
   }
   std::size_t pushes = 0;
-  for (const auto& run : std::get<std::vector<github::WorkflowRun>>(runs)) {
+  for (const auto& run : *runs) {
     if (run.event != "push" || run.head_branch != branch) continue;
     ++pushes;
     auto artifacts = client.list_run_artifacts(repo, run.id);
-    if (const auto* error = std::get_if<github::ApiError>(&artifacts)) {
+    if (!artifacts) {
       lookup.api_failed = true;
-      lookup.note = error->describe();
+      lookup.note = artifacts.error().message;
       return lookup;
     }
-    for (const auto& a : std::get<std::vector<github::Artifact>>(artifacts)) {
+    for (const auto& a : *artifacts) {
       if (a.name != artifact || a.expired) continue;
       lookup.found = true;
       lookup.run_id = run.id;

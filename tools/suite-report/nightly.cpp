@@ -34,7 +34,7 @@ LegPlan plan_leg(const Selection& selection, const Leg& leg, const std::string& 
 }
 
 ExitCode run_nightly(const Options& options, Context& context) {
-  const Selection selection = load_selection(options);
+  const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   const std::string ctx = resolve_context(options, context.env);
   const auto plan = plan_leg(selection, leg, ctx, options.docs_only, options.variant);

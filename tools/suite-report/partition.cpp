@@ -18,7 +18,7 @@ std::vector<std::string> requested_contexts(const Options& options) {
   if (options.contexts.empty()) return {kContexts.begin(), kContexts.end()};
   for (const auto& context : options.contexts)
     if (!known_context(context))
-      fail(ExitCode::usage_error, "unknown context '" + context + "' (contexts: pr, main, daily, gate, gate-full)");
+      fail_bad_input("unknown context '" + context + "' (contexts: pr, main, daily, gate, gate-full)");
   return options.contexts;
 }
 
@@ -30,7 +30,7 @@ class Collections {
   const std::vector<std::string>& of(const std::string& expression) {
     if (auto it = cache_.find(expression); it != cache_.end()) return it->second;
     context_.workflow.log("collecting " + describe_expression(expression) + " ...");
-    auto collection = take(collect(context_.runner, context_.clock, spec_, expression));
+    auto collection = value_or_throw(collect(context_.processes, context_.clock, spec_, expression));
     pytest_time_ += collection.pytest_time;
     ++runs_;
     context_.workflow.log("  " + std::to_string(collection.node_ids.size()) + " tests (" +
@@ -113,7 +113,7 @@ std::string summary(const Selection& selection, const std::vector<ContextGroup>&
 
 ExitCode run_partition(const Options& options, Context& context) {
   const auto started = context.clock.now();
-  const Selection selection = load_selection(options);
+  const Selection selection = load_selection(options, context.files);
   const auto groups = group_contexts(selection, requested_contexts(options));
   CollectSpec spec;
   spec.python = options.python;

@@ -23,7 +23,7 @@ std::vector<ImportProblem> check_imports(const Options& options, const Leg& leg,
     spec.cwd = options.root;
     spec.timeout = std::chrono::seconds(120);
     spec.capture_limit = 64 * 1024;
-    auto result = context.runner.run(spec);
+    auto result = context.processes.run(spec);
     if (!result) {
       problems.push_back({module, result.error().message});
     } else if (!result->succeeded()) {
@@ -45,7 +45,7 @@ std::size_t collect_selected(const Options& options, const Selection& selection,
   spec.timeout = std::chrono::seconds(options.collect_timeout_s);
   const auto expression = leg_expression(selection, leg, ctx);
   context.workflow.log("the report has no test: collecting " + describe_expression(expression) + " ...");
-  return take(collect(context.runner, context.clock, spec, expression)).node_ids.size();
+  return value_or_throw(collect(context.processes, context.clock, spec, expression)).node_ids.size();
 }
 
 std::string summary(const Leg& leg, const RanVerdict& verdict, const junit::ReadStats& stats,
@@ -75,14 +75,14 @@ std::string summary(const Leg& leg, const RanVerdict& verdict, const junit::Read
 }  // namespace
 
 ExitCode run_ran(const Options& options, Context& context) {
-  const Selection selection = load_selection(options);
+  const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   RanFacts facts;
   facts.imports = check_imports(options, leg, context);
   junit::ReadOptions read;
   read.junit_prefix = options.junit_prefix;
   std::vector<std::string> skip_messages;
-  const auto stats = take(junit::read_file(options.report, [&](const junit::TestCase& test) {
+  const auto stats = value_or_throw(junit::read_file(options.report, [&](const junit::TestCase& test) {
     if (test.outcome == JunitOutcome::skipped && skip_messages.size() < kSkipMessages) skip_messages.push_back(test.message);
   }, read));
   facts.cases = stats.cases;

@@ -5,6 +5,8 @@
 #include <regex>
 
 #include "gatekit/config.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/yaml.hpp"
 
 namespace gatekit::suite_report {
 
@@ -278,10 +280,10 @@ Result<Selection> load_selection_text(const std::string& text, const std::string
   return Loader(origin).load(*root);
 }
 
-Result<Selection> load_selection_file(const std::string& path) {
-  auto root = load_yaml_file(path);
-  if (!root) return root.error();
-  return Loader(path).load(*root);
+Result<Selection> load_selection_file(const Files& files, const std::string& path) {
+  auto text = files.read(path);
+  if (!text) return bad_input(path + ": cannot read file");
+  return load_selection_text(*text, path);
 }
 
 std::string leg_expression(const Selection& selection, const Leg& leg, std::string_view context) {
@@ -310,11 +312,9 @@ Result<std::string> context_from_event(std::string_view event_name) {
   if (event_name == "push" || event_name == "workflow_dispatch") return std::string("main");
   if (event_name == "schedule") return std::string("daily");
   if (event_name.empty())
-    return make_error("no --context given and GITHUB_EVENT_NAME is not set (contexts: pr, main, daily, gate, gate-full)",
-                      ExitCode::usage_error);
-  return make_error("no --context given and the event '" + std::string(event_name) +
-                        "' has no context of its own: pass --context (pr, main, daily, gate, gate-full)",
-                    ExitCode::usage_error);
+    return bad_input("no --context given and GITHUB_EVENT_NAME is not set (contexts: pr, main, daily, gate, gate-full)");
+  return bad_input("no --context given and the event '" + std::string(event_name) +
+                        "' has no context of its own: pass --context (pr, main, daily, gate, gate-full)");
 }
 
 std::string expression_problem(std::string_view expression) {

@@ -11,6 +11,10 @@
 
 #include "gatekit/result.hpp"
 
+namespace gatekit {
+class Files;
+}
+
 namespace gatekit::suite_report {
 
 // The contexts a selection is asked for: pull requests and merge queues (pr), pushes to
@@ -55,8 +59,10 @@ struct Selection {
 // The skip reasons used when the file has no `device-skips`.
 std::vector<DeviceSkip> default_device_skips();
 
+// Usage errors listing every problem, "file:line:col: field: message" per line. A file that
+// cannot be read through `files` is a usage error too: "PATH: cannot read file".
 Result<Selection> load_selection_text(const std::string& text, const std::string& origin);
-Result<Selection> load_selection_file(const std::string& path);
+Result<Selection> load_selection_file(const Files& files, const std::string& path);
 
 // ---- pure decisions ------------------------------------------------------------------
 

@@ -2,23 +2,14 @@
 // Proves that the marker selections CI runs partition the suite, catches GPU tests that
 // slipped into the CPU leg and GPU legs that ran nothing, prints each leg's selection for
 // the current context, and reports the suite's growth against the last main run.
-#include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 
 int suite_report_main(int argc, const char* const* argv);
-
-namespace gatekit::github {
-class HttpTransport;
-}
 
 namespace gatekit::suite_report {
 
@@ -50,15 +41,9 @@ struct Options {
   std::optional<double> notice_seconds;  // --notice-seconds S (default: the selection file's, else 60)
 };
 
-// Every side effect, built once by the frame (cli.cpp) and passed down; tests pass fakes.
-struct Context {
-  const Environment& env;
-  Workflow& workflow;
-  ProcessRunner& runner;
-  Clock& clock;
-  std::function<std::unique_ptr<github::HttpTransport>()> make_transport;
-};
-
+// One function per subcommand, over the core's seams (gatekit/context.hpp). A subcommand that
+// cannot reach a verdict throws a Failure (gatekit/result.hpp); cli.cpp then sets the
+// `result` output to `error` before the frame prints it and exits with its kind's code.
 ExitCode run_partition(const Options& options, Context& context);
 ExitCode run_unmarked(const Options& options, Context& context);
 ExitCode run_ran(const Options& options, Context& context);

@@ -46,14 +46,14 @@ std::optional<DeviceSkip> match_device_skip(const std::vector<DeviceSkip>& skips
 }
 
 ExitCode run_unmarked(const Options& options, Context& context) {
-  const Selection selection = load_selection(options);
+  const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   if (leg.device != Device::cpu)
-    fail(ExitCode::usage_error, "leg '" + leg.name + "' is a GPU leg (device: gpu): unmarked reads a CPU leg's report");
+    fail_bad_input("leg '" + leg.name + "' is a GPU leg (device: gpu): unmarked reads a CPU leg's report");
   junit::ReadOptions read;
   read.junit_prefix = options.junit_prefix;
   std::vector<UnmarkedTest> found;
-  auto stats = take(junit::read_file(options.report, [&](const junit::TestCase& test) {
+  auto stats = value_or_throw(junit::read_file(options.report, [&](const junit::TestCase& test) {
     if (auto skip = match_device_skip(selection.device_skips, test))
       found.push_back({test.id(), test.file, test.line > 0 ? test.line + 1 : 0, test.message, skip->marker});
   }, read));

@@ -4,16 +4,26 @@
 #include <exception>
 #include <iostream>
 
+#include "gatekit/result.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit {
 
-int run_tool(const ToolInfo& info, int argc, const char* const* argv,
-             const std::function<void(CLI::App&)>& configure,
-             const std::function<ExitCode(CLI::App&)>& act, const UsageErrorHook& on_usage_error) {
-  // A reader that goes away (a closed pipe) must not kill the tool before it reports.
-  std::signal(SIGPIPE, SIG_IGN);
+namespace {
+
+// Messages may quote outside text (arguments, paths, API text): inert_lines keeps every line
+// of them from acting as a workflow command.
+int report(const ToolInfo& info, Context& context, const std::string& message, ExitCode code) {
+  context.out.flush();
+  std::cerr << inert_lines(info.name + ": error: " + message) << '\n';
+  return to_int(code);
+}
+
+}  // namespace
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
+             const Configure& configure, const Act& act, const UsageErrorHook& on_usage_error) {
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
   app.option_defaults()->always_capture_default();
@@ -21,33 +31,42 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv,
     configure(app);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
+    context.out << app.help();
     return to_int(ExitCode::pass);
   } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
+    context.out << app.help("", CLI::AppFormatMode::All);
     return to_int(ExitCode::pass);
   } catch (const CLI::CallForVersion& e) {
-    std::cout << e.what() << '\n';
+    context.out << e.what() << '\n';
     return to_int(ExitCode::pass);
   } catch (const CLI::ParseError& e) {
-    // Messages may quote outside text (arguments, paths, API text): inert_lines keeps every
-    // line of them from acting as a workflow command.
     std::cerr << inert_lines(info.name + ": error: " + e.what()) << "\n"
               << "Run '" << info.name << " --help' for usage.\n";
-    if (on_usage_error) on_usage_error(e.what());
+    if (on_usage_error) on_usage_error(e.what(), context);
     return to_int(ExitCode::usage_error);
   }
   try {
-    return to_int(act(app));
-  } catch (const ToolError& e) {
-    std::cout.flush();
-    std::cerr << inert_lines(info.name + ": error: " + e.message) << '\n';
-    return to_int(e.code);
+    const ExitCode code = act(app, context);
+    const auto& unwritten = context.workflow.write_errors();
+    if (!unwritten.empty() && code != ExitCode::usage_error)
+      return report(info, context,
+                    "the result could not be reported: " + unwritten.front() +
+                        " (downstream jobs would read empty outputs)",
+                    worst(code, ExitCode::could_not_evaluate));
+    return to_int(code);
+  } catch (const Failure& failure) {
+    return report(info, context, failure.error().message, exit_code_of(failure.error()));
   } catch (const std::exception& e) {
-    std::cout.flush();
-    std::cerr << inert_lines(info.name + ": error: " + e.what()) << '\n';
-    return to_int(ExitCode::could_not_evaluate);
+    return report(info, context, e.what(), ExitCode::could_not_evaluate);
   }
+}
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
+             const Act& act, const UsageErrorHook& on_usage_error) {
+  // A reader that goes away (a closed pipe) must not kill the tool before it reports.
+  std::signal(SIGPIPE, SIG_IGN);
+  SystemSeams seams;
+  return run_tool(info, argc, argv, seams.context(), configure, act, on_usage_error);
 }
 
 }  // namespace gatekit

@@ -1,13 +1,16 @@
 #include "gatekit/config.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>  // the event pass (not in yaml.h)
+
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/yaml.hpp"
 
 namespace gatekit {
 
@@ -27,7 +30,7 @@ void ConfigErrors::add(const YAML::Node& at, std::string field, std::string mess
                        const YAML::Node* key) {
   const bool use_key = key != nullptr && key->IsDefined() && (!at.IsDefined() || at.IsNull());
   const YAML::Node& where = use_key ? *key : at;
-  auto pos = where.IsDefined() ? compat::position_of(where.Mark()) : compat::YamlPosition{};
+  auto pos = where.IsDefined() ? yaml::position_of(where.Mark()) : yaml::Position{};
   add(pos.line, pos.column, std::move(field), std::move(message));
 }
 
@@ -51,7 +54,7 @@ std::string ConfigErrors::format() const {
 Error ConfigErrors::to_error() const {
   const auto n = issues_.size();
   std::string head = std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + file_ + ":\n";
-  return make_error(head + format(), ExitCode::usage_error);
+  return bad_input(head + format());
 }
 
 namespace {
@@ -121,10 +124,10 @@ class DocumentChecker : public YAML::EventHandler {
     bool expect_key = true;       // map: the next node is a key
     std::string key;              // map: the current key's text (for field paths)
     std::size_t index = 0;        // sequence: the next item's index
-    std::map<std::string, compat::YamlPosition> keys;  // map: keys seen, with where
+    std::map<std::string, yaml::Position> keys;  // map: keys seen, with where
   };
 
-  static compat::YamlPosition position(const YAML::Mark& mark) { return compat::position_of(mark); }
+  static yaml::Position position(const YAML::Mark& mark) { return yaml::position_of(mark); }
 
   // The field path of the node that starts now, in the style `smokes[1].env.A`.
   std::string child_field() const {
@@ -222,10 +225,10 @@ class DocumentChecker : public YAML::EventHandler {
 };
 
 Error syntax_error(const YAML::Exception& e, const std::string& name) {
-  auto pos = compat::position_of(e.mark);
+  auto pos = yaml::position_of(e.mark);
   ConfigErrors errors(name);
   errors.add(pos.line, pos.column, "", "invalid YAML: " + e.msg);
-  return make_error(errors.format(), ExitCode::usage_error);
+  return bad_input(errors.format());
 }
 
 }  // namespace
@@ -250,12 +253,10 @@ Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& na
   }
 }
 
-Result<YAML::Node> load_yaml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(path + ": cannot read file", ExitCode::usage_error);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_yaml_text(text.str(), path);
+Result<YAML::Node> load_yaml_file(const Files& files, const std::string& path) {
+  auto text = as_bad_input(files.read(path));
+  if (!text) return text.error();
+  return load_yaml_text(*text, path);
 }
 
 void reject_unknown_keys(const YAML::Node& map, std::span<const std::string_view> allowed,

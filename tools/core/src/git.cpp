@@ -37,7 +37,7 @@ Result<std::string> Git::run(const std::vector<std::string>& args) const {
     std::string message = "git " + join(args, " ") + " failed (" + result->describe() + ")";
     auto err = trim(result->err);
     if (!err.empty()) message += ": " + err;
-    return make_error(std::move(message));
+    return could_not_evaluate(std::move(message));
   }
   return std::move(result->out);
 }
@@ -45,7 +45,7 @@ Result<std::string> Git::run(const std::vector<std::string>& args) const {
 Result<std::string> Git::rev_parse(const std::string& rev) const {
   if (auto ok = check_revision(rev); !ok) return ok.error();
   auto out = run({"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{object}"});
-  if (!out) return make_error("cannot resolve '" + rev + "' in " + repo_.string() + ": " + out.error().message);
+  if (!out) return could_not_evaluate("cannot resolve '" + rev + "' in " + repo_.string() + ": " + out.error().message);
   return trim(*out);
 }
 
@@ -88,7 +88,7 @@ Result<std::vector<RefEntry>> Git::for_each_ref(const std::string& pattern) cons
   for (const auto& line : split_lines(*out)) {
     auto a = line.find('\0');
     auto b = a == std::string::npos ? a : line.find('\0', a + 1);
-    if (b == std::string::npos) return make_error("unexpected git for-each-ref line: " + line);
+    if (b == std::string::npos) return could_not_evaluate("unexpected git for-each-ref line: " + line);
     refs.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
   }
   return refs;

@@ -89,16 +89,16 @@ std::string quote_for_message(std::string_view value, std::size_t limit) {
 }
 
 Status check_revision(std::string_view rev) {
-  if (rev.empty()) return make_error("the revision is empty");
+  if (rev.empty()) return could_not_evaluate("the revision is empty");
   const auto shown = quote_for_message(rev);
-  if (rev.front() == '-') return make_error("revision " + shown + " starts with '-': git would read it as an option");
+  if (rev.front() == '-') return could_not_evaluate("revision " + shown + " starts with '-': git would read it as an option");
   for (char c : rev)
-    if (is_control(c)) return make_error("revision " + shown + " contains a control character");
+    if (is_control(c)) return could_not_evaluate("revision " + shown + " contains a control character");
   const auto split = rev.find_first_of("~^");
   auto problem = ref_name_problem(rev.substr(0, split));
   if (problem.empty() && split != std::string_view::npos) problem = suffix_problem(rev.substr(split));
   if (problem.empty()) return {};
-  return make_error("revision " + shown +
+  return could_not_evaluate("revision " + shown +
                     " is not a commit SHA or ref name (such as main, origin/main or v1.2) optionally followed by "
                     "~N, ^N or ^{commit}: " + problem);
 }
@@ -109,12 +109,12 @@ bool is_object_name(std::string_view text) {
 }
 
 Status check_argument(std::string_view what, std::string_view value) {
-  if (value.empty()) return make_error(std::string(what) + " is empty");
+  if (value.empty()) return could_not_evaluate(std::string(what) + " is empty");
   if (value.front() == '-')
-    return make_error(std::string(what) + " " + quote_for_message(value) +
+    return could_not_evaluate(std::string(what) + " " + quote_for_message(value) +
                       " starts with '-': git would read it as an option");
   for (char c : value)
-    if (is_control(c)) return make_error(std::string(what) + " " + quote_for_message(value) + " contains a control character");
+    if (is_control(c)) return could_not_evaluate(std::string(what) + " " + quote_for_message(value) + " contains a control character");
   return {};
 }
 
@@ -125,7 +125,7 @@ Result<std::string> unquote_c_style(std::string_view text) {
   while (i < text.size()) {
     const char c = text[i];
     if (c == '"') {
-      if (i + 1 != text.size()) return make_error("text after the closing quote");
+      if (i + 1 != text.size()) return could_not_evaluate("text after the closing quote");
       return out;
     }
     if (c != '\\') {
@@ -133,7 +133,7 @@ Result<std::string> unquote_c_style(std::string_view text) {
       ++i;
       continue;
     }
-    if (i + 1 >= text.size()) return make_error("a '\\' at the end");
+    if (i + 1 >= text.size()) return could_not_evaluate("a '\\' at the end");
     const char e = text[i + 1];
     static constexpr std::string_view kNamed = "abtnvfr\"\\";
     static constexpr std::string_view kValues = "\a\b\t\n\v\f\r\"\\";
@@ -148,10 +148,10 @@ Result<std::string> unquote_c_style(std::string_view text) {
       i += 4;
       continue;
     }
-    if (e >= '0' && e <= '7') return make_error("an octal escape that is not three digits from \\000 to \\377");
-    return make_error("an unknown escape " + quote_for_message(text.substr(i, 2)));
+    if (e >= '0' && e <= '7') return could_not_evaluate("an octal escape that is not three digits from \\000 to \\377");
+    return could_not_evaluate("an unknown escape " + quote_for_message(text.substr(i, 2)));
   }
-  return make_error("no closing quote");
+  return could_not_evaluate("no closing quote");
 }
 
 Result<std::vector<FileChange>> parse_name_status_z(std::string_view text) {
@@ -166,20 +166,20 @@ Result<std::vector<FileChange>> parse_name_status_z(std::string_view text) {
   std::vector<FileChange> changes;
   for (std::size_t i = 0; i < fields.size();) {
     auto status = fields[i++];
-    if (status.empty()) return make_error("unexpected empty status field in git diff output");
+    if (status.empty()) return could_not_evaluate("unexpected empty status field in git diff output");
     // git's letters, then a score for R and C (R100): anything else is not --name-status output.
     if (std::string_view("ACDMRTUX").find(status[0]) == std::string_view::npos ||
         status.find_first_not_of("0123456789", 1) != std::string_view::npos)
-      return make_error("unexpected status field " + quote_for_message(status) + " in git diff output");
+      return could_not_evaluate("unexpected status field " + quote_for_message(status) + " in git diff output");
     FileChange change;
     change.status = status[0];
     const bool two_paths = change.status == 'R' || change.status == 'C';
     if (i + (two_paths ? 2 : 1) > fields.size())
-      return make_error("truncated git diff output after status '" + std::string(status) + "'");
+      return could_not_evaluate("truncated git diff output after status '" + std::string(status) + "'");
     if (two_paths) change.previous_path = fields[i++];
     change.path = fields[i++];
     if (change.path.empty() || (two_paths && change.previous_path.empty()))
-      return make_error("an empty path after status '" + std::string(status) + "' in git diff output");
+      return could_not_evaluate("an empty path after status '" + std::string(status) + "' in git diff output");
     changes.push_back(std::move(change));
   }
   return changes;

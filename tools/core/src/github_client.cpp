@@ -4,29 +4,14 @@
 #include <random>
 #include <set>
 
-#include "gatekit/github_detail.hpp"
+#include "gatekit/github_decode.hpp"
+#include "gatekit/github_json.hpp"
 #include "github_impl.hpp"
 #include "gatekit/version.hpp"
 
 namespace gatekit::github {
 
 using namespace std::chrono_literals;
-
-std::string_view to_string(ApiErrorKind kind) {
-  switch (kind) {
-    case ApiErrorKind::network: return "network";
-    case ApiErrorKind::http_status: return "http_status";
-    case ApiErrorKind::decode: return "decode";
-    case ApiErrorKind::budget_exhausted: return "budget_exhausted";
-  }
-  return "unknown";
-}
-
-std::string ApiError::describe() const {
-  std::string out = method + " " + detail::path_of(url) + ": " + message;
-  if (!documentation_url.empty()) out += " (" + documentation_url + ")";
-  return out;
-}
 
 ClientOptions options_from_environment(const Environment& env, const std::string& explicit_token) {
   ClientOptions options;
@@ -107,22 +92,17 @@ HttpRequest Client::Impl::make_request(const std::string& method, const std::str
   return request;
 }
 
-ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const std::string& url,
-                                               const std::string& body, Deadline deadline) {
+Result<HttpResponse> Client::Impl::exchange(const std::string& method, const std::string& url,
+                                            const std::string& body, Deadline deadline) {
   auto request = make_request(method, url, body);
   std::uniform_real_distribution<double> jitter(0.0, 1.0);
-  auto fail = [&](ApiErrorKind kind, std::string message) {
-    ApiError e;
-    e.kind = kind;
-    e.method = method;
-    e.url = url;
-    e.message = std::move(message);
-    return e;
+  auto fail = [&](const std::string& reason, int status = 0) {
+    return detail::api_error(method, url, reason, "", status);
   };
   for (int attempt = 1;; ++attempt) {
     // Slow pages count too: no request starts after the budget is spent.
     const auto now = clock.now();
-    if (now >= deadline) return fail(ApiErrorKind::budget_exhausted, budget_text(deadline) + " is spent");
+    if (now >= deadline) return fail(budget_text(deadline) + " is spent");
     // A request in flight ends at the deadline too: a slow server cannot stretch the budget.
     request.timeout = std::min(options.request_timeout, std::max(std::chrono::milliseconds(deadline - now), 1ms));
     ++requests_sent;
@@ -130,17 +110,14 @@ ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const 
     if (auto* answer = std::get_if<HttpResponse>(&result)) redact(*answer);
     else redact(std::get<TransportError>(result));
     const auto* response = std::get_if<HttpResponse>(&result);
+    const int status = response != nullptr ? response->status : 0;
     auto assessment = response != nullptr ? detail::assess_response(*response, clock.now())
                                           : detail::assess_transport_error(std::get<TransportError>(result));
     auto left = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.now()), 0ms);
     const bool retryable = assessment.verdict == detail::Verdict::retry_backoff ||
                            assessment.verdict == detail::Verdict::retry_wait;
-    if (retryable && left == 0ms) {
-      auto error = fail(ApiErrorKind::budget_exhausted,
-                        budget_text(deadline) + " is spent (last attempt: " + assessment.reason + ")");
-      if (response != nullptr) error.status = response->status;
-      return error;
-    }
+    if (retryable && left == 0ms)
+      return fail(budget_text(deadline) + " is spent (last attempt: " + assessment.reason + ")", status);
     auto step = detail::next_step(assessment, attempt, options.max_attempts, left, jitter(rng));
     switch (step.action) {
       case detail::StepAction::deliver:
@@ -149,48 +126,69 @@ ApiResult<HttpResponse> Client::Impl::exchange(const std::string& method, const 
         clock.sleep_for(step.wait);
         continue;
       case detail::StepAction::fail:
-        return fail(ApiErrorKind::network, assessment.reason);
+        return fail(assessment.reason);
       case detail::StepAction::give_up_attempts: {
         std::string suffix = " (gave up after " + std::to_string(attempt) + " attempts)";
-        if (response == nullptr) return fail(ApiErrorKind::network, assessment.reason + suffix);
-        auto error = detail::error_from_response(*response, method, url);
-        error.message += suffix;
-        return error;
+        if (response == nullptr) return fail(assessment.reason + suffix);
+        return detail::error_from_response(*response, method, url, suffix);
       }
       case detail::StepAction::give_up_budget: {
         std::string message = assessment.reason + "; waiting " + std::to_string(step.wait.count() / 1000) +
                               " s more would exceed " + budget_text(deadline);
         if (assessment.reset_epoch) message += "; the rate limit resets at " + detail::format_utc(*assessment.reset_epoch);
-        auto error = fail(ApiErrorKind::budget_exhausted, message);
-        if (response != nullptr) error.status = response->status;
-        return error;
+        return fail(message, status);
       }
     }
   }
 }
 
-ApiResult<boost::json::value> Client::Impl::call(const std::string& method, const std::string& url,
-                                                 const std::string& body, Deadline deadline) {
-  auto exchanged = exchange(method, url, body, deadline);
-  if (auto* error = std::get_if<ApiError>(&exchanged)) return *error;
-  const auto& response = std::get<HttpResponse>(exchanged);
+Result<boost::json::value> Client::Impl::body_of(const HttpResponse& response, const std::string& method,
+                                                 const std::string& url) {
   if (response.status >= 400) return detail::error_from_response(response, method, url);
   auto parsed = detail::parse_body(response);
-  if (!parsed) return decode_error(method, url, parsed.error().message);
+  if (!parsed) return detail::api_error(method, url, parsed.error().message);
   return std::move(*parsed);
 }
 
-ApiError Client::Impl::decode_error(const std::string& method, const std::string& url, std::string message) {
-  ApiError e;
-  e.kind = ApiErrorKind::decode;
-  e.method = method;
-  e.url = url;
-  e.message = std::move(message);
-  return e;
+Result<boost::json::value> Client::Impl::call(const std::string& method, const std::string& url,
+                                              const std::string& body, Deadline deadline) {
+  auto exchanged = exchange(method, url, body, deadline);
+  if (!exchanged) return exchanged.error();
+  return body_of(*exchanged, method, url);
 }
 
-ApiResult<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, std::size_t limit,
-                                                     Deadline deadline) {
+namespace {
+
+// A listing is an array, or an object wrapping one under a known key ("" for a plain array).
+boost::json::array* listing_items(boost::json::value& body, std::string& wrapper_key) {
+  if (auto* items = body.if_array()) return items;
+  if (!body.is_object()) return nullptr;
+  for (const char* key : {"items", "workflow_runs", "jobs", "artifacts", "statuses"}) {
+    if (auto* v = body.get_object().if_contains(key); v != nullptr && v->is_array()) {
+      wrapper_key = key;
+      return &v->get_array();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Result<std::string> Client::Impl::read_page(const std::string& url, Deadline deadline, Page& page) {
+  auto exchanged = exchange("GET", url, "", deadline);
+  if (!exchanged) return exchanged.error();
+  auto parsed = body_of(*exchanged, "GET", url);
+  if (!parsed) return parsed.error();
+  std::string wrapper_key;
+  auto* items = listing_items(*parsed, wrapper_key);
+  if (items == nullptr) return detail::api_error("GET", url, "expected a JSON array or a wrapped listing");
+  if (page.wrapper_key.empty()) page.wrapper_key = wrapper_key;
+  if (page.first.is_null()) page.first = *parsed;
+  for (auto& item : *items) page.items.push_back(std::move(item));
+  return detail::next_link(exchanged->header("link").value_or("")).value_or("");
+}
+
+Result<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, std::size_t limit, Deadline deadline) {
   const std::string origin = detail::origin_of(detail::join_url(options.base_url, "/"));
   std::string url = url_in;
   if (!detail::has_query_param(url, "per_page")) url = detail::add_query(url, "per_page", "100");
@@ -198,36 +196,17 @@ ApiResult<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, 
   std::set<std::string> seen;
   while (true) {
     seen.insert(url);
-    auto exchanged = exchange("GET", url, "", deadline);
-    if (auto* error = std::get_if<ApiError>(&exchanged)) return *error;
-    const auto& response = std::get<HttpResponse>(exchanged);
-    if (response.status >= 400) return detail::error_from_response(response, "GET", url);
-    auto parsed = detail::parse_body(response);
-    if (!parsed) return decode_error("GET", url, parsed.error().message);
-    // A listing is an array, or an object wrapping one under a known key.
-    boost::json::array* items = parsed->if_array();
-    if (items == nullptr && parsed->is_object()) {
-      for (const char* key : {"items", "workflow_runs", "jobs", "artifacts", "statuses"}) {
-        if (auto* v = parsed->get_object().if_contains(key); v != nullptr && v->is_array()) {
-          items = &v->get_array();
-          if (page.wrapper_key.empty()) page.wrapper_key = key;
-          break;
-        }
-      }
-    }
-    if (items == nullptr) return decode_error("GET", url, "expected a JSON array or a wrapped listing");
-    if (page.first.is_null()) page.first = *parsed;
-    for (auto& item : *items) page.items.push_back(std::move(item));
+    auto next = read_page(url, deadline, page);
+    if (!next) return next.error();
     if (limit != 0 && page.items.size() >= limit) {
       page.items.resize(limit);
       return page;
     }
-    auto next = detail::next_link(response.header("link").value_or(""));
-    if (!next) return page;
+    if (next->empty()) return page;
     // The token must never travel to another host: only same-origin pages are followed.
     if (detail::origin_of(*next) != origin)
-      return decode_error("GET", url, "refusing to follow a Link rel=next to another host: " + detail::origin_of(*next));
-    if (seen.count(*next) != 0) return decode_error("GET", url, "Link rel=next points back to a page already read");
+      return detail::api_error("GET", url, "refusing to follow a Link rel=next to another host: " + detail::origin_of(*next));
+    if (seen.count(*next) != 0) return detail::api_error("GET", url, "Link rel=next points back to a page already read");
     // A long listing shows progress: one line per further page (a 3000-file PR is 30 pages).
     if (workflow != nullptr)
       workflow->log("  GET " + detail::path_of(url_in) + ": page " + std::to_string(seen.size() + 1) + " (" +
@@ -236,20 +215,20 @@ ApiResult<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, 
   }
 }
 
-ApiResult<boost::json::value> Client::request(const std::string& method, const std::string& path,
-                                              const std::optional<boost::json::value>& body, bool paginate) {
-  const auto deadline = impl_->start_call();
-  const auto url = detail::join_url(impl_->options.base_url, path);
+Result<boost::json::value> request(Client& client, const std::string& method, const std::string& path,
+                                   const std::optional<boost::json::value>& body, bool paginate) {
+  auto& impl = JsonAccess::impl(client);
+  const auto deadline = impl.start_call();
+  const auto url = detail::join_url(impl.options.base_url, path);
   if (!paginate || method != "GET") {
-    return impl_->call(method, url, body ? boost::json::serialize(*body) : std::string(), deadline);
+    return impl.call(method, url, body ? boost::json::serialize(*body) : std::string(), deadline);
   }
-  auto listing = impl_->paginate(url, 0, deadline);
-  if (auto* error = std::get_if<ApiError>(&listing)) return *error;
-  auto& page = std::get<Impl::Page>(listing);
-  if (page.wrapper_key.empty()) return boost::json::value(std::move(page.items));
+  auto page = impl.paginate(url, 0, deadline);
+  if (!page) return page.error();
+  if (page->wrapper_key.empty()) return boost::json::value(std::move(page->items));
   // Wrapped listings keep the first page's other fields (total_count, ...).
-  auto out = page.first;
-  out.get_object()[page.wrapper_key] = std::move(page.items);
+  auto out = page->first;
+  out.get_object()[page->wrapper_key] = std::move(page->items);
   return out;
 }
 

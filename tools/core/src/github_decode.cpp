@@ -1,8 +1,8 @@
-// JSON bodies -> the client's structs, and GitHub's error bodies -> ApiError. Decoding is
+// JSON bodies -> the client's structs, and GitHub's error bodies -> Error. Decoding is
 // strict for the fields a gate decides on and lenient (empty) for display-only ones.
 #include <cctype>
 
-#include "gatekit/github_detail.hpp"
+#include "gatekit/github_decode.hpp"
 
 namespace gatekit::github::detail {
 namespace {
@@ -57,13 +57,13 @@ class Fields {
   }
   template <class T>
   Result<T> finish(T value) const {
-    if (error_) return make_error(*error_);
+    if (error_) return could_not_evaluate(*error_);
     return value;
   }
 
  private:
   const json::value* lookup(std::string_view key) const {
-    return object_ == nullptr ? nullptr : compat::find(*object_, key);
+    return object_ == nullptr ? nullptr : json_find(*object_, key);
   }
   std::string fail(std::string_view key, std::string_view what) {
     if (!error_) error_ = "field `" + prefix_ + std::string(key) + "`: " + std::string(what);
@@ -93,53 +93,67 @@ Result<json::value> parse_body(const HttpResponse& response) {
   if (response.body.empty()) return json::value(nullptr);
   auto type = response.header("content-type").value_or("");
   if (type.find("json") == std::string::npos) {
-    return make_error("expected a JSON body, got content type '" + type + "' (" +
+    return could_not_evaluate("expected a JSON body, got content type '" + type + "' (" +
                       std::to_string(response.body.size()) + " bytes: " + printable_prefix(response.body, 60) + ")");
   }
   boost::system::error_code ec;
   auto value = json::parse(response.body, ec);
   if (ec) {
-    return make_error("invalid JSON in a " + std::to_string(response.body.size()) + "-byte body: " + ec.message());
+    return could_not_evaluate("invalid JSON in a " + std::to_string(response.body.size()) + "-byte body: " + ec.message());
   }
   return value;
 }
 
-ApiError error_from_response(const HttpResponse& response, const std::string& method, const std::string& url) {
-  ApiError error;
-  error.kind = ApiErrorKind::http_status;
-  error.status = response.status;
-  error.method = method;
-  error.url = url;
-  error.message = "HTTP " + std::to_string(response.status);
+Error api_error(std::string_view method, std::string_view url, std::string_view reason,
+                std::string_view documentation_url, int http_status) {
+  std::string message = std::string(method) + " " + path_of(url) + ": " + std::string(reason);
+  if (!documentation_url.empty()) message += " (" + std::string(documentation_url) + ")";
+  Error error = could_not_evaluate(std::move(message));
+  error.http_status = http_status;
+  return error;
+}
+
+namespace {
+
+// "Label.color invalid; ..." from a validation failure's errors[], "" when there is none.
+std::string validation_details(const json::object& body) {
+  const auto* errors = json_find(body, "errors");
+  if (errors == nullptr || !errors->is_array()) return "";
+  std::string details;
+  for (const auto& item : errors->get_array()) {
+    const auto* e = item.if_object();
+    std::string one;
+    if (e == nullptr) {
+      if (item.is_string()) one = std::string(item.get_string());
+    } else if (auto m = json_string_at(*e, "message")) {
+      one = *m;
+    } else {
+      one = json_string_at(*e, "resource").value_or("") + "." + json_string_at(*e, "field").value_or("") + " " +
+            json_string_at(*e, "code").value_or("");
+    }
+    if (one.empty()) continue;
+    details += (details.empty() ? "" : "; ") + one;
+  }
+  return details;
+}
+
+}  // namespace
+
+Error error_from_response(const HttpResponse& response, const std::string& method, const std::string& url,
+                          std::string_view suffix) {
+  std::string reason = "HTTP " + std::to_string(response.status);
+  std::string documentation_url;
   boost::system::error_code ec;
   auto value = json::parse(response.body, ec);
   const auto* object = ec ? nullptr : value.if_object();
   if (object == nullptr) {
-    if (!response.body.empty()) error.message += ": " + printable_prefix(response.body, 120);
-    return error;
+    if (!response.body.empty()) reason += ": " + printable_prefix(response.body, 120);
+  } else {
+    if (auto message = json_string_at(*object, "message")) reason += ": " + *message;
+    documentation_url = json_string_at(*object, "documentation_url").value_or("");
+    if (auto details = validation_details(*object); !details.empty()) reason += " (" + details + ")";
   }
-  if (auto message = compat::string_at(*object, "message")) error.message += ": " + *message;
-  if (auto doc = compat::string_at(*object, "documentation_url")) error.documentation_url = *doc;
-  // Validation failures list the offending fields: "Label.color invalid".
-  if (const auto* errors = compat::find(*object, "errors"); errors != nullptr && errors->is_array()) {
-    std::string details;
-    for (const auto& item : errors->get_array()) {
-      const auto* e = item.if_object();
-      std::string one;
-      if (e == nullptr) {
-        if (item.is_string()) one = std::string(item.get_string());
-      } else if (auto m = compat::string_at(*e, "message")) {
-        one = *m;
-      } else {
-        one = compat::string_at(*e, "resource").value_or("") + "." + compat::string_at(*e, "field").value_or("") +
-              " " + compat::string_at(*e, "code").value_or("");
-      }
-      if (one.empty()) continue;
-      details += (details.empty() ? "" : "; ") + one;
-    }
-    if (!details.empty()) error.message += " (" + details + ")";
-  }
-  return error;
+  return api_error(method, url, reason + std::string(suffix), documentation_url, response.status);
 }
 
 Result<PullRequest> decode_pull_request(const json::value& v) {
@@ -184,7 +198,7 @@ Result<Issue> decode_issue(const json::value& v) {
       if (label.is_string()) {
         issue.labels.emplace_back(label.get_string());
       } else if (const auto* o = label.if_object()) {
-        if (auto name = compat::string_at(*o, "name")) issue.labels.push_back(*name);
+        if (auto name = json_string_at(*o, "name")) issue.labels.push_back(*name);
       }
     }
   }
@@ -239,6 +253,33 @@ Result<Artifact> decode_artifact(const json::value& v) {
   a.expired = f.boolean("expired");
   a.archive_download_url = f.opt_str("archive_download_url");
   return f.finish(std::move(a));
+}
+
+Result<IssueComment> decode_comment(const json::value& v) {
+  Fields f(v);
+  IssueComment c;
+  c.id = f.integer("id");
+  c.body = f.opt_str("body");
+  c.html_url = f.opt_str("html_url");
+  return f.finish(std::move(c));
+}
+
+Result<std::string> decode_label_name(const json::value& v) {
+  if (v.is_string()) return std::string(v.get_string());
+  Fields f(v);
+  auto name = f.str("name");
+  return f.finish(std::move(name));
+}
+
+Result<GitRef> decode_ref(const json::value& v) {
+  Fields f(v);
+  GitRef ref;
+  ref.ref = f.str("ref");
+  auto object = f.nested("object");
+  ref.sha = object.str("sha");
+  ref.type = object.opt_str("type");
+  f.absorb(object);
+  return f.finish(std::move(ref));
 }
 
 }  // namespace gatekit::github::detail

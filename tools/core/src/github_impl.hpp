@@ -4,6 +4,7 @@
 #include <random>
 
 #include "gatekit/github.hpp"
+#include "gatekit/json.hpp"
 
 namespace gatekit::github {
 
@@ -31,14 +32,18 @@ struct Client::Impl {
   HttpRequest make_request(const std::string& method, const std::string& url, const std::string& body) const;
   // One request with retries and rate-limit waits; any HTTP answer that is not retried
   // (including 4xx) comes back as a response.
-  ApiResult<HttpResponse> exchange(const std::string& method, const std::string& url, const std::string& body,
+  Result<HttpResponse> exchange(const std::string& method, const std::string& url, const std::string& body,
                                    Deadline deadline);
-  // exchange + error statuses as ApiError + the body parsed as JSON (null when empty).
-  ApiResult<boost::json::value> call(const std::string& method, const std::string& url, const std::string& body,
+  // exchange + error statuses as Errors + the body parsed as JSON (null when empty).
+  Result<boost::json::value> call(const std::string& method, const std::string& url, const std::string& body,
                                      Deadline deadline);
   // GET every page by Link rel=next (per_page=100 added when absent); limit 0 = all.
-  ApiResult<Page> paginate(const std::string& url, std::size_t limit, Deadline deadline);
-  static ApiError decode_error(const std::string& method, const std::string& url, std::string message);
+  Result<Page> paginate(const std::string& url, std::size_t limit, Deadline deadline);
+  // One page of a listing: its items appended to `page`; the next page's URL, or "" at the end.
+  Result<std::string> read_page(const std::string& url, Deadline deadline, Page& page);
+  // The same error statuses and decoding for one answer: the body as JSON.
+  static Result<boost::json::value> body_of(const HttpResponse& response, const std::string& method,
+                                            const std::string& url);
 
   ClientOptions options;
   HttpTransport& transport;
@@ -48,6 +53,11 @@ struct Client::Impl {
   std::optional<Deadline> total_deadline;  // options.total_budget from construction
   std::vector<std::string> secret_forms;   // of options.token
   Workflow* workflow = nullptr;  // progress lines for long listings; may be null
+};
+
+// The raw call (gatekit/github_json.hpp) reaches the engine through this friend of Client.
+struct JsonAccess {
+  static Client::Impl& impl(Client& client) { return *client.impl_; }
 };
 
 }  // namespace gatekit::github

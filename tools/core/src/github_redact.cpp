@@ -5,6 +5,7 @@
 #include <boost/archive/iterators/transform_width.hpp>
 
 #include "gatekit/github_detail.hpp"
+#include "gatekit/json.hpp"
 
 namespace gatekit::github::detail {
 namespace {

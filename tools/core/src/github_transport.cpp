@@ -8,10 +8,10 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 
-#include <cstdlib>
-
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <mutex>
 
 #include "gatekit/github.hpp"
 
@@ -59,41 +59,46 @@ struct LoadedCurl {
   std::string error;  // empty when loaded
 };
 
-// Loads libcurl (libcurl.so.4, or the file named by GATEKIT_LIBCURL for unusual installs and
-// tests) and runs curl_global_init once. The library stays loaded for the process's lifetime
-// (libcurl's global state is not safe to tear down and reload).
-const LoadedCurl& load_curl() {
-  static const LoadedCurl loaded = [] {
-    LoadedCurl result;
-    const char* override_path = std::getenv("GATEKIT_LIBCURL");
-    const std::string library = override_path != nullptr && *override_path != '\0' ? override_path : "libcurl.so.4";
-    void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* why = ::dlerror();
-      result.error = library + " could not be loaded: " + std::string(why != nullptr ? why : "unknown error");
-      return result;
-    }
-    std::string error;
-    auto& a = result.api;
-    bool ok = resolve(handle, "curl_global_init", a.global_init, error) &&
-              resolve(handle, "curl_easy_init", a.easy_init, error) &&
-              resolve(handle, "curl_easy_setopt", a.easy_setopt, error) &&
-              resolve(handle, "curl_easy_perform", a.easy_perform, error) &&
-              resolve(handle, "curl_easy_getinfo", a.easy_getinfo, error) &&
-              resolve(handle, "curl_easy_cleanup", a.easy_cleanup, error) &&
-              resolve(handle, "curl_easy_reset", a.easy_reset, error) &&
-              resolve(handle, "curl_easy_strerror", a.easy_strerror, error) &&
-              resolve(handle, "curl_slist_append", a.slist_append, error) &&
-              resolve(handle, "curl_slist_free_all", a.slist_free_all, error);
-    if (!ok) {
-      result.error = library + " could not be loaded: " + error;
-      return result;
-    }
-    if (CURLcode code = a.global_init(CURL_GLOBAL_DEFAULT); code != CURLE_OK)
-      result.error = std::string("curl_global_init failed: ") + a.easy_strerror(code);
+// Loads `library` and resolves the entry points; the error names the library when it fails.
+LoadedCurl open_curl(const std::string& library) {
+  LoadedCurl result;
+  void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = ::dlerror();
+    result.error = library + " could not be loaded: " + std::string(why != nullptr ? why : "unknown error");
     return result;
-  }();
-  return loaded;
+  }
+  std::string error;
+  auto& a = result.api;
+  bool ok = resolve(handle, "curl_global_init", a.global_init, error) &&
+            resolve(handle, "curl_easy_init", a.easy_init, error) &&
+            resolve(handle, "curl_easy_setopt", a.easy_setopt, error) &&
+            resolve(handle, "curl_easy_perform", a.easy_perform, error) &&
+            resolve(handle, "curl_easy_getinfo", a.easy_getinfo, error) &&
+            resolve(handle, "curl_easy_cleanup", a.easy_cleanup, error) &&
+            resolve(handle, "curl_easy_reset", a.easy_reset, error) &&
+            resolve(handle, "curl_easy_strerror", a.easy_strerror, error) &&
+            resolve(handle, "curl_slist_append", a.slist_append, error) &&
+            resolve(handle, "curl_slist_free_all", a.slist_free_all, error);
+  if (!ok) {
+    result.error = library + " could not be loaded: " + error;
+    return result;
+  }
+  if (CURLcode code = a.global_init(CURL_GLOBAL_DEFAULT); code != CURLE_OK)
+    result.error = std::string("curl_global_init failed: ") + a.easy_strerror(code);
+  return result;
+}
+
+// Loads a libcurl once per process and name, and runs curl_global_init once for it. The
+// library stays loaded for the process's lifetime (libcurl's global state is not safe to
+// tear down and reload).
+const LoadedCurl& load_curl(const std::string& library) {
+  static std::mutex mutex;
+  static std::map<std::string, LoadedCurl> loaded;  // node-based: references stay valid
+  std::lock_guard lock(mutex);
+  auto it = loaded.find(library);
+  if (it == loaded.end()) it = loaded.emplace(library, open_curl(library)).first;
+  return it->second;
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
@@ -140,7 +145,7 @@ TransportErrorKind classify(CURLcode code) {
 
 class CurlTransport final : public HttpTransport {
  public:
-  CurlTransport() = default;
+  explicit CurlTransport(std::string library) : library_(std::move(library)) {}
   ~CurlTransport() override {
     if (handle_ != nullptr) api_->easy_cleanup(handle_);
   }
@@ -150,7 +155,7 @@ class CurlTransport final : public HttpTransport {
   std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
     if (handle_ == nullptr) {
       // First use: load libcurl (once per process) and open the easy handle.
-      const LoadedCurl& curl = load_curl();
+      const LoadedCurl& curl = load_curl(library_);
       if (!curl.error.empty()) return TransportError{TransportErrorKind::other, curl.error};
       api_ = &curl.api;
       handle_ = api_->easy_init();
@@ -207,12 +212,15 @@ class CurlTransport final : public HttpTransport {
   }
 
  private:
+  std::string library_;
   const CurlApi* api_ = nullptr;
   CURL* handle_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<HttpTransport> make_curl_transport() { return std::make_unique<CurlTransport>(); }
+std::unique_ptr<HttpTransport> make_curl_transport(const Environment& env) {
+  return std::make_unique<CurlTransport>(env.get_nonempty("GATEKIT_LIBCURL").value_or("libcurl.so.4"));
+}
 
 }  // namespace gatekit::github

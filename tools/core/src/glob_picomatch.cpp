@@ -115,6 +115,9 @@ struct Extglob {
 struct ParseResult {
   std::string output;
   bool negated = false;
+  // picomatch 2.3.1 never returns: a run of backslashes moved its index past the end, and
+  // its `state.index === len - 1` end test never holds again (see eos()).
+  bool runs_forever = false;
 };
 
 class Parser {
@@ -516,7 +519,7 @@ class Parser {
       output_.clear();
       for (Token* t : tokens_) output_ += t->output.set ? t->output.text : t->value;
     }
-    return {output_, negated_};
+    return {output_, negated_, index_ > len_ - 1};
   }
 
  private:
@@ -528,7 +531,9 @@ class Parser {
     if (i < 0 || i >= len_) return -1;
     return static_cast<unsigned char>(input_[static_cast<std::size_t>(i)]);
   }
-  bool eos() const { return index_ == len_ - 1; }
+  // picomatch tests `index === len - 1`; past the end (a trailing run of 4+ backslashes skips
+  // over it) it loops forever, allocating tokens. Here the loop ends, and parse() reports it.
+  bool eos() const { return index_ >= len_ - 1; }
   int peek(long n = 1) const { return at(index_ + n); }
   std::string advance() {
     ++index_;
@@ -849,6 +854,13 @@ std::variant<Translation, PatternError> translate_picomatch(std::string_view tex
   } else {
     Parser parser(input, true);
     parsed = parser.parse();
+    if (parsed.runs_forever) {
+      const auto run = input.find_last_not_of('\\') + 1;  // the trailing run of backslashes
+      return PatternError{static_cast<int>(run) + 1,
+                          "picomatch 2.3.1 never finishes parsing this pattern: it ends in a run of 4 or more backslashes",
+                          "a backslash escapes the next character: end the pattern with '\\\\' (one literal "
+                          "backslash), or remove the run"};
+    }
   }
   // compileRe: the negation wraps the whole expression; Pattern keeps it apart instead.
   Translation out;

@@ -11,7 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "gatekit/compat.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/gpu.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
@@ -83,20 +83,20 @@ boost::json::object to_json(const GpuBackendProbe& p) {
 
 GpuBackendProbe probe_from_json(const boost::json::object& o) {
   GpuBackendProbe p;
-  p.backend = compat::string_at(o, "backend").value_or("");
-  p.library = compat::string_at(o, "library").value_or("");
-  if (const auto* v = compat::find(o, "loaded"); v != nullptr && v->is_bool()) p.loaded = v->get_bool();
-  p.count = static_cast<int>(compat::int_at(o, "count").value_or(0));
-  if (const auto* v = compat::find(o, "devices"); v != nullptr && v->is_array()) {
+  p.backend = json_string_at(o, "backend").value_or("");
+  p.library = json_string_at(o, "library").value_or("");
+  if (const auto* v = json_find(o, "loaded"); v != nullptr && v->is_bool()) p.loaded = v->get_bool();
+  p.count = static_cast<int>(json_int_at(o, "count").value_or(0));
+  if (const auto* v = json_find(o, "devices"); v != nullptr && v->is_array()) {
     for (const auto& d : v->get_array()) {
       if (!d.is_object()) continue;
-      p.devices.push_back({static_cast<int>(compat::int_at(d.get_object(), "index").value_or(0)),
-                           compat::string_at(d.get_object(), "name").value_or("")});
+      p.devices.push_back({static_cast<int>(json_int_at(d.get_object(), "index").value_or(0)),
+                           json_string_at(d.get_object(), "name").value_or("")});
     }
   }
-  p.driver_version = compat::string_at(o, "driver_version").value_or("");
-  p.runtime_version = compat::string_at(o, "runtime_version").value_or("");
-  p.error = compat::string_at(o, "error").value_or("");
+  p.driver_version = json_string_at(o, "driver_version").value_or("");
+  p.runtime_version = json_string_at(o, "runtime_version").value_or("");
+  p.error = json_string_at(o, "error").value_or("");
   return p;
 }
 
@@ -243,13 +243,13 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
   const auto hip = hip_library_candidates(env);
   const auto cuda = cuda_library_candidates(env);
   int fds[2];
-  if (::pipe(fds) != 0) return make_error(std::string("GPU probe: pipe failed: ") + std::strerror(errno));
+  if (::pipe(fds) != 0) return could_not_evaluate(std::string("GPU probe: pipe failed: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return make_error(std::string("GPU probe: fork failed: ") + std::strerror(errno));
+    return could_not_evaluate(std::string("GPU probe: fork failed: ") + std::strerror(errno));
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -293,14 +293,14 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   }
   if (end == ProbeEnd::cancelled)
-    return make_error("GPU probe stopped: the runner received " + signal_name(termination_signal()));
+    return could_not_evaluate("GPU probe stopped: the runner received " + signal_name(termination_signal()));
   if (end == ProbeEnd::timed_out || !exited)
-    return make_error("GPU probe did not finish within " + format_duration(timeout) + " (a wedged GPU driver?)");
+    return could_not_evaluate("GPU probe did not finish within " + format_duration(timeout) + " (a wedged GPU driver?)");
   if (WIFSIGNALED(status))
-    return make_error("GPU probe crashed inside the GPU runtime (signal " + std::to_string(WTERMSIG(status)) + ")");
+    return could_not_evaluate("GPU probe crashed inside the GPU runtime (signal " + std::to_string(WTERMSIG(status)) + ")");
   boost::system::error_code ec;
   auto parsed = boost::json::parse(text, ec);
-  if (ec || !parsed.is_array()) return make_error("GPU probe returned no result");
+  if (ec || !parsed.is_array()) return could_not_evaluate("GPU probe returned no result");
   std::vector<GpuBackendProbe> probes;
   for (const auto& item : parsed.get_array()) {
     if (item.is_object()) probes.push_back(probe_from_json(item.get_object()));

@@ -90,7 +90,7 @@ struct Reader::Impl {
   }
 
   void fail(std::string message) {
-    if (!error) error = make_error(where() + ": " + message);
+    if (!error) error = could_not_evaluate(where() + ": " + message);
     XML_StopParser(parser, XML_FALSE);
   }
 
@@ -124,7 +124,9 @@ struct Reader::Impl {
       take_result(name, atts);
     } else if (in_test && (name == "flakyFailure" || name == "flakyError")) {
       kind = Elem::flaky;
-      ++current.flaky_attempts;
+      if (++current.flaky_attempts == 1 && current.outcome == JunitOutcome::passed) take_flaky(atts);
+    } else if (first_flaky_open() && name == "stackTrace") {
+      target = &detail;  // Surefire puts the attempt's trace in a <stackTrace> child
     } else if (in_test && (name == "rerunFailure" || name == "rerunError")) {
       kind = Elem::rerun;
       ++current.rerun_failures;
@@ -153,6 +155,17 @@ struct Reader::Impl {
     current.time_s = detail::parse_seconds(attribute(atts, "time"));
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
     ctest_status = detail::bounded(attribute(atts, "status"), 16);
+  }
+
+  // A case that passed after flaky attempts: its first attempt says what went wrong.
+  void take_flaky(const XML_Char** atts) {
+    current.type = detail::bounded(attribute(atts, "type"), options.excerpt_bytes);
+    current.message = detail::bounded(attribute(atts, "message"), options.excerpt_bytes);
+    detail.clear();
+  }
+  bool first_flaky_open() const {
+    return in_case && !stack.empty() && stack.back() == Elem::flaky && current.flaky_attempts == 1 &&
+           current.outcome == JunitOutcome::passed;
   }
 
   void take_result(std::string_view name, const XML_Char** atts) {
@@ -213,10 +226,14 @@ struct Reader::Impl {
     }
   }
 
+  // After a failure expat may still report events (the end of an empty element whose start
+  // failed, so nothing was pushed): they are ignored.
   static void on_start(void* self, const XML_Char* name, const XML_Char** atts) {
-    static_cast<Impl*>(self)->start(name, atts);
+    if (auto* impl = static_cast<Impl*>(self); !impl->error) impl->start(name, atts);
   }
-  static void on_end(void* self, const XML_Char*) { static_cast<Impl*>(self)->end(); }
+  static void on_end(void* self, const XML_Char*) {
+    if (auto* impl = static_cast<Impl*>(self); !impl->error) impl->end();
+  }
   static void on_text(void* self, const XML_Char* text, int length) {
     auto* impl = static_cast<Impl*>(self);
     if (impl->target != nullptr) impl->target->append(std::string_view(text, static_cast<std::size_t>(length)));
@@ -235,12 +252,12 @@ struct Reader::Impl {
     const auto code = XML_GetErrorCode(parser);
     const std::string what = XML_ErrorString(code);
     if (stats.bytes == 0 || (final && code == XML_ERROR_NO_ELEMENTS && stack.empty() && stats.suites == 0))
-      error = make_error(origin + ": empty report: no XML element in it");
+      error = could_not_evaluate(origin + ": empty report: no XML element in it");
     else if (final && (code == XML_ERROR_NO_ELEMENTS || code == XML_ERROR_UNCLOSED_TOKEN ||
                        code == XML_ERROR_UNCLOSED_CDATA_SECTION || code == XML_ERROR_PARTIAL_CHAR))
-      error = make_error(where() + ": the report ends early (cut short?): " + what);
+      error = could_not_evaluate(where() + ": the report ends early (cut short?): " + what);
     else
-      error = make_error(where() + ": not well-formed XML: " + what);
+      error = could_not_evaluate(where() + ": not well-formed XML: " + what);
     return *error;
   }
 };
@@ -278,7 +295,7 @@ Result<ReadStats> read_text(std::string_view text, const std::string& origin, co
 
 Result<ReadStats> read_file(const std::string& path, const CaseHandler& on_case, const ReadOptions& options) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(path + ": cannot read the report (missing or unreadable)");
+  if (!in) return could_not_evaluate(path + ": cannot read the report (missing or unreadable)");
   Reader reader(path, on_case, options);
   std::string chunk(kChunk, '\0');
   while (in) {
@@ -287,7 +304,7 @@ Result<ReadStats> read_file(const std::string& path, const CaseHandler& on_case,
     if (got == 0) break;
     if (auto status = reader.feed(std::string_view(chunk.data(), got)); !status) return status.error();
   }
-  if (in.bad()) return make_error(path + ": read error");
+  if (in.bad()) return could_not_evaluate(path + ": read error");
   return reader.finish();
 }
 

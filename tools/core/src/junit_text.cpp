@@ -109,7 +109,8 @@ void Excerpt::append(std::string_view text) {
   }
   if (text.empty()) return;
   tail_.append(text);
-  if (tail_.size() > 2 * half + 64) tail_.erase(0, tail_.size() - half);
+  // Trimmed at a character boundary, so the tail never starts inside a character.
+  if (tail_.size() > 2 * half + 64) tail_.erase(0, tail_boundary(tail_, half));
 }
 
 std::string Excerpt::str() const {

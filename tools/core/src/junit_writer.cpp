@@ -14,6 +14,19 @@ std::string format_time(double seconds) {
   return buffer;
 }
 
+std::string attempt_elements(const JunitCase& c) {
+  std::string out;
+  const bool passed = c.outcome == JunitOutcome::passed;
+  for (const auto& a : c.attempts) {
+    const std::string element = std::string(passed ? "flaky" : "rerun") + (a.error ? "Error" : "Failure");
+    out += "      <" + element + " message=\"" + xml_escape(a.message, true) + "\"";
+    if (!a.type.empty()) out += " type=\"" + xml_escape(a.type, true) + "\"";
+    if (a.detail.empty()) out += "/>\n";
+    else out += "><stackTrace>" + xml_escape(a.detail, false) + "</stackTrace></" + element + ">\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string xml_escape(std::string_view text, bool attribute) {
@@ -75,7 +88,8 @@ std::string write_junit(const std::vector<JunitSuite>& suites) {
     }
     for (const auto& c : suite.cases) {
       body += "    <testcase" + attr("classname", c.classname) + attr("name", c.name) + attr("time", format_time(c.time_s));
-      if (c.outcome == JunitOutcome::passed && c.system_out.empty()) {
+      if (!c.file.empty()) body += attr("file", c.file) + (c.line > 0 ? attr("line", std::to_string(c.line)) : "");
+      if (c.outcome == JunitOutcome::passed && c.system_out.empty() && c.attempts.empty()) {
         body += "/>\n";
         continue;
       }
@@ -89,6 +103,7 @@ std::string write_junit(const std::vector<JunitSuite>& suites) {
         if (c.detail.empty()) body += "/>\n";
         else body += ">" + xml_escape(c.detail, false) + "</" + element + ">\n";
       }
+      body += attempt_elements(c);
       if (!c.system_out.empty()) body += "      <system-out>" + xml_escape(c.system_out, false) + "</system-out>\n";
       body += "    </testcase>\n";
     }

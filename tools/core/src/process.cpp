@@ -1,6 +1,10 @@
 #include "gatekit/process.hpp"
 
-#include "gatekit/compat.hpp"  // before Boost.Process: selects std::filesystem
+// Boost.Process v1 uses Boost.Filesystem unless told to use std::filesystem (1.77+).
+#ifndef BOOST_PROCESS_USE_STD_FS
+#define BOOST_PROCESS_USE_STD_FS 1
+#endif
+#include <boost/version.hpp>
 
 // Boost.Process v1. Boost 1.86 moved it to boost/process/v1/ (namespace boost::process::v1)
 // and 1.88 made <boost/process.hpp> v2, a different API (Ubuntu 26.04 has Boost 1.90).
@@ -29,8 +33,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <memory>
 #include <mutex>
+#include <sstream>
 
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
@@ -104,11 +109,11 @@ std::string ProcessResult::describe(std::chrono::milliseconds timeout) const {
 }
 
 Result<std::filesystem::path> find_program(std::string_view name, std::string_view path_var) {
-  if (name.empty()) return make_error("empty program name", ExitCode::usage_error);
+  if (name.empty()) return bad_input("empty program name");
   if (name.find('/') != std::string_view::npos) {
     std::filesystem::path p(name);
     if (::access(p.c_str(), X_OK) == 0) return p;
-    return make_error("program '" + std::string(name) + "' does not exist or is not executable");
+    return could_not_evaluate("program '" + std::string(name) + "' does not exist or is not executable");
   }
   std::size_t start = 0;
   while (start <= path_var.size()) {
@@ -121,7 +126,7 @@ Result<std::filesystem::path> find_program(std::string_view name, std::string_vi
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
-  return make_error("program '" + std::string(name) + "' not found on PATH");
+  return could_not_evaluate("program '" + std::string(name) + "' not found on PATH");
 }
 
 namespace {
@@ -181,31 +186,37 @@ int end_child_processes(std::chrono::milliseconds limit) {
   return running;
 }
 
-Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
-  if (spec.argv.empty()) return make_error("no program given", ExitCode::usage_error);
-  static std::once_flag ignore_sigpipe;
-  std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
+namespace {
 
+// The child's environment: this process's (unless inherit_env is off), then the spec's
+// additions and removals.
+bp::environment child_environment(const ProcessSpec& spec) {
   bp::environment env;
   if (spec.inherit_env) {
     for (const auto& entry : boost::this_process::environment()) env[entry.get_name()] = entry.to_string();
   }
   for (const auto& [key, value] : spec.env_set) env[key] = value;
   for (const auto& key : spec.env_unset) env.erase(key);
+  return env;
+}
 
-  std::string path_var;
-  if (auto it = env.find("PATH"); it != env.end()) path_var = it->to_string();
-  auto program = find_program(spec.argv.front(), path_var);
-  if (!program) return program.error();
-
-  std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
-  const std::filesystem::path cwd = spec.cwd.empty() ? std::filesystem::current_path() : spec.cwd;
-
-  ProcessResult result;
-  const auto started = steady::now();
+// A started child: its process group and the parent's ends of its three pipes.
+struct Spawned {
   bp::group group;
   bp::child child;
-  int out_fd = -1, err_fd = -1, in_fd = -1;
+  int out_fd = -1;
+  int err_fd = -1;  // -1 when stderr is merged into stdout
+  int in_fd = -1;
+};
+
+// Starts the program in a new process group with piped stdin, stdout and stderr.
+Result<std::unique_ptr<Spawned>> start_child(const ProcessSpec& spec, const std::filesystem::path& program,
+                                             bp::environment& env) {
+  std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
+  const std::filesystem::path cwd = spec.cwd.empty() ? std::filesystem::current_path() : spec.cwd;
+  auto spawned = std::make_unique<Spawned>();
+  auto& s = *spawned;
+  std::error_code ec;
   {
     // The pipes are made under the lock too: made outside it, a child forked meanwhile by
     // another thread would inherit them and hold this run's output open until it exits.
@@ -215,118 +226,167 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
       set_cloexec(p->native_source());
       set_cloexec(p->native_sink());
     }
-    std::error_code ec;
     if (spec.merge_stderr) {
-      child = bp::child(bp::exe = program->string(), bp::args = args,
-                        (bp::std_out & bp::std_err) > out_pipe, bp::std_in < in_pipe,
-                        bp::start_dir = cwd.string(), env, group, ec);
+      s.child = bp::child(bp::exe = program.string(), bp::args = args, (bp::std_out & bp::std_err) > out_pipe,
+                          bp::std_in < in_pipe, bp::start_dir = cwd.string(), env, s.group, ec);
     } else {
-      child = bp::child(bp::exe = program->string(), bp::args = args, bp::std_out > out_pipe,
-                        bp::std_err > err_pipe, bp::std_in < in_pipe, bp::start_dir = cwd.string(),
-                        env, group, ec);
+      s.child = bp::child(bp::exe = program.string(), bp::args = args, bp::std_out > out_pipe,
+                          bp::std_err > err_pipe, bp::std_in < in_pipe, bp::start_dir = cwd.string(), env,
+                          s.group, ec);
     }
     // The parent keeps only its own ends.
     int fd = out_pipe.native_sink(); close_fd(fd); out_pipe.assign_sink(-1);
     fd = err_pipe.native_sink(); close_fd(fd); err_pipe.assign_sink(-1);
     fd = in_pipe.native_source(); close_fd(fd); in_pipe.assign_source(-1);
-    out_fd = out_pipe.native_source(); out_pipe.assign_source(-1);
-    err_fd = err_pipe.native_source(); err_pipe.assign_source(-1);
-    in_fd = in_pipe.native_sink(); in_pipe.assign_sink(-1);
-    if (ec) {
-      close_fd(out_fd); close_fd(err_fd); close_fd(in_fd);
-      return make_error("cannot start '" + spec.argv.front() + "': " + ec.message());
-    }
+    s.out_fd = out_pipe.native_source(); out_pipe.assign_source(-1);
+    s.err_fd = err_pipe.native_source(); err_pipe.assign_source(-1);
+    s.in_fd = in_pipe.native_sink(); in_pipe.assign_sink(-1);
   }
-  if (spec.merge_stderr) close_fd(err_fd);
+  if (ec) {
+    close_fd(s.out_fd); close_fd(s.err_fd); close_fd(s.in_fd);
+    return could_not_evaluate("cannot start '" + spec.argv.front() + "': " + ec.message());
+  }
+  if (spec.merge_stderr) close_fd(s.err_fd);
+  return spawned;
+}
 
-  std::string pending_input = spec.stdin_data.value_or("");
-  std::size_t input_offset = 0;
-  if (pending_input.empty()) close_fd(in_fd);
-  else ::fcntl(in_fd, F_SETFL, ::fcntl(in_fd, F_GETFL) | O_NONBLOCK);
+// One started child watched to its end: feeds stdin, streams and captures its output, and
+// applies the timeout, forwarded termination signals and the kill grace to its group.
+class Supervision {
+ public:
+  // started: when the spawn began (the timeout and the duration count from there).
+  Supervision(const ProcessSpec& spec, Spawned& child, steady::time_point started)
+      : spec_(spec), child_(child), pgid_(static_cast<pid_t>(child.group.native_handle())), started_(started) {
+    if (input_.empty()) close_fd(child_.in_fd);
+    else ::fcntl(child_.in_fd, F_SETFL, ::fcntl(child_.in_fd, F_GETFL) | O_NONBLOCK);
+  }
 
-  Capture out_capture{&result.out, &result.out_bytes, spec.capture_limit};
-  Capture err_capture{&result.err, &result.err_bytes, spec.capture_limit};
-  const pid_t pgid = static_cast<pid_t>(group.native_handle());
-  // Termination signals received by the tool are forwarded to this group (termination.hpp).
-  const ScopedProcessGroup forwarded(pgid);
+  ProcessResult run() {
+    // Termination signals received by the tool are forwarded to this group (termination.hpp).
+    const ScopedProcessGroup forwarded(pgid_);
+    while (!exited_ || child_.out_fd >= 0 || child_.err_fd >= 0) {
+      pump_pipes();
+      const auto now = steady::now();
+      if (!exited_) check_exit(now);
+      if (!exited_) enforce_limits(now);
+      if (exited_) end_leftovers(now);
+    }
+    close_fd(child_.in_fd);
+    std::error_code ignored;
+    child_.group.terminate(ignored);  // leftovers of the group, if any
+    child_.group.detach();
+    result_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - started_);
+    return std::move(result_);
+  }
 
-  bool exited = false;
-  bool term_sent = false;
-  steady::time_point kill_at{}, exited_at{};
-  std::vector<char> buffer(64 * 1024);
-
-  while (!exited || out_fd >= 0 || err_fd >= 0) {
+ private:
+  // Waits up to 20 ms for the pipes, then moves what is ready.
+  void pump_pipes() {
     std::vector<pollfd> fds;
-    if (out_fd >= 0) fds.push_back({out_fd, POLLIN, 0});
-    if (err_fd >= 0) fds.push_back({err_fd, POLLIN, 0});
-    if (in_fd >= 0) fds.push_back({in_fd, POLLOUT, 0});
+    if (child_.out_fd >= 0) fds.push_back({child_.out_fd, POLLIN, 0});
+    if (child_.err_fd >= 0) fds.push_back({child_.err_fd, POLLIN, 0});
+    if (child_.in_fd >= 0) fds.push_back({child_.in_fd, POLLOUT, 0});
     if (!fds.empty()) ::poll(fds.data(), fds.size(), 20);
     else ::usleep(5000);
-
     for (const auto& p : fds) {
       if (p.revents == 0) continue;
-      if (p.fd == in_fd) {
-        auto n = ::write(in_fd, pending_input.data() + input_offset, pending_input.size() - input_offset);
-        if (n > 0) input_offset += static_cast<std::size_t>(n);
-        if (n < 0 && errno != EAGAIN && errno != EINTR) input_offset = pending_input.size();
-        if (input_offset >= pending_input.size()) close_fd(in_fd);
-        continue;
-      }
-      auto n = ::read(p.fd, buffer.data(), buffer.size());
-      if (n > 0) {
-        std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
-        const bool is_out = p.fd == out_fd;
-        if (spec.on_output) spec.on_output(is_out ? OutputStream::out : OutputStream::err, chunk);
-        (is_out ? out_capture : err_capture).add(chunk);
-      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-        if (p.fd == out_fd) close_fd(out_fd);
-        else close_fd(err_fd);
-      }
-    }
-
-    const auto now = steady::now();
-    if (!exited) {
-      std::error_code ec;
-      if (!child.running(ec)) {
-        exited = true;
-        exited_at = now;
-        const int status = child.native_exit_code();
-        if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-        else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-      }
-    }
-    if (!exited && spec.timeout.count() > 0 && !term_sent && now - started >= spec.timeout) {
-      result.timed_out = true;
-      term_sent = true;
-      ::killpg(pgid, SIGTERM);
-      kill_at = now + spec.kill_grace;
-    }
-    if (!exited && !term_sent && termination_signal() != 0) {
-      term_sent = true;
-      ::killpg(pgid, SIGTERM);
-      kill_at = now + std::min(spec.kill_grace, termination_grace());
-    }
-    if (!exited && term_sent && !result.killed && now >= kill_at) {
-      result.killed = true;
-      ::killpg(pgid, SIGKILL);
-    }
-    // The leader is gone but something it left behind still holds the pipes: the process
-    // group is ours alone, so end it rather than wait on it.
-    if (exited && (out_fd >= 0 || err_fd >= 0) && now - exited_at > std::chrono::milliseconds(200)) {
-      result.leftovers_killed = true;
-      ::killpg(pgid, SIGKILL);
-      if (now - exited_at > std::chrono::milliseconds(400)) {
-        close_fd(out_fd);
-        close_fd(err_fd);
-      }
+      if (p.fd == child_.in_fd) write_input();
+      else read_output(p.fd);
     }
   }
-  close_fd(in_fd);
-  std::error_code ignored;
-  group.terminate(ignored);  // leftovers of the group, if any
-  group.detach();
-  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - started);
-  return result;
+
+  void write_input() {
+    auto n = ::write(child_.in_fd, input_.data() + input_offset_, input_.size() - input_offset_);
+    if (n > 0) input_offset_ += static_cast<std::size_t>(n);
+    if (n < 0 && errno != EAGAIN && errno != EINTR) input_offset_ = input_.size();
+    if (input_offset_ >= input_.size()) close_fd(child_.in_fd);
+  }
+
+  void read_output(int fd) {
+    auto n = ::read(fd, buffer_.data(), buffer_.size());
+    const bool is_out = fd == child_.out_fd;
+    if (n > 0) {
+      std::string_view chunk(buffer_.data(), static_cast<std::size_t>(n));
+      if (spec_.on_output) spec_.on_output(is_out ? OutputStream::out : OutputStream::err, chunk);
+      (is_out ? out_capture_ : err_capture_).add(chunk);
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      close_fd(is_out ? child_.out_fd : child_.err_fd);
+    }
+  }
+
+  void check_exit(steady::time_point now) {
+    std::error_code ec;
+    if (child_.child.running(ec)) return;
+    exited_ = true;
+    exited_at_ = now;
+    const int status = child_.child.native_exit_code();
+    if (WIFSIGNALED(status)) result_.signal = WTERMSIG(status);
+    else if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
+  }
+
+  // The timeout or a termination signal sends SIGTERM to the group; SIGKILL follows after
+  // the grace period (the shorter runner grace for a termination signal).
+  void enforce_limits(steady::time_point now) {
+    if (spec_.timeout.count() > 0 && !term_sent_ && now - started_ >= spec_.timeout) {
+      result_.timed_out = true;
+      term_sent_ = true;
+      ::killpg(pgid_, SIGTERM);
+      kill_at_ = now + spec_.kill_grace;
+    }
+    if (!term_sent_ && termination_signal() != 0) {
+      term_sent_ = true;
+      ::killpg(pgid_, SIGTERM);
+      kill_at_ = now + std::min(spec_.kill_grace, termination_grace());
+    }
+    if (term_sent_ && !result_.killed && now >= kill_at_) {
+      result_.killed = true;
+      ::killpg(pgid_, SIGKILL);
+    }
+  }
+
+  // The leader is gone but something it left behind still holds the pipes: the process
+  // group is ours alone, so end it rather than wait on it.
+  void end_leftovers(steady::time_point now) {
+    if (child_.out_fd < 0 && child_.err_fd < 0) return;
+    if (now - exited_at_ <= std::chrono::milliseconds(200)) return;
+    result_.leftovers_killed = true;
+    ::killpg(pgid_, SIGKILL);
+    if (now - exited_at_ > std::chrono::milliseconds(400)) {
+      close_fd(child_.out_fd);
+      close_fd(child_.err_fd);
+    }
+  }
+
+  const ProcessSpec& spec_;
+  Spawned& child_;
+  const pid_t pgid_;
+  const steady::time_point started_;
+  ProcessResult result_;
+  const std::string input_ = spec_.stdin_data.value_or("");
+  std::size_t input_offset_ = 0;
+  Capture out_capture_{&result_.out, &result_.out_bytes, spec_.capture_limit};
+  Capture err_capture_{&result_.err, &result_.err_bytes, spec_.capture_limit};
+  bool exited_ = false;
+  bool term_sent_ = false;
+  steady::time_point kill_at_{}, exited_at_{};
+  std::vector<char> buffer_ = std::vector<char>(64 * 1024);
+};
+
+}  // namespace
+
+Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
+  if (spec.argv.empty()) return bad_input("no program given");
+  static std::once_flag ignore_sigpipe;
+  std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
+  auto env = child_environment(spec);
+  std::string path_var;
+  if (auto it = env.find("PATH"); it != env.end()) path_var = it->to_string();
+  auto program = find_program(spec.argv.front(), path_var);
+  if (!program) return program.error();
+  const auto started = steady::now();
+  auto spawned = start_child(spec, *program, env);
+  if (!spawned) return spawned.error();
+  return Supervision(spec, **spawned, started).run();
 }
 
 }  // namespace gatekit

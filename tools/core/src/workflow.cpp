@@ -225,11 +225,11 @@ std::string StreamWorkflow::redact(std::string_view text) const {
   return out;
 }
 
-void StreamWorkflow::append_file(const std::filesystem::path& path, std::string_view text) {
+void StreamWorkflow::append_file(const std::string& path, std::string_view text) {
   std::ofstream file(path, std::ios::app | std::ios::binary);
   file << text;
   file.flush();
-  if (!file) write_errors_.push_back("cannot write " + path.string());
+  if (!file) write_errors_.push_back("cannot write " + path);
 }
 
 void StreamWorkflow::set_output(std::string_view name, std::string_view value) {

@@ -11,12 +11,17 @@ class Clock {
   virtual ~Clock() = default;
   virtual time_point now() const = 0;
   virtual void sleep_for(duration d) = 0;
+  // Time since a fixed, unspecified instant, never set back (std::chrono::steady_clock in
+  // SystemClock): durations are measured with it, so a change of the wall clock cannot
+  // stretch or shrink them. A fake moves it together with now().
+  virtual duration monotonic() const { return now().time_since_epoch(); }
 };
 
 class SystemClock final : public Clock {
  public:
   time_point now() const override;
   void sleep_for(duration d) override;
+  duration monotonic() const override;
 };
 
 // Starts at a fixed instant; sleep_for advances time instantly and records the total.

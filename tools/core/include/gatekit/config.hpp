@@ -1,6 +1,9 @@
 #pragma once
 // YAML configuration loading. Errors name file, line, column and the field's path
 // (`smokes[1].min_gpus`); validation collects every error and reports them together.
+//
+// yaml-cpp is only declared here, not included: a header that needs ConfigIssue (a tool's
+// rules.hpp) stays light. The .cpp files that read YAML trees include gatekit/yaml.hpp.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -8,10 +11,15 @@
 #include <string_view>
 #include <vector>
 
-#include "gatekit/compat.hpp"
 #include "gatekit/result.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace gatekit {
+
+class Files;
 
 struct ConfigIssue {
   std::string file;
@@ -37,7 +45,7 @@ class ConfigErrors {
   const std::string& file() const { return file_; }
   // Every issue on its own line, in document order.
   std::string format() const;
-  // An Error (usage_error) carrying format(), for Result-returning loaders.
+  // An Error (bad_input) carrying format(), for Result-returning loaders.
   Error to_error() const;
 
  private:
@@ -54,7 +62,9 @@ inline constexpr std::uint64_t kMaxConfigNodes = 1'000'000;
 // syntax error; every duplicate key of any map (yaml-cpp would keep both, and readers take
 // one or the other); an alias inside the node it names; a document that expands to more
 // than kMaxConfigNodes nodes (checked in one event pass before any tree is built).
-Result<YAML::Node> load_yaml_file(const std::string& path);
+// load_yaml_file reads through the files seam; an unreadable file is a bad_input error in its
+// wording ("cannot read rules.yml: No such file or directory").
+Result<YAML::Node> load_yaml_file(const Files& files, const std::string& path);
 Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name);
 
 // Adds an error for every key of `map` not in `allowed`, with a "did you mean" hint.

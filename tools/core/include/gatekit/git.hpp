@@ -55,6 +55,9 @@ class Git {
   Result<bool> has_commit(const std::string& rev) const;
 
   const std::filesystem::path& repo() const { return repo_; }
+  // For commands this wrapper does not cover (gpu-gate's worktrees, commit-tree, cat-file
+  // --batch): the caller keeps the contract above for every value it passes.
+  ProcessRunner& runner() const { return runner_; }
 
  private:
   // Runs `git -C repo args...` (no prompts, C locale); the Result holds the process's result,

@@ -1,6 +1,8 @@
 #pragma once
-// GitHub REST client (libcurl + Boost.JSON). Transport, clock and environment are injected,
-// so retries, rate limits and pagination are tested without a network or real sleeps.
+// GitHub REST client (libcurl; JSON stays inside the core). Transport, clock and environment
+// are injected, so retries, rate limits and pagination are tested without a network or real
+// sleeps. The typed calls below need no JSON library; the raw call that returns a JSON value
+// (the gatekit-api tool) is declared in gatekit/github_json.hpp.
 //
 // Contract for every call:
 // - pagination only by following `Link: rel="next"`, first request with per_page=100;
@@ -12,10 +14,18 @@
 //   every answer (bodies, headers, transport messages) is redacted where it enters the
 //   client: the token and its percent-encoded, JSON-escaped and base64 forms become "***",
 //   so no API text a tool prints can carry it.
+//
+// Errors: every call returns a Result (gatekit/result.hpp). A failed call is an Error of kind
+// could_not_evaluate whose message names the request and the reason,
+//   "GET /repos/o/r/pulls/1: HTTP 404: Not Found (https://docs.github.com/rest)"
+//   "GET /repos/o/r/pulls/1: could not connect: ... (gave up after 6 attempts)"
+//   "GET /repos/o/r/issues?per_page=100: the time budget of 120 s is spent"
+// and whose http_status is the status of GitHub's last answer when the call failed on one
+// (an error status, or a rate limit or 5xx that outlasted the budget); 0 when no answer came
+// or the answer could not be decoded.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,7 +36,6 @@
 #include <vector>
 
 #include "gatekit/clock.hpp"
-#include "gatekit/compat.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/workflow.hpp"
@@ -65,32 +74,10 @@ class HttpTransport {
   virtual std::variant<HttpResponse, TransportError> send(const HttpRequest& request) = 0;
 };
 
-std::unique_ptr<HttpTransport> make_curl_transport();
-
-// ---- Errors --------------------------------------------------------------------------
-
-enum class ApiErrorKind {
-  network,           // could not connect, timed out, connection dropped
-  http_status,       // GitHub answered with an error status
-  decode,            // the body was not the JSON we expected
-  budget_exhausted,  // retries / rate-limit waits did not fit the time budget
-};
-
-struct ApiError {
-  ApiErrorKind kind = ApiErrorKind::network;
-  int status = 0;                 // http_status only
-  std::string message;            // human text, includes GitHub's `message`
-  std::string documentation_url;  // GitHub's, when given
-  std::string method;
-  std::string url;
-  // "GET /repos/o/r/pulls/1/files: HTTP 404: Not Found (https://docs...)"
-  std::string describe() const;
-};
-
-std::string_view to_string(ApiErrorKind kind);  // "network", "http_status", ...
-
-template <class T>
-using ApiResult = std::variant<T, ApiError>;
+// libcurl is loaded on first use: libcurl.so.4, or the file named by GATEKIT_LIBCURL in `env`
+// (unusual installs and tests). A library that cannot be loaded fails every request with a
+// transport error naming it.
+std::unique_ptr<HttpTransport> make_curl_transport(const Environment& env);
 
 // ---- Client --------------------------------------------------------------------------
 
@@ -172,60 +159,71 @@ struct Artifact {
   std::string archive_download_url;
 };
 
+// update_issue: only the fields that are set are sent.
+struct IssueUpdate {
+  std::optional<std::string> title;
+  std::optional<std::string> body;
+  std::optional<std::string> state;  // open|closed
+  std::optional<std::vector<std::string>> labels;
+};
+
+struct IssueComment {
+  std::int64_t id = 0;
+  std::string body;
+  std::string html_url;
+};
+
+struct GitRef {
+  std::string ref;  // "refs/heads/main"
+  std::string sha;  // the object it points at
+  std::string type;  // commit|tag|...
+};
+
+struct JsonAccess;  // gatekit/github_json.hpp
+
 class Client {
  public:
   Client(ClientOptions options, HttpTransport& transport, Clock& clock,
          Workflow* workflow = nullptr, std::uint64_t jitter_seed = 0);
 
-  // Raw access (the gatekit-api CLI). `path` is relative to base_url ("/repos/...") or an
-  // absolute URL. paginate: follows Link rel=next and concatenates JSON arrays (or the
-  // array under `items`/`workflow_runs`/`jobs`/`artifacts` for wrapped listings).
-  ApiResult<boost::json::value> request(const std::string& method, const std::string& path,
-                                        const std::optional<boost::json::value>& body = std::nullopt,
-                                        bool paginate = false);
-
   // Typed calls. Listings follow every Link rel=next page. Decoding is strict about the
-  // fields the structs hold: a missing or mistyped required field is a `decode` error.
-  ApiResult<PullRequest> get_pull_request(const std::string& repo, std::int64_t number);
-  ApiResult<std::vector<PullFile>> list_pull_request_files(const std::string& repo, std::int64_t number);
+  // fields the structs hold: a missing or mistyped required field fails the call.
+  Result<PullRequest> get_pull_request(const std::string& repo, std::int64_t number);
+  Result<std::vector<PullFile>> list_pull_request_files(const std::string& repo, std::int64_t number);
 
   // label: one label name, or "" for any; state: open|closed|all ("" = open). Pull requests,
   // which GitHub's issues listing also returns, are left out.
-  ApiResult<std::vector<Issue>> list_issues(const std::string& repo, const std::string& label,
-                                            const std::string& state);
-  ApiResult<Issue> create_issue(const std::string& repo, const std::string& title,
-                                const std::string& body, const std::vector<std::string>& labels);
-  ApiResult<Issue> update_issue(const std::string& repo, std::int64_t number,
-                                const boost::json::object& fields);  // title, body, state, labels
-  ApiResult<boost::json::value> add_issue_comment(const std::string& repo, std::int64_t number,
-                                                  const std::string& body);
-  ApiResult<boost::json::value> add_labels(const std::string& repo, std::int64_t number,
-                                           const std::vector<std::string>& labels);
+  Result<std::vector<Issue>> list_issues(const std::string& repo, const std::string& label,
+                                         const std::string& state);
+  Result<Issue> create_issue(const std::string& repo, const std::string& title, const std::string& body,
+                             const std::vector<std::string>& labels);
+  Result<Issue> update_issue(const std::string& repo, std::int64_t number, const IssueUpdate& fields);
+  Result<IssueComment> add_issue_comment(const std::string& repo, std::int64_t number, const std::string& body);
+  // The issue's label names afterwards.
+  Result<std::vector<std::string>> add_labels(const std::string& repo, std::int64_t number,
+                                              const std::vector<std::string>& labels);
 
-  ApiResult<CommitStatus> create_status(const std::string& repo, const std::string& sha,
-                                        const CommitStatus& status);
-  ApiResult<std::vector<CommitStatus>> list_statuses(const std::string& repo, const std::string& sha);
+  Result<CommitStatus> create_status(const std::string& repo, const std::string& sha, const CommitStatus& status);
+  Result<std::vector<CommitStatus>> list_statuses(const std::string& repo, const std::string& sha);
 
-  ApiResult<boost::json::value> get_ref(const std::string& repo, const std::string& ref);  // "heads/main"
+  Result<GitRef> get_ref(const std::string& repo, const std::string& ref);  // "heads/main"
 
   // workflow_file: "ci.yml" or a numeric id, "" for all workflows; branch/status: "" = any.
   // Newest first. limit: stop after this many runs (0 = every page; "the last main run" is
   // limit 1, one request).
-  ApiResult<std::vector<WorkflowRun>> list_workflow_runs(const std::string& repo,
-                                                          const std::string& workflow_file,
-                                                          const std::string& branch,
-                                                          const std::string& status,
-                                                          std::size_t limit = 0);
-  ApiResult<std::vector<WorkflowJob>> list_run_jobs(const std::string& repo, std::int64_t run_id);
-  ApiResult<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
-  ApiResult<std::monostate> dispatch_workflow(const std::string& repo, const std::string& workflow_file,
-                                              const std::string& ref,
-                                              const std::map<std::string, std::string>& inputs);
+  Result<std::vector<WorkflowRun>> list_workflow_runs(const std::string& repo, const std::string& workflow_file,
+                                                      const std::string& branch, const std::string& status,
+                                                      std::size_t limit = 0);
+  Result<std::vector<WorkflowJob>> list_run_jobs(const std::string& repo, std::int64_t run_id);
+  Result<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
+  Status dispatch_workflow(const std::string& repo, const std::string& workflow_file, const std::string& ref,
+                           const std::map<std::string, std::string>& inputs);
 
   // Requests sent so far (attempts included), for tests and the summary.
   int requests_sent() const;
 
  private:
+  friend struct JsonAccess;
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };

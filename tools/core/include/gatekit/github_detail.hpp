@@ -1,7 +1,8 @@
 #pragma once
 // The pure pieces of the GitHub client, exposed for table-driven tests: Link header
-// parsing, URL building, the retry / rate-limit policy and JSON decoding. Tools use
-// gatekit/github.hpp; nothing here performs I/O or reads a clock.
+// parsing, URL building, the retry / rate-limit policy, token redaction and errors. Tools
+// use gatekit/github.hpp; nothing here performs I/O or reads a clock. JSON decoding is in
+// gatekit/github_decode.hpp, so this header needs no JSON library.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -98,39 +99,18 @@ std::vector<std::string> secret_forms(std::string_view token);
 // Every occurrence of any form replaced by "***".
 std::string redact_secrets(std::string_view text, const std::vector<std::string>& forms);
 
-// ---- Errors and decoding (github_decode.cpp) ------------------------------------------
+// ---- Errors (github_decode.cpp) --------------------------------------------------------
 
-// GitHub's error body ({message, documentation_url, errors[]}) turned into an ApiError of
-// kind http_status; a non-JSON body is summarised by its first printable characters.
-ApiError error_from_response(const HttpResponse& response, const std::string& method,
-                             const std::string& url);
+// A failed call as the one Error (kind could_not_evaluate):
+//   "METHOD /path?query: reason (documentation_url)"
+// http_status: the status of the answer the call failed on, 0 when there was none.
+Error api_error(std::string_view method, std::string_view url, std::string_view reason,
+                std::string_view documentation_url = "", int http_status = 0);
 
-// Parses a response body as JSON; a non-JSON content type or invalid JSON is an error
-// message naming the content type / parse error. An empty body (204) is null.
-Result<boost::json::value> parse_body(const HttpResponse& response);
-
-Result<PullRequest> decode_pull_request(const boost::json::value& v);
-Result<PullFile> decode_pull_file(const boost::json::value& v);
-Result<Issue> decode_issue(const boost::json::value& v);
-Result<CommitStatus> decode_status(const boost::json::value& v);
-Result<WorkflowRun> decode_run(const boost::json::value& v);
-Result<WorkflowJob> decode_job(const boost::json::value& v);
-Result<Artifact> decode_artifact(const boost::json::value& v);
-
-// Decodes every element of an array; errors name the element ("item 3: ...").
-template <class T, class F>
-Result<std::vector<T>> decode_array(const boost::json::value& v, F decode_one) {
-  if (!v.is_array()) return make_error("expected a JSON array");
-  std::vector<T> out;
-  out.reserve(v.get_array().size());
-  std::size_t index = 0;
-  for (const auto& item : v.get_array()) {
-    auto one = decode_one(item);
-    if (!one) return make_error("item " + std::to_string(index) + ": " + one.error().message);
-    out.push_back(std::move(*one));
-    ++index;
-  }
-  return out;
-}
+// GitHub's error body ({message, documentation_url, errors[]}) turned into an Error with
+// http_status set; a non-JSON body is summarised by its first printable characters. `suffix`
+// is appended to the reason (" (gave up after 3 attempts)").
+Error error_from_response(const HttpResponse& response, const std::string& method, const std::string& url,
+                          std::string_view suffix = "");
 
 }  // namespace gatekit::github::detail

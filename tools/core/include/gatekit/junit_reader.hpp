@@ -38,6 +38,8 @@ struct TestCase {
   std::string type;       // type attribute of the deciding failure/error/skipped element
   std::string message;    // its message attribute (excerpt)
   std::string detail;     // its text (excerpt), e.g. the traceback or pytest's skip location
+                          // (a case that passed after Surefire flaky attempts: those of its
+                          // first <flakyFailure>/<flakyError>, the trace from its <stackTrace>)
   std::string system_out;  // excerpts of the test's own <system-out> / <system-err>
   std::string system_err;
   int flaky_attempts = 0;  // Surefire <flakyFailure>/<flakyError>: failed, then passed on rerun

@@ -13,6 +13,16 @@ namespace gatekit {
 
 enum class JunitOutcome { passed, failure, error, skipped };
 
+// An earlier run of a test that was rerun, written the way Surefire records reruns: as
+// <flakyFailure>/<flakyError> in a case that passed in the end, as <rerunFailure>/<rerunError>
+// after the <failure>/<error> of a case that kept failing. `detail` becomes <stackTrace>.
+struct JunitAttempt {
+  bool error = false;  // the attempt erred (flakyError/rerunError) rather than failed
+  std::string message;
+  std::string type;
+  std::string detail;
+};
+
 struct JunitCase {
   std::string classname;
   std::string name;
@@ -22,6 +32,9 @@ struct JunitCase {
   std::string type;        // failure/error type attribute (optional)
   std::string detail;      // element text of failure/error (optional)
   std::string system_out;  // optional
+  std::string file;        // optional `file` attribute (pytest xunit1)
+  int line = 0;            // optional `line` attribute, written when file is set
+  std::vector<JunitAttempt> attempts;  // earlier runs of a rerun test (see JunitAttempt)
 };
 
 struct JunitSuite {

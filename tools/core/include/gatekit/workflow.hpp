@@ -3,8 +3,6 @@
 // Under GitHub Actions this speaks the workflow-command protocol; in a terminal the same
 // calls print readable text. GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files are written
 // whenever those variables are set, in either mode.
-#include <filesystem>
-#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -48,6 +46,12 @@ class Workflow {
   // workflow command: `::stop-commands::TOKEN` ... `::TOKEN::` under Actions. Not nested.
   virtual void pause_commands() {}
   virtual void resume_commands() {}
+  // Step outputs or summary text that could not be written (a full disk, an output name
+  // GITHUB_OUTPUT cannot carry): the frame refuses to report a pass while any is listed.
+  virtual const std::vector<std::string>& write_errors() const {
+    static const std::vector<std::string> none;
+    return none;
+  }
 };
 
 // Outside data in the log. The runner reads each line of a step's stdout and stderr (split
@@ -89,9 +93,11 @@ std::string format_output_entry(std::string_view name, std::string_view value,
 // A delimiter that occurs nowhere in value.
 std::string make_output_delimiter(std::string_view value);
 
+// Paths as the runner gives them (plain strings: this header reaches every tool file and
+// stays free of <filesystem>).
 struct WorkflowFiles {
-  std::optional<std::filesystem::path> output;   // GITHUB_OUTPUT
-  std::optional<std::filesystem::path> summary;  // GITHUB_STEP_SUMMARY
+  std::optional<std::string> output;   // GITHUB_OUTPUT
+  std::optional<std::string> summary;  // GITHUB_STEP_SUMMARY
 };
 
 // Writes to `out` (normally stdout) and to the files; `actions` selects the protocol.
@@ -109,11 +115,11 @@ class StreamWorkflow final : public Workflow {
   void resume_commands() override;
   // Errors writing GITHUB_OUTPUT / GITHUB_STEP_SUMMARY (or an output name that GITHUB_OUTPUT
   // cannot carry), so main can refuse to report a pass.
-  const std::vector<std::string>& write_errors() const { return write_errors_; }
+  const std::vector<std::string>& write_errors() const override { return write_errors_; }
 
  private:
   std::string redact(std::string_view text) const;
-  void append_file(const std::filesystem::path& path, std::string_view text);
+  void append_file(const std::string& path, std::string_view text);
 
   std::ostream& out_;
   WorkflowFiles files_;
@@ -141,6 +147,7 @@ class RecordingWorkflow final : public Workflow {
   void log(std::string_view line) override { lines.emplace_back(line); }
   void pause_commands() override { ++pauses; }
   void resume_commands() override { ++resumes; }
+  const std::vector<std::string>& write_errors() const override { return unwritten; }
 
   std::map<std::string, std::string> outputs;
   std::string summary;
@@ -151,6 +158,8 @@ class RecordingWorkflow final : public Workflow {
   int resumes = 0;
   std::vector<std::string> masked;
   std::vector<std::string> lines;
+  // What a test pretends could not be written (a full disk): the frame turns a pass into exit 3.
+  std::vector<std::string> unwritten;
 };
 
 }  // namespace gatekit

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The flaky-tracker action's step: inputs arrive as INPUT_* environment variables (never
+# through the workflow text), and become the tool's arguments, one array element each.
+set -euo pipefail
+source "$GITHUB_ACTION_PATH/../lib/find-tool.sh"
+tool="$(gatekit_ensure_tool flaky-tracker "$INPUT_GATEKIT_BIN" "$INPUT_SETUP" flaky-tracker)" ||
+  { rc=$?; echo "result=error" >> "$GITHUB_OUTPUT"; exit "$rc"; }
+if [ -z "$tool" ]; then
+  echo "::error title=flaky-tracker::flaky-tracker not found (gatekit-bin input, GATEKIT_BIN or PATH)"
+  echo "result=error" >> "$GITHUB_OUTPUT"
+  exit 3
+fi
+# A command input: one line is a template split at spaces; several lines are one word each
+# (for words with spaces, such as a marker expression), passed after `--`.
+command_args() {
+  local text="$1" word
+  local -a words=()
+  if [[ "$text" != *$'\n'* ]]; then
+    printf '%s\0' --command "$text"
+    return
+  fi
+  while IFS= read -r word; do
+    if [ -n "$word" ]; then words+=("$word"); fi
+  done <<< "$text"
+  printf '%s\0' -- "${words[@]}"
+}
+usage() {
+  echo "::error title=flaky-tracker::$1"
+  echo "result=error" >> "$GITHUB_OUTPUT"
+  exit 2
+}
+prefix=()
+if [ -n "$INPUT_JUNIT_PREFIX" ]; then prefix=(--junit-prefix "$INPUT_JUNIT_PREFIX"); fi
+cwd=()
+if [ -n "$INPUT_WORKING_DIRECTORY" ]; then cwd=(--cwd "$INPUT_WORKING_DIRECTORY"); fi
+case "$INPUT_COMMAND" in
+  rerun)
+    [ -n "$INPUT_REPORT" ] || usage "input report is required for rerun"
+    args=(rerun --report "$INPUT_REPORT" --max-failures "$INPUT_MAX_FAILURES" --times "${INPUT_TIMES:-1}" "${prefix[@]}" "${cwd[@]}")
+    if [ -n "$INPUT_OUTPUT" ]; then args+=(--output "$INPUT_OUTPUT"); fi
+    if [ -n "$INPUT_RERUN_COMMAND" ]; then mapfile -d '' -t -O "${#args[@]}" args < <(command_args "$INPUT_RERUN_COMMAND"); fi ;;
+  issues)
+    [ -n "$INPUT_REPORT" ] || usage "input report is required for issues"
+    kind="$INPUT_KIND"
+    if [ -z "$kind" ]; then
+      case "${GITHUB_EVENT_NAME:-}" in
+        pull_request | pull_request_target | merge_group) kind="pr" ;;
+        schedule) kind="daily" ;;
+        *) kind="main" ;;
+      esac
+    fi
+    args=(issues --kind "$kind" --label "$INPUT_LABEL" --close-after-greens "$INPUT_CLOSE_AFTER_GREENS"
+          --close-after-absences "$INPUT_CLOSE_AFTER_ABSENCES" "${prefix[@]}")
+    while IFS= read -r report; do
+      if [ -n "$report" ]; then args+=(--report "$report"); fi
+    done <<< "$INPUT_REPORT"
+    if [ -n "$INPUT_SCOPE" ]; then args+=(--scope "$INPUT_SCOPE"); fi
+    if [ "$INPUT_JOURNAL" = true ]; then args+=(--pending "$RUNNER_TEMP/gatekit-flaky-journal.json"); fi ;;
+  stress)
+    [ -n "$INPUT_STRESS_COMMAND" ] || usage "input stress-command is required for stress"
+    args=(stress --times "${INPUT_TIMES:-10}" --parallel "$INPUT_PARALLEL" --hog "$INPUT_HOG"
+          --output "${INPUT_OUTPUT:-stress.xml}" "${prefix[@]}" "${cwd[@]}")
+    mapfile -d '' -t -O "${#args[@]}" args < <(command_args "$INPUT_STRESS_COMMAND") ;;
+  *) usage "input command must be rerun, issues or stress" ;;
+esac
+exec "$tool" "${args[@]}"

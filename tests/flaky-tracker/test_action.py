@@ -1,0 +1,82 @@
+"""actions/flaky-tracker's tool step, run as the runner would: inputs only through env (every
+declared one at its default unless a test sets it), GITHUB_ACTION_PATH the action folder."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from flaky_fixtures import BUILD, SOURCE, cases, copy_suite, pytest_run
+
+ACTION = SOURCE / "actions" / "flaky-tracker"
+sys.path.insert(0, os.path.join(SOURCE, "tests", "github_api"))
+from server import FakeGitHub  # noqa: E402
+
+
+def step_env(**inputs) -> dict:
+    action = yaml.safe_load((ACTION / "action.yml").read_text())
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "run")
+    env = {}
+    for key, value in step["env"].items():
+        found = re.fullmatch(r"\$\{\{ inputs\.([a-z-]+) \}\}", value)
+        name = found.group(1)
+        env[key] = inputs.get(name, str(action["inputs"][name].get("default", "")))
+    return env
+
+
+def run_step(cwd: Path, extra: dict | None = None, **inputs):
+    out = cwd / "github_output"
+    out.write_text("")
+    env = step_env(**{"gatekit-bin": str(BUILD / "tools" / "flaky-tracker"), "setup": "false", **inputs})
+    env.update(PATH=os.environ["PATH"], HOME=str(cwd), GITHUB_ACTION_PATH=str(ACTION), GITHUB_OUTPUT=str(out),
+               RUNNER_TEMP=str(cwd), **(extra or {}))
+    action = yaml.safe_load((ACTION / "action.yml").read_text())
+    script = next(s for s in action["runs"]["steps"] if s.get("id") == "run")["run"]
+    done = subprocess.run(["bash", "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+    return done, out.read_text()
+
+
+def test_rerun_through_the_action_with_a_multi_line_command(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures", "-k", "test_flaky and not param")
+    command = f"{sys.executable}\n-m\npytest\n-p\nno:cacheprovider\n--junitxml={{report}}\n--\n{{tests}}\n"
+    done, outputs = run_step(tmp_path, {"FLAKY_RUN_DIR": str(project / "run-dir")}, command="rerun",
+                             report=str(project / "report.xml"), **{"rerun-command": command,
+                                                                    "working-directory": str(project)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "result=pass" in outputs and "flaky=1" in outputs
+    assert cases(project / "report.xml")[("test_mixed", "test_flaky")].find("flakyFailure") is not None
+
+
+def test_a_missing_tool_is_could_not_evaluate(tmp_path):
+    done, outputs = run_step(tmp_path, command="rerun", report="r.xml", **{"gatekit-bin": str(tmp_path / "none")})
+    assert done.returncode == 3
+    assert done.stdout == "::error title=flaky-tracker::flaky-tracker not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == "result=error\n"
+
+
+def test_a_bad_command_input_is_a_usage_error(tmp_path):
+    done, outputs = run_step(tmp_path, command="retry")
+    assert done.returncode == 2
+    assert done.stdout == "::error title=flaky-tracker::input command must be rerun, issues or stress\n"
+
+
+def test_issues_kind_comes_from_the_event_and_the_journal_lives_in_runner_temp(tmp_path):
+    report = tmp_path / "r.xml"
+    report.write_text('<testsuite name="pytest"><testcase classname="tests.test_a" name="test_x">'
+                      '<flakyFailure message="boom"/></testcase></testsuite>')
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        srv.add_fault("GET", r"/issues$", "status", times=None, status=404)
+        done, outputs = run_step(tmp_path, {"GITHUB_EVENT_NAME": "schedule", "GITHUB_API_URL": srv.base_url,
+                                            "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "7",
+                                            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")},
+                                 command="issues", report=str(report), token="t0ken", scope="cpu")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "updated=false" in outputs
+    assert "## flaky-tracker: issues (daily run)" in (tmp_path / "summary.md").read_text()
+    journal = (tmp_path / "gatekit-flaky-journal.json").read_text()
+    assert '"key":"7.1"' in journal and '"scope":"cpu"' in journal and '"tests/test_a.py::test_x"' in journal

@@ -1,0 +1,143 @@
+"""flaky-tracker rerun on real pytest runs of a fixture suite with deterministic flakiness,
+with pytest-rerunfailures absent (blocked with -p no:rerunfailures) and present, and on a
+real CTest run (the {names} form)."""
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from flaky_fixtures import cases, copy_suite, pytest_run, run_tool
+
+FLAKY = ["test_flaky", "test_flaky_param[-rf]", "test_flaky_param[--help]", "test_flaky_param[a b]"]
+NOT_BROKEN = ["-k", "not broken and not setup_error"]
+
+
+def rerun(project, *extra, actions=True):
+    env = {"FLAKY_RUN_DIR": str(project / "run-dir")}
+    if actions:
+        env["GITHUB_ACTIONS"] = "true"
+    return run_tool("rerun", "--report", project / "report.xml", *extra, cwd=project, env=env)
+
+
+def test_failures_that_pass_alone_are_flaky_warnings_and_the_leg_passes(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    first = pytest_run(project, project / "report.xml", "-p", "no:rerunfailures", *NOT_BROKEN)
+    assert first.returncode == 1, first.stdout
+    run = rerun(project)
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["result"] == "pass"
+    assert run.outputs["flaky"] == "4"
+    assert run.outputs["flaky-tests"].splitlines() == [f"test_mixed.py::{n}" for n in FLAKY]
+    warnings = [line for line in run.stdout.splitlines() if line.startswith("::warning")]
+    assert len(warnings) == 4
+    assert warnings[0].startswith("::warning file=test_mixed.py,title=Flaky test::test_mixed.py::test_flaky is flaky: "
+                                  "failed, then passed on rerun 1 of 1: AssertionError: failed the first time")
+    # The tests' own output ran between stop-commands and its token; every other command is ours.
+    commands = [line[2:].split("::")[0].split(" ")[0] for line in run.stdout.splitlines() if line.startswith("::")]
+    tokens = {line.split("::")[2] for line in run.stdout.splitlines() if line.startswith("::stop-commands::")}
+    assert set(commands) - {"warning", "group", "endgroup", "stop-commands"} == tokens and len(tokens) == 1
+    merged = cases(project / "report.xml")
+    flaky = merged[("test_mixed", "test_flaky")]
+    assert flaky.find("failure") is None
+    assert flaky.find("flakyFailure").get("message").startswith("AssertionError: failed the first time")
+    assert "test_mixed.py" in flaky.find("flakyFailure/stackTrace").text
+    assert merged[("test_mixed", "test_ok")].find("flakyFailure") is None
+    root = ET.parse(project / "report.xml").getroot()
+    assert root.get("failures") == "0" and root.get("tests") == "5"
+    assert "Pass, with a warning" in run.summary and "`test_mixed.py::test_flaky_param[--help]`" in run.summary
+
+
+def test_a_test_that_fails_again_fails_the_leg_and_errors_are_never_rerun(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures")
+    run = rerun(project, "--times", "2")
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["result"] == "fail"
+    assert run.outputs["failed"] == "2"
+    assert "failed: test_mixed.py::test_broken (failed again on 2 reruns: AssertionError: always broken" in run.stdout
+    assert ("failed: test_mixed.py::test_setup_error (an error (collection, setup or teardown) is never flaky: "
+            "failed on setup with \"RuntimeError: setup cannot start\")") in run.stdout
+    merged = cases(project / "report.xml")
+    broken = merged[("test_mixed", "test_broken")]
+    assert broken.find("failure").get("message").startswith("AssertionError: always broken")
+    assert [e.tag for e in broken if e.tag == "rerunFailure"] == ["rerunFailure", "rerunFailure"]
+    assert merged[("test_mixed", "test_setup_error")].find("error") is not None
+    assert merged[("test_mixed", "test_flaky")].find("flakyFailure") is not None  # the flaky ones still recorded
+    # Only the failures were rerun: the second rerun had only the broken test left.
+    assert (project / "rerun-1.xml").exists() and len(cases(project / "rerun-2.xml")) == 1
+
+
+def test_more_failures_than_the_limit_is_breakage_and_nothing_is_rerun(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures")
+    run = rerun(project, "--max-failures", "3")
+    assert run.code == 1
+    assert "6 tests failed, more than --max-failures 3: real breakage, nothing was rerun" in run.stdout
+    assert not (project / "rerun-1.xml").exists()
+
+
+def test_with_pytest_rerunfailures_the_in_process_reruns_are_surfaced_not_hidden(tmp_path):
+    pytest.importorskip("pytest_rerunfailures", reason="tests/requirements.txt installs pytest-rerunfailures")
+    project = copy_suite("mixed", tmp_path / "p")
+    first = pytest_run(project, project / "report.xml", "--reruns", "1", *NOT_BROKEN)
+    assert first.returncode == 0, first.stdout  # the plugin hid the flakes: the run is green
+    run = rerun(project)
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["flaky"] == "4"
+    assert "test_mixed.py::test_flaky is flaky: failed, then passed after 1 earlier attempt recorded in the report" in run.stdout
+    assert not (project / "rerun-1.xml").exists()  # nothing left to rerun
+    merged = cases(project / "report.xml")
+    assert len(merged) == 5  # one case per test, not one per attempt
+    assert merged[("test_mixed", "test_flaky")].find("flakyFailure") is not None
+
+
+def test_a_report_without_failures_is_read_and_passes(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-k", "test_ok")
+    run = rerun(project)
+    assert run.code == 0
+    assert run.outputs["flaky"] == "0"
+    assert "**Pass**: no test failed." in run.summary
+
+
+def test_an_unreadable_report_could_not_be_evaluated(tmp_path):
+    (tmp_path / "report.xml").write_text("<testsuites><testsuite name='pytest'><testcase")
+    run = run_tool("rerun", "--report", "report.xml", cwd=tmp_path)
+    assert run.code == 3
+    assert run.stderr.startswith("flaky-tracker: error: report.xml:1:")
+    assert "the report ends early" in run.stderr
+    assert run.outputs["result"] == "error"
+
+
+def test_ctest_form_reruns_by_exact_name(tmp_path):
+    build = tmp_path / "build"
+    build.mkdir()
+    (tmp_path / "seen").mkdir()
+    script = tmp_path / "flaky.sh"
+    script.write_text(f'#!/bin/sh\n[ -e "{tmp_path}/seen/$1" ] && exit 0\ntouch "{tmp_path}/seen/$1"; exit 1\n')
+    script.chmod(0o755)
+    (build / "CTestTestfile.cmake").write_text(
+        f'add_test(ok "true")\nadd_test(flaky.one "{script}" one)\nadd_test(flaky_one "{script}" two)\n'
+        f'add_test(broken "false")\n')
+    report = build / "report.xml"
+    subprocess.run(["ctest", "--test-dir", str(build), "--output-junit", str(report)], capture_output=True)
+    run = run_tool("rerun", "--report", report, "--command",
+                   f"ctest --test-dir {build} --output-junit {{report}} -R {{names}}", cwd=tmp_path)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["flaky"] == "2" and run.outputs["failed"] == "1"
+    assert "failed: broken::broken (failed again on 1 rerun" in run.stdout or "failed: broken" in run.stdout
+    rerun_names = sorted(c[1] for c in cases(tmp_path / "build" / "rerun-1.xml"))
+    assert rerun_names == ["broken", "flaky.one", "flaky_one"]  # `.` matched literally: ok and no others
+
+
+def test_a_run_with_junit_prefix_matches_its_reruns(tmp_path):
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures", "--junit-prefix=py312", "-k", "test_flaky")
+    assert 'classname="py312.test_mixed"' in (project / "report.xml").read_text()
+    # The rerun writes the prefix too (the leg's own options): its report is read the same way.
+    run = rerun(project, "--junit-prefix", "py312", "--command",
+                f"{sys.executable} -m pytest -p no:cacheprovider --junit-prefix=py312 --junitxml={{report}} -- {{tests}}")
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["flaky-tests"].splitlines() == [f"test_mixed.py::{n}" for n in FLAKY]

@@ -1,0 +1,26 @@
+"""The main job's GPU gate stage (scripts/demo_gpu_gate.py) against this build: setup, a run on
+the simulated GPU machine, a plain push to a local bare remote, ci-status posting gate/gpu to
+the API test server, and the three statuses the stage promises (exact pass, docs-only
+inherited, new code pending), each compared with what the server recorded."""
+import os
+import sys
+from pathlib import Path
+
+SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BUILD = Path(os.environ["GATEKIT_BUILD_DIR"]).resolve()
+sys.path.insert(0, str(SOURCE / "scripts"))
+import demo_gpu_gate  # noqa: E402
+
+
+def test_the_stage_comes_out_as_the_demo_expects(tmp_path):
+    checks = demo_gpu_gate.run_part(BUILD / "tools", tmp_path)
+    assert [(c.name, c.ok) for c in checks if not c.ok] == []
+    names = [c.name for c in checks]
+    assert names[-3:] == ['kernel change: success "passed in …"',
+                          f'documentation only: success "inherited from {checks[-2].detail.split("from ")[1][:12]}, '
+                          'docs-only delta"',
+                          'new kernel code: pending "no gate result for this tree"']
+    summary = (tmp_path / "gpu-gate" / "summary.md").read_text()
+    assert "## gate/gpu for three commits of one pull request" in summary
+    assert summary.count("## gate/gpu: ") == 3
+    assert "```mermaid\ngitGraph" in summary

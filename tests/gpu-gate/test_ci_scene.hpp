@@ -1,0 +1,152 @@
+#pragma once
+// A scene for the CI side's tests: a bare remote over file://, a developer clone that commits
+// and publishes gate results (record commits made with format_record, optionally signed with
+// git's SSH signing by a key from ssh-keygen), and a CI clone that runs ci-status. Real git
+// and real ssh-keygen throughout.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gatekit/clock.hpp"
+#include "gatekit/context.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "record.hpp"
+#include "temp_dir.hpp"
+
+namespace gatekit::testing {
+
+namespace fs = std::filesystem;
+
+inline ProcessResult run_checked(const std::vector<std::string>& argv, const fs::path& cwd,
+                                 const std::string& stdin_data = "", bool check = true) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.cwd = cwd;
+  if (!stdin_data.empty()) spec.stdin_data = stdin_data;
+  spec.env_set = {{"GIT_AUTHOR_NAME", "Dev"},          {"GIT_AUTHOR_EMAIL", "dev@example.com"},
+                  {"GIT_COMMITTER_NAME", "Dev"},       {"GIT_COMMITTER_EMAIL", "dev@example.com"},
+                  {"GIT_CONFIG_GLOBAL", "/dev/null"}, {"GIT_CONFIG_NOSYSTEM", "1"}};
+  SystemProcessRunner runner;
+  auto result = runner.run(spec);
+  if (!result) throw std::runtime_error("cannot start " + argv.front() + ": " + result.error().message);
+  if (check && !result->succeeded())
+    throw std::runtime_error(join(argv, " ") + " failed: " + result->out + result->err);
+  return *result;
+}
+
+inline std::string git_in(const fs::path& dir, std::vector<std::string> args, const std::string& stdin_data = "") {
+  args.insert(args.begin(), "git");
+  return trim(run_checked(args, dir, stdin_data).out);
+}
+
+inline std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+struct SshKey {
+  fs::path file;
+  std::string public_line;  // "ssh-ed25519 AAAA... comment"
+};
+
+class CiScene {
+ public:
+  CiScene() {
+    fs::create_directories(dev);
+    git_in(tmp.path(), {"init", "-q", "--bare", "-b", "main", remote.string()});
+    git_in(dev, {"init", "-q", "-b", "main"});
+    git_in(dev, {"remote", "add", "origin", url()});
+    write("src/kernel.py", "def add(a, b):\n    return a + b\n");
+    write("docs/index.md", "# Docs\n");
+    commit("the project");
+    git_in(dev, {"push", "-q", "origin", "main"});
+  }
+
+  std::string url() const { return "file://" + remote.string(); }
+
+  void write(const std::string& path, const std::string& text) {
+    fs::create_directories((dev / path).parent_path());
+    std::ofstream(dev / path) << text;
+  }
+  std::string commit(const std::string& message) {
+    git_in(dev, {"add", "-A"});
+    git_in(dev, {"commit", "-q", "--allow-empty", "-m", message});
+    return git_in(dev, {"rev-parse", "HEAD"});
+  }
+  std::string tree_of(const std::string& commit) { return git_in(dev, {"rev-parse", commit + "^{tree}"}); }
+
+  SshKey key(const std::string& name) {
+    const fs::path file = tmp / ("key-" + name);
+    run_checked({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file.string()}, tmp.path());
+    std::ifstream in(file.string() + ".pub");
+    std::string line;
+    std::getline(in, line);
+    return {file, line};
+  }
+
+  // Publishes a result for `commit`'s tree as machine `machine` (refs/gatekit-gate/<tree>/<machine>
+  // on the remote); signed with `key` when given. Returns the record commit.
+  std::string publish(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
+                      const SshKey* key = nullptr, std::int64_t age_seconds = 60) {
+    gpu_gate::GateRecord record;
+    record.verdict = verdict;
+    record.duration = std::chrono::minutes(4) + std::chrono::seconds(10);
+    record.counts.passed = verdict == gpu_gate::Verdict::pass ? 12 : 11;
+    record.counts.failed = verdict == gpu_gate::Verdict::pass ? 0 : 1;
+    record.commit = commit;
+    record.tree = tree_of(commit);
+    record.gatekit_version = "0.0.0";
+    record.time = now_seconds() - age_seconds;
+    record.machine = machine;
+    record.device.backend = "override";
+    record.device.count = 2;
+    record.scope = "gate";
+    record.stress = "not needed";
+    std::vector<std::string> args{"git"};
+    if (key != nullptr) args.insert(args.end(), {"-c", "gpg.format=ssh", "-c", "user.signingkey=" + key->file.string()});
+    args.insert(args.end(), {"commit-tree", "-F", "-"});
+    if (key != nullptr) args.emplace_back("-S");
+    args.push_back(record.tree);
+    const std::string record_commit = trim(run_checked(args, dev, gpu_gate::format_record(record)).out);
+    git_in(dev, {"push", "-q", "origin", "+" + record_commit + ":refs/gatekit-gate/" + record.tree + "/" + machine});
+    return record_commit;
+  }
+
+  // A CI clone of the remote's main (full history unless depth is given).
+  fs::path ci_clone(const std::string& name = "ci") {
+    const fs::path dir = tmp / name;
+    git_in(tmp.path(), {"clone", "-q", url(), dir.string()});
+    return dir;
+  }
+
+  TempDir tmp;
+  fs::path remote = tmp / "remote.git";
+  fs::path dev = tmp / "dev";
+};
+
+// Real seams, but the workflow recorded and the API at the test server.
+struct CiSeams {
+  explicit CiSeams(const std::string& api_url) : env{{"GITHUB_API_URL", api_url}, {"GITHUB_TOKEN", "t0ken"}} {}
+  Context context() {
+    return Context{env, clock, files, processes, [this] { return github::make_curl_transport(env); }, workflow, in,
+                   out};
+  }
+  MapEnvironment env;
+  SystemClock clock;
+  SystemFiles files;
+  SystemProcessRunner processes;
+  RecordingWorkflow workflow;
+  std::istringstream in;
+  std::ostringstream out;
+};
+
+}  // namespace gatekit::testing

@@ -1,0 +1,323 @@
+// The CI side end to end: real git clones of a bare remote, results published as refs, the
+// status posted to the GitHub API test server (tests/github_api/), descriptions verbatim.
+#include "ci_status.hpp"
+
+#include "catch.hpp"
+#include "gatekit/json.hpp"
+#include "../core/github_server.hpp"
+#include "gatekit/fake_context.hpp"
+#include "status_decide.hpp"
+#include "test_ci_scene.hpp"
+
+using namespace gatekit;
+using namespace gatekit::gpu_gate;
+using gatekit::testing::CiScene;
+using gatekit::testing::CiSeams;
+using gatekit::testing::git_in;
+using gatekit::testing::GitHubServer;
+
+namespace {
+
+const char* kState = R"({"repos": {"o/r": {}}})";
+
+struct Posted {
+  std::string sha, state, description, context, target_url;
+};
+
+// Every status POST the server saw, in order.
+std::vector<Posted> posted(GitHubServer& server) {
+  std::vector<Posted> out;
+  const auto stats = server.stats();
+  for (const auto& request : stats.at("requests").as_array()) {
+    const auto& r = request.as_object();
+    const std::string path(r.at("path").as_string());
+    if (std::string(r.at("method").as_string()) != "POST" || path.find("/statuses/") == std::string::npos) continue;
+    const auto& body = r.at("body").as_object();
+    auto text = [&body](const char* key) {
+      return body.contains(key) ? std::string(body.at(key).as_string()) : std::string();
+    };
+    out.push_back({path.substr(path.rfind('/') + 1), text("state"), text("description"), text("context"),
+                   text("target_url")});
+  }
+  return out;
+}
+
+CiStatusOptions options_for(const std::filesystem::path& ci, const std::string& sha) {
+  CiStatusOptions o;
+  o.repo_dir = ci.string();
+  o.sha = sha;
+  o.base = "main";
+  o.repository = "o/r";
+  o.post = true;
+  o.target_url = "https://github.com/o/r/actions/runs/1";
+  return o;
+}
+
+// A pull request branch on the remote: `change` edits the dev clone, then it is committed and
+// pushed as refs/heads/<branch> and refs/pull/<n>/head, as GitHub keeps it.
+template <class Change>
+std::string open_pull_request(CiScene& scene, const std::string& branch, int number, Change change) {
+  git_in(scene.dev, {"switch", "-q", "-c", branch, "main"});
+  change();
+  const std::string head = scene.commit("change on " + branch);
+  git_in(scene.dev, {"push", "-q", "origin", branch, "HEAD:refs/pull/" + std::to_string(number) + "/head"});
+  return head;
+}
+
+}  // namespace
+
+TEST_CASE("ci-status posts the seed's descriptions for an exact result, a docs-only change and new code",
+          "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+
+  const std::string tested = open_pull_request(scene, "feature", 1, [&] { scene.write("src/kernel.py", "def add(a, b):\n    return b + a\n"); });
+  scene.publish(tested, Verdict::pass, "gpu-box");
+  // docs-only on top of the tested commit: inherits
+  scene.write("docs/index.md", "# Docs\n\nMore words.\n");
+  const std::string docs = scene.commit("docs");
+  // new code on top: pending
+  scene.write("src/kernel.py", "def add(a, b):\n    return a + b + 0\n");
+  const std::string code = scene.commit("code");
+  git_in(scene.dev, {"push", "-q", "origin", "feature"});
+  const auto ci = scene.ci_clone();
+
+  CHECK(run_ci_status(options_for(ci, tested), context) == ExitCode::pass);
+  CHECK(run_ci_status(options_for(ci, docs), context) == ExitCode::pass);
+  CHECK(run_ci_status(options_for(ci, code), context) == ExitCode::pass);
+
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 3);
+  CHECK(statuses[0].sha == tested);
+  CHECK(statuses[0].state == "success");
+  CHECK(statuses[0].description == "passed in 4m");
+  CHECK(statuses[0].context == "gate/gpu");
+  CHECK(statuses[0].target_url == "https://github.com/o/r/actions/runs/1");
+  CHECK(statuses[1].sha == docs);
+  CHECK(statuses[1].state == "success");
+  CHECK(statuses[1].description == "inherited from " + tested.substr(0, 12) + ", docs-only delta");
+  CHECK(statuses[2].sha == code);
+  CHECK(statuses[2].state == "pending");
+  CHECK(statuses[2].description == "no gate result for this tree");
+  CHECK(seams.workflow.outputs.at("state") == "pending");
+  CHECK(seams.workflow.outputs.at("posted") == "true");
+  CHECK(seams.workflow.outputs.at("tree") == scene.tree_of(code));
+  CHECK(seams.workflow.masked == std::vector<std::string>{"t0ken", "t0ken", "t0ken"});
+}
+
+TEST_CASE("ci-status: a failed result posts failure, a docs-only pull request no code change", "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string broken = open_pull_request(scene, "broken", 2, [&] { scene.write("src/kernel.py", "oops\n"); });
+  scene.publish(broken, Verdict::fail, "gpu-box");
+  const std::string docs = open_pull_request(scene, "docs", 3, [&] { scene.write("docs/index.md", "# Better docs\n"); });
+  const auto ci = scene.ci_clone();
+
+  CHECK(run_ci_status(options_for(ci, broken), context) == ExitCode::pass);
+  CHECK(run_ci_status(options_for(ci, docs), context) == ExitCode::pass);
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 2);
+  CHECK((statuses[0].state + ": " + statuses[0].description) == "failure: failed");
+  CHECK((statuses[1].state + ": " + statuses[1].description) == "success: no code change");
+  CHECK(seams.workflow.summary.find("## gate/gpu: ❌ failure — failed") != std::string::npos);
+}
+
+TEST_CASE("ci-status sets the head's status from a merge-commit checkout", "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 4, [&] { scene.write("src/new.py", "X = 1\n"); });
+  scene.publish(head, Verdict::pass, "gpu-box");
+  // main moves on, so the merge commit's tree is one no machine tested
+  git_in(scene.dev, {"switch", "-q", "main"});
+  scene.write("src/other.py", "Y = 2\n");
+  scene.commit("main moves on");
+  git_in(scene.dev, {"merge", "-q", "--no-ff", "-m", "Merge pull request #4", "feature"});
+  git_in(scene.dev, {"push", "-q", "origin", "HEAD:refs/pull/4/merge"});
+  git_in(scene.dev, {"reset", "-q", "--hard", "HEAD~1"});
+  git_in(scene.dev, {"push", "-q", "-f", "origin", "main"});
+  // actions/checkout of a pull_request event: the merge commit, depth 1
+  const auto ci = scene.tmp / "ci";
+  git_in(scene.tmp.path(), {"init", "-q", ci.string()});
+  git_in(ci, {"remote", "add", "origin", scene.url()});
+  git_in(ci, {"fetch", "-q", "--depth=1", "origin", "+refs/pull/4/merge:refs/remotes/pull/4/merge"});
+  git_in(ci, {"checkout", "-q", "--detach", "refs/remotes/pull/4/merge"});
+  REQUIRE(git_in(ci, {"rev-parse", "HEAD^{tree}"}) != scene.tree_of(head));
+
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 1);
+  CHECK(statuses[0].sha == head);
+  CHECK((statuses[0].state + ": " + statuses[0].description) == "success: passed in 4m");
+  CHECK(git_in(ci, {"rev-parse", "--is-shallow-repository"}) == "false");  // unshallowed for the walk
+}
+
+TEST_CASE("ci-status with --pr alone fetches the pull request's head", "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 7, [&] { scene.write("src/new.py", "X = 1\n"); });
+  scene.publish(head, Verdict::pass, "gpu-box");
+  const auto ci = scene.ci_clone();  // a workflow_dispatch run: main checked out
+  auto options = options_for(ci, "");
+  options.pr = "7";
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 1);
+  CHECK(statuses[0].sha == head);
+  CHECK(statuses[0].description == "passed in 4m");
+}
+
+TEST_CASE("ci-status counts only results signed by a key of the base branch's allowed signers",
+          "[ci-status][signatures][git][api]") {
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  const auto mallory = scene.key("mallory");
+  scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  sign: true\n  allowed_signers: .github/gatekit/allowed_signers\n");
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n");
+  scene.commit("the gate's trust");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+
+  SECTION("good: signed by alice") {
+    const std::string head = open_pull_request(scene, "good", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+    scene.publish(head, Verdict::pass, "alice-box", &alice);
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    CHECK(posted(server).at(0).description == "passed in 4m");
+    CHECK(seams.workflow.outputs.at("ignored") == "0");
+    CHECK(seams.workflow.summary.find("signed by `alice@example.com`") != std::string::npos);
+  }
+  SECTION("missing: an unsigned result counts as absent, and the description says so") {
+    const std::string head = open_pull_request(scene, "unsigned", 2, [&] { scene.write("src/a.py", "A = 2\n"); });
+    scene.publish(head, Verdict::pass, "plain-box");
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "pending");
+    CHECK(status.description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+    CHECK(seams.workflow.outputs.at("ignored") == "1");
+  }
+  SECTION("bad: a signed result whose message was changed afterwards counts as absent") {
+    const std::string head = open_pull_request(scene, "tampered", 3, [&] { scene.write("src/a.py", "A = 3\n"); });
+    // alice's signature over a failed result, on the message of a passing one
+    const std::string signed_fail = scene.publish(head, Verdict::fail, "alice-box", &alice);
+    const std::string plain_pass = scene.publish(head, Verdict::pass, "alice-box");
+    const std::string raw_fail = git_in(scene.dev, {"cat-file", "commit", signed_fail});
+    const std::string raw_pass = git_in(scene.dev, {"cat-file", "commit", plain_pass});
+    const std::string raw = raw_fail.substr(0, raw_fail.find("\n\n")) + raw_pass.substr(raw_pass.find("\n\n"));
+    REQUIRE(raw.find("gpgsig") != std::string::npos);
+    const std::string forged = git_in(scene.dev, {"hash-object", "-t", "commit", "-w", "--stdin"}, raw + "\n");
+    git_in(scene.dev, {"push", "-q", "-f", "origin",
+                       forged + ":refs/gatekit-gate/" + scene.tree_of(head) + "/alice-box"});
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "pending");
+    CHECK(status.description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+    CHECK(seams.workflow.summary.find("bad signature") != std::string::npos);
+  }
+  SECTION("foreign: a pull request that adds its own key to the allowed signers gains nothing") {
+    const std::string head = open_pull_request(scene, "sneaky", 4, [&] {
+      scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n" +
+                                                         "mallory@example.com " + mallory.public_line + "\n");
+      scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  sign: false\n");  // nor by dropping the check
+      scene.write("src/a.py", "A = 4\n");
+    });
+    scene.publish(head, Verdict::pass, "mallory-box", &mallory);
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "pending");
+    CHECK(status.description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+    CHECK(seams.workflow.summary.find("foreign") != std::string::npos);
+  }
+  SECTION("an unsigned result for the exact tree does not hide a trusted one inherited across docs") {
+    const std::string tested = open_pull_request(scene, "inherit", 6, [&] { scene.write("src/a.py", "A = 6\n"); });
+    scene.publish(tested, Verdict::pass, "alice-box", &alice, 600);
+    scene.write("docs/index.md", "# Docs, reworded\n");
+    const std::string head = scene.commit("docs");
+    git_in(scene.dev, {"push", "-q", "origin", "inherit"});
+    scene.publish(head, Verdict::fail, "plain-box", nullptr, 60);
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "success");
+    CHECK(status.description ==
+          "inherited from " + tested.substr(0, 12) + ", docs-only delta (an unsigned or foreign result was ignored)");
+  }
+  SECTION("an ignored result is mentioned only when it would have changed the status") {
+    const std::string head = open_pull_request(scene, "both", 5, [&] { scene.write("src/a.py", "A = 5\n"); });
+    scene.publish(head, Verdict::pass, "alice-box", &alice, 600);
+    scene.publish(head, Verdict::fail, "old-box", nullptr, 6000);  // older: would not count anyway
+    const auto ci = scene.ci_clone();
+    CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+    CHECK(seams.workflow.outputs.at("ignored") == "1");
+    scene.publish(head, Verdict::fail, "new-box", nullptr, 60);  // newer: it would
+    CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+    const auto statuses = posted(server);
+    REQUIRE(statuses.size() == 2);
+    CHECK(statuses[0].description == "passed in 4m");
+    CHECK(statuses[1].description == "passed in 4m (an unsigned or foreign result was ignored)");
+    CHECK(seams.workflow.outputs.at("ignored") == "2");
+  }
+}
+
+TEST_CASE("ci-status fails closed: a named allowed-signers file missing on the base branch posts error",
+          "[ci-status][signatures][git][api]") {
+  CiScene scene;
+  scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  allowed_signers: .github/gatekit/allowed_signers\n");
+  scene.commit("trust, without the file");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "plain-box");
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  try {
+    (void)run_ci_status(options_for(scene.ci_clone(), head), context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::bad_input);
+    CHECK(failure.error().message ==
+          "the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main");
+  }
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 1);
+  CHECK(statuses[0].state == "error");
+  CHECK(statuses[0].description ==
+        "could not evaluate: the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main");
+  CHECK(seams.workflow.outputs.at("result") == "error");
+}
+
+TEST_CASE("ci-status refuses options that could reach git as options", "[ci-status]") {
+  gatekit::FakeSeams seams;
+  auto context = seams.context();
+  auto refused = [&](CiStatusOptions o) {
+    try {
+      (void)run_ci_status(o, context);
+    } catch (const Failure& failure) {
+      CHECK(failure.error().kind == ErrorKind::bad_input);
+      return failure.error().message;
+    }
+    return std::string("no error");
+  };
+  CiStatusOptions o;
+  o.base = "main";
+  o.sha = "--upload-pack=x";
+  CHECK(refused(o) == "--sha must be the full object name of the pull request's head commit, got '--upload-pack=x'");
+  o.sha = "";
+  o.pr = "1x";
+  CHECK(refused(o) == "--pr must be a pull request number, got '1x'");
+  o.pr = "";
+  CHECK(refused(o) == "give --sha (the pull request's head commit) or --pr");
+  o.pr = "3";
+  o.base = "-main";
+  CHECK(refused(o) == "--base: revision '-main' starts with '-': git would read it as an option");
+  o.base = "refs/tags/v1";
+  CHECK(refused(o) == "--base must be a branch or a commit, got 'refs/tags/v1'");
+  CHECK(seams.processes.calls.empty());
+}

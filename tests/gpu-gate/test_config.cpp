@@ -1,0 +1,90 @@
+// The gate's configuration: defaults, every key, and every error located and reported together.
+#include <string>
+
+#include "catch.hpp"
+#include "config.hpp"
+#include "gatekit/files.hpp"
+
+using namespace gatekit;
+using namespace gatekit::gpu_gate;
+
+TEST_CASE("no file at the default path gives the defaults; a named file must exist") {
+  MemoryFiles files;
+  auto config = load_config(files, ".github/gatekit/gpu-gate.yml", false);
+  REQUIRE(config.ok());
+  CHECK(config->workers == 8);
+  CHECK(config->namespace_ == "gatekit-gate");
+  CHECK(config->expiry == std::chrono::hours(24 * 28));
+  CHECK(config->command == std::vector<std::string>{"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"});
+  CHECK_FALSE(config->docs_patterns.empty());
+  auto missing = load_config(files, "gate.yml", true);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().kind == ErrorKind::bad_input);
+  CHECK(missing.error().message.starts_with("cannot read gate.yml: "));
+}
+
+TEST_CASE("every key is read") {
+  auto config = parse_config(R"(command: [pytest, -p, xdist, -n, "{workers}", "--junitxml={junit}", "{paths}"]
+workers: 4
+scope:
+  folders: [tests/gpu]
+  modules: [torch, tinyml.kernels]
+  extras: [tests/test_io.py]
+nightly_marker: slow
+namespace: team-gate
+expiry_days: 14
+docs: ["docs/**", "**.md"]
+concurrency: ["src/stream/**"]
+stress_repeats: 5
+signing:
+  sign: true
+  allowed_signers: .github/allowed_signers
+test_map: build/map.json
+)", "gate.yml");
+  REQUIRE(config.ok());
+  CHECK(config->command.front() == "pytest");
+  CHECK(config->workers == 4);
+  CHECK(config->scope_folders == std::vector<std::string>{"tests/gpu"});
+  CHECK(config->modules == std::vector<std::string>{"torch", "tinyml.kernels"});
+  CHECK(config->extras == std::vector<std::string>{"tests/test_io.py"});
+  CHECK(config->nightly_marker == "slow");
+  CHECK(config->namespace_ == "team-gate");
+  CHECK(config->expiry == std::chrono::hours(24 * 14));
+  CHECK(config->docs_patterns == std::vector<std::string>{"docs/**", "**.md"});
+  CHECK(config->concurrency_patterns == std::vector<std::string>{"src/stream/**"});
+  CHECK(config->stress_repeats == 5);
+  CHECK(config->sign);
+  CHECK(config->allowed_signers == ".github/allowed_signers");
+  CHECK(config->test_map == "build/map.json");
+  CHECK(config->source == "gate.yml");
+}
+
+TEST_CASE("every error is reported at once, each with file, line, column and field") {
+  auto config = parse_config(R"(command: [pytest, "{threads}"]
+workers: 0
+namespace: a-mine
+scope:
+  folder: [tests]
+expiry_days: "28"
+docs: ["[z-a]"]
+signing: yes
+nightly_marker: "not a marker"
+colour: red
+)", "gate.yml");
+  REQUIRE_FALSE(config.ok());
+  CHECK(config.error().kind == ErrorKind::bad_input);
+  CHECK(config.error().message ==
+        "11 errors in gate.yml:\n"
+        "gate.yml:1:10: command: must hold {paths} (the tests to run)\n"
+        "gate.yml:1:10: command: must hold {junit} (the JUnit report the gate reads its counts from)\n"
+        "gate.yml:1:19: command[1]: unknown placeholder {threads} (known: {workers}, {paths}, {junit})\n"
+        "gate.yml:2:10: workers: must be from 1 to 1024, got 0\n"
+        "gate.yml:3:12: namespace: the namespace 'a-mine' must not end in '-mine' (refs/<namespace>-mine/ holds this machine's results)\n"
+        "gate.yml:5:3: scope.folder: unknown key 'folder' (did you mean 'folders'?)\n"
+        "gate.yml:6:14: expiry_days: expected an integer, got the string \"28\" (remove the quotes)\n"
+        "gate.yml:7:8: docs[0]: reversed range 'z-a' in brackets\n"
+        "gate.yml:8:10: signing: expected a map with sign, allowed_signers, got 'yes'\n"
+        "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
+        "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
+        "expiry_days, docs, concurrency, stress_repeats, signing, test_map)");
+}

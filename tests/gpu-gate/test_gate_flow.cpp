@@ -1,0 +1,258 @@
+// run and status end to end: real git repositories with a bare remote, real pytest runs of
+// the fixture suite (tests/gpu-gate/data/gate_suite), and an injected clock for the times.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "catch.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/workflow.hpp"
+#include "gpu-gate.hpp"
+#include "status.hpp"
+#include "temp_dir.hpp"
+
+using namespace gatekit;
+using namespace gatekit::gpu_gate;
+
+namespace {
+
+// Real processes and files; a fake clock, so record times and expiry are the test's.
+struct Seams {
+  MapEnvironment env;
+  FakeClock clock{FakeClock::time_point(std::chrono::seconds(1'800'000'000))};
+  SystemFiles files;
+  SystemProcessRunner processes;
+  RecordingWorkflow workflow;
+  std::istringstream in;
+  std::ostringstream out;
+  Context context() { return Context{env, clock, files, processes, {}, workflow, in, out}; }
+};
+
+std::string run_sh(const std::filesystem::path& dir, const std::string& command, int* status = nullptr) {
+  std::string out;
+  FILE* pipe = popen(("cd '" + dir.string() + "' && (" + command + ") 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int rc = pclose(pipe);
+  if (status != nullptr) {
+    *status = rc;
+    return out;
+  }
+  INFO(command << "\n" << out);
+  REQUIRE(rc == 0);
+  return out;
+}
+
+std::string line(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+const char* kCommit = "git -c user.name=t -c user.email=t@example.com commit -q";
+
+// A bare remote, and a clone holding the fixture suite on main, pushed.
+struct Project {
+  testing::TempDir dir;
+  std::filesystem::path remote = dir / "remote.git";
+  std::filesystem::path work = dir / "work";
+  std::filesystem::path log = dir / "tests.log";
+
+  Project() {
+    run_sh(dir.path(), "git init -q --bare -b main remote.git && git clone -q file://" + remote.string() + " work");
+    std::filesystem::copy(std::filesystem::path(GATEKIT_TEST_DATA) / "gate_suite", work, std::filesystem::copy_options::recursive);
+    run_sh(work, "printf '__pycache__/\\n' > .gitignore && git checkout -q -b main && git add . && " + std::string(kCommit) +
+                     " -m suite && git push -q origin main && git remote set-head origin main");
+    setenv("GATE_TEST_LOG", log.string().c_str(), 1);
+    unsetenv("GATE_FORCE_FAIL");
+  }
+  void commit(const std::string& file, const std::string& text, const std::string& message) {
+    run_sh(work, "mkdir -p \"$(dirname '" + file + "')\" && printf '" + text + "' >> '" + file + "' && git add -A && " + kCommit + " -m '" + message + "'");
+  }
+  std::string rev(const std::string& what) { return line(run_sh(work, "git rev-parse '" + what + "'")); }
+  std::string test_log() {
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+};
+
+ExitCode gate_run(Project& p, Seams& seams, const std::string& machine) {
+  RunOptions options;
+  options.repo_dir = p.work.string();
+  options.machine = machine;
+  options.allow_no_gpu = true;  // no GPU on the test host: the record says gpu-count 0
+  auto context = seams.context();
+  return run_run(options, context);
+}
+
+GateStatus status_of(Project& p, Seams& seams, const std::string& rev = "HEAD") {
+  Git git(seams.processes, p.work);
+  auto context = seams.context();
+  Config config = default_config();
+  config.concurrency_patterns = {"src/stream/**"};
+  StatusQuery query;
+  query.rev = rev;
+  query.base = "origin/main";
+  query.now = std::chrono::duration_cast<std::chrono::seconds>(seams.clock.now().time_since_epoch()).count();
+  auto gathered = gather_status_input(git, config, query);
+  REQUIRE(gathered.ok());
+  return decide_status(gathered->input);
+}
+
+}  // namespace
+
+TEST_CASE("run tests the committed tree with real pytest, records it, and status finds it") {
+  Project p;
+  Seams seams;
+  p.commit("src/kernels.py", "\\n# faster\\n", "code change");
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+  // Only the scope ran (tests/test_plain.py fails when it runs), on the "GPU", once: the
+  // change does not touch the stream code.
+  CHECK(p.test_log() == "device=gpu stress=\n");
+  const std::string tree = p.rev("HEAD^{tree}");
+  const std::string ref = "refs/gatekit-gate-mine/" + tree + "/m1";
+  const std::string message = run_sh(p.work, "git log -1 --format=%B " + ref);
+  CHECK(message.find("verdict: pass\n") != std::string::npos);
+  CHECK(message.find("passed: 2\nfailed: 0\nskipped: 0\nerrors: 0\ncommit: " + p.rev("HEAD") + "\ntree: " + tree + "\n") != std::string::npos);
+  CHECK(message.find("time: 2027-01-15T08:00:00Z\nmachine: m1\ngpu-backend: none\ngpu-count: 0\n") != std::string::npos);
+  CHECK(message.find("scope: gate: 2 test files, 2 workers\nstress: not needed (no concurrency change)\n") != std::string::npos);
+  // The record commit's tree is the tested tree; the developer's checkout is untouched.
+  CHECK(line(run_sh(p.work, "git rev-parse " + ref + "^{tree}")) == tree);
+  CHECK(run_sh(p.work, "git status --porcelain") == "");
+  CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
+  auto status = status_of(p, seams);
+  CHECK(status.state == GateState::success);
+  CHECK(status.description == "passed in 0s");
+  CHECK(status.source == p.rev("HEAD"));
+  CHECK(seams.workflow.summary.find("## gpu-gate run: pass") != std::string::npos);
+}
+
+TEST_CASE("two machines on one tree: the newest result counts; results expire") {
+  Project p;
+  Seams seams;
+  p.commit("src/kernels.py", "\\n# change\\n", "code change");
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+  seams.clock.advance(std::chrono::minutes(5));
+  setenv("GATE_FORCE_FAIL", "1", 1);
+  REQUIRE(gate_run(p, seams, "m2") == ExitCode::verdict_fail);
+  unsetenv("GATE_FORCE_FAIL");
+  auto status = status_of(p, seams);
+  CHECK(status.state == GateState::failure);
+  CHECK(status.description == "failed");
+  REQUIRE(status.record);
+  CHECK(status.record->machine == "m2");
+  seams.clock.advance(std::chrono::minutes(5));
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);  // a rerun on m1 replaces its result
+  CHECK(status_of(p, seams).state == GateState::success);
+  seams.clock.advance(std::chrono::hours(24 * 28 + 1));
+  status = status_of(p, seams);
+  CHECK(status.state == GateState::pending);
+  CHECK(status.description == "no gate result for this tree");
+}
+
+TEST_CASE("docs-only commits inherit the result across several commits; a rebase onto new code needs a new run") {
+  Project p;
+  Seams seams;
+  run_sh(p.work, "git checkout -q -b feature");
+  p.commit("src/kernels.py", "\\n# change\\n", "code change");
+  const std::string gated = p.rev("HEAD");
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+  p.commit("docs/guide.md", "more\\n", "docs 1");
+  p.commit("README.md", "more\\n", "docs 2");
+  auto status = status_of(p, seams);
+  CHECK(status.state == GateState::success);
+  CHECK(status.description == "inherited from " + gated.substr(0, 12) + ", docs-only delta");
+  CHECK(status.source == gated);
+  // With a result for the exact tree too, status stops there; the CI side, which drops
+  // untrusted results afterwards, asks for every candidate (stop_at_exact = false).
+  REQUIRE(gate_run(p, seams, "m2") == ExitCode::pass);
+  Git git(seams.processes, p.work);
+  StatusQuery query;
+  query.now = std::chrono::duration_cast<std::chrono::seconds>(seams.clock.now().time_since_epoch()).count();
+  auto stopped = gather_status_input(git, default_config(), query);
+  REQUIRE(stopped.ok());
+  CHECK(stopped->input.history.size() == 1);
+  query.stop_at_exact = false;
+  auto every = gather_status_input(git, default_config(), query);
+  REQUIRE(every.ok());
+  CHECK(every->input.history.size() == 3);
+  CHECK(every->input.records.size() == 2);  // m2 on HEAD, m1 on the gated commit
+  // main moves on with new code; the branch rebased onto it has a tree nobody tested.
+  run_sh(p.work, "git checkout -q main");
+  p.commit("src/stream/queue.py", "\\n# main moved\\n", "main code");
+  run_sh(p.work, "git push -q origin main && git checkout -q feature && git rebase -q main");
+  status = status_of(p, seams);
+  CHECK(status.state == GateState::pending);
+  CHECK(status.description == "no gate result for this tree");
+}
+
+TEST_CASE("a pull request that changes only docs, with no result anywhere, is 'no code change'") {
+  Project p;
+  Seams seams;
+  run_sh(p.work, "git checkout -q -b docs");
+  p.commit("docs/guide.md", "more\\n", "docs only");
+  auto status = status_of(p, seams);
+  CHECK(status.state == GateState::success);
+  CHECK(status.description == "no code change");
+}
+
+TEST_CASE("a change to concurrency code adds the stress pass: three more runs under load") {
+  Project p;
+  Seams seams;
+  run_sh(p.work, "git checkout -q -b feature");
+  p.commit("src/stream/queue.py", "\\n# touched\\n", "stream change");
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+  CHECK(p.test_log() == "device=gpu stress=\ndevice=gpu stress=1\ndevice=gpu stress=1\ndevice=gpu stress=1\n");
+  const std::string message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
+  CHECK(message.find("stress: passed 3x (src/stream/queue.py)\n") != std::string::npos);
+  // The gate pass ran 2 tests, each stress repeat the stream test only.
+  CHECK(message.find("passed: 5\n") != std::string::npos);
+}
+
+TEST_CASE("a dirty tree is refused, naming the files; nothing runs") {
+  Project p;
+  Seams seams;
+  run_sh(p.work, "printf x >> src/kernels.py && printf y > notes.txt");
+  try {
+    (void)gate_run(p, seams, "m1");
+    FAIL("run accepted a dirty tree");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::bad_input);
+    CHECK(failure.error().message ==
+          "the working tree has uncommitted changes: notes.txt, src/kernels.py; gpu-gate run tests the committed tree: "
+          "commit (or stash) them first");
+  }
+  CHECK(p.test_log().empty());
+}
+
+TEST_CASE("with signing on, the record commit carries a good SSH signature") {
+  Project p;
+  Seams seams;
+  run_sh(p.dir.path(), "ssh-keygen -q -t ed25519 -N '' -C gate -f key");
+  p.commit(".github/gatekit/gpu-gate.yml", "signing:\\n  sign: true\\n", "sign results");
+  run_sh(p.work, "git config user.signingkey " + (p.dir / "key.pub").string());
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+  const std::string ref = "refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1";
+  run_sh(p.dir.path(), "printf 'gate@example.com %s\\n' \"$(cat key.pub)\" > allowed");
+  int rc = 0;
+  const std::string verify = run_sh(p.work, "git -c gpg.ssh.allowedSignersFile=" + (p.dir / "allowed").string() +
+                                                " verify-commit " + ref, &rc);
+  INFO(verify);
+  CHECK(rc == 0);
+  CHECK(verify.find("Good \"git\" signature") != std::string::npos);
+  // Without a key, signing fails and no unsigned record is written.
+  run_sh(p.work, "git config --unset user.signingkey");
+  p.commit("src/kernels.py", "\\n# again\\n", "code");
+  try {
+    (void)gate_run(p, seams, "m1");
+    FAIL("an unsigned record was written");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message.starts_with("cannot sign the record (signing: sign is on; set user.signingkey to an SSH key): "));
+  }
+  CHECK(run_sh(p.work, "git for-each-ref refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}")) == "");
+}

@@ -1,0 +1,249 @@
+"""gpu-gate setup, status and prune through the built tool, on real git repositories with a
+bare remote over file://, and the GitHub API test server for prune's open pull requests.
+
+Results from "other machines" are written here the way gpu-gate writes them (the record
+format of docs/gpu-gate.md), so their times can be set; `run` itself is tested in
+test_gate_flow.cpp with real pytest runs."""
+import datetime
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.environ["GATEKIT_SOURCE_DIR"], "tests", "github_api"))
+from server import FakeGitHub  # noqa: E402
+
+TOOL = Path(os.environ["GATEKIT_BUILD_DIR"]) / "tools" / "gpu-gate" / "gpu-gate"
+IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+
+
+def git(cwd, *args, check=True, env=None):
+    done = subprocess.run(["git", *IDENTITY, *args], cwd=cwd, capture_output=True, text=True, env=env)
+    if check and done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
+    return done.stdout.strip() if check else done
+
+
+def gate(cwd, *args, env=None):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    full_env.update(env or {})
+    return subprocess.run([str(TOOL), *args], cwd=cwd, capture_output=True, text=True, env=full_env)
+
+
+def commit(repo, path, text, message):
+    file = Path(repo) / path
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with open(file, "a") as f:
+        f.write(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True):
+    """A result as `gpu-gate run` records it: a commit of the tested tree, the message in the
+    documented form, under refs/gatekit-gate-mine/<tree>/<machine>."""
+    sha = git(repo, "rev-parse", rev)
+    tree = git(repo, "rev-parse", rev + "^{tree}")
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    message = (
+        f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
+        "format: gatekit-gpu-gate/1\n"
+        f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
+        f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: {machine}\n"
+        "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\ndriver: 12.4\n"
+        "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+    env = dict(os.environ, GIT_AUTHOR_DATE=f"@{int(when.timestamp())} +0000", GIT_COMMITTER_DATE=f"@{int(when.timestamp())} +0000")
+    made = subprocess.run(["git", *IDENTITY, "commit-tree", tree], cwd=repo, input=message, capture_output=True,
+                          text=True, env=env, check=True).stdout.strip()
+    ref = f"refs/gatekit-gate{'-mine' if mine else ''}/{tree}/{machine}"
+    git(repo, "update-ref", ref, made)
+    return ref
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+@pytest.fixture
+def project(tmp_path):
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    git(tmp_path, "clone", "-q", f"file://{remote}", "work")
+    work = tmp_path / "work"
+    git(work, "checkout", "-q", "-b", "main")
+    commit(work, "src/lib.py", "x = 1\n", "first")
+    git(work, "push", "-q", "origin", "main")
+    git(work, "remote", "set-head", "origin", "main")
+    return tmp_path, work, remote
+
+
+def config_list(repo):
+    return git(repo, "config", "--local", "--list")
+
+
+def test_setup_then_a_plain_push_carries_the_branch_and_the_results(project):
+    tmp, work, remote = project
+    before = config_list(work)
+    done = gate(work, "setup")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:3] == [
+        "added   remote.origin.push HEAD: a plain `git push` pushes the current branch to the branch of the same name on "
+        "origin (push.default no longer applies in this clone)",
+        "added   remote.origin.push +refs/gatekit-gate-mine/*:refs/gatekit-gate/*: a plain `git push` also sends this "
+        "machine's results (refs/gatekit-gate-mine/) to refs/gatekit-gate/",
+        "added   remote.origin.fetch +refs/gatekit-gate/*:refs/gatekit-gate/*: `git fetch` brings everyone's results "
+        "(refs/gatekit-gate/)"]
+    again = gate(work, "setup")
+    assert "nothing changed" in again.stdout.splitlines()
+
+    git(work, "checkout", "-q", "-b", "feature")
+    head = commit(work, "src/lib.py", "y = 2\n", "feature work")
+    ref = record(work, "m1", now())
+    status = json.loads(gate(work, "status", "--json", "--machine", "m1").stdout)
+    assert status["state"] == "success" and status["description"] == "passed in 4m"
+    assert status["published"] is False
+
+    git(work, "push", "-q")  # plain: no remote, no refspec
+    assert git(remote, "rev-parse", "refs/heads/feature") == head
+    published = ref.replace("gatekit-gate-mine", "gatekit-gate")
+    assert git(remote, "rev-parse", published) == git(work, "rev-parse", ref)
+    status = json.loads(gate(work, "status", "--json", "--machine", "m1").stdout)
+    assert status["published"] is True
+    assert status["source"] == head and status["tree"] == git(work, "rev-parse", "HEAD^{tree}")
+
+    # Another clone, set up, gets everyone's results with a plain fetch and sees the status.
+    git(tmp, "clone", "-q", f"file://{remote}", "other")
+    other = tmp / "other"
+    assert gate(other, "setup").returncode == 0
+    git(other, "fetch", "-q")
+    git(other, "checkout", "-q", "feature")
+    status = json.loads(gate(other, "status", "--json", "--machine", "m2").stdout)
+    assert (status["state"], status["description"], status["published"]) == ("success", "passed in 4m", None)
+
+    undo = gate(work, "setup", "--undo")
+    assert undo.returncode == 0, undo.stderr
+    assert config_list(work) == before
+    assert "note: a plain `git push` follows push.default again" in undo.stdout.splitlines()
+
+
+def test_a_detached_head_pushes_nothing_plainly_and_the_results_go_on_their_own(project):
+    tmp, work, remote = project
+    assert gate(work, "setup").returncode == 0
+    commit(work, "src/lib.py", "z = 3\n", "more")
+    git(work, "checkout", "-q", "--detach")
+    ref = record(work, "m1", now())
+    plain = git(work, "push", check=False)
+    assert plain.returncode != 0
+    assert "failed to push some refs" in plain.stderr
+    assert git(remote, "for-each-ref", "refs/gatekit-gate") == ""
+    git(work, "push", "-q", "origin", "+refs/gatekit-gate-mine/*:refs/gatekit-gate/*")
+    assert git(remote, "rev-parse", ref.replace("gatekit-gate-mine", "gatekit-gate")) == git(work, "rev-parse", ref)
+
+
+def test_status_text_names_the_state_the_result_and_how_to_publish(project):
+    tmp, work, remote = project
+    commit(work, "src/lib.py", "w = 4\n", "code")
+    record(work, "m1", now(), verdict="fail")
+    done = gate(work, "status", "--machine", "m1")
+    assert done.returncode == 0, done.stderr
+    tree = git(work, "rev-parse", "HEAD^{tree}")
+    assert done.stdout.splitlines() == [
+        f"gate/gpu for {git(work, 'rev-parse', 'HEAD')[:12]}: failure \"failed\"",
+        f"  counted result: refs/gatekit-gate-mine/{tree}/m1",
+        "  this machine (m1): not yet: run `git push` (after gpu-gate setup), or git push origin "
+        "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'"]
+
+
+def test_a_hostile_result_ref_is_ignored_and_named(project):
+    tmp, work, remote = project
+    tree = git(work, "rev-parse", "HEAD^{tree}")
+    forged = subprocess.run(["git", *IDENTITY, "commit-tree", tree], cwd=work, input="gpu-gate: pass\n\nverdict: pass\n",
+                            capture_output=True, text=True, check=True).stdout.strip()
+    git(work, "update-ref", f"refs/gatekit-gate/{tree}/evil", forged)
+    done = gate(work, "status", "--json")
+    status = json.loads(done.stdout)
+    assert status["state"] == "pending"
+    assert status["ignored"] == [f"'refs/gatekit-gate/{tree}/evil': the record has no format line"]
+    text = gate(work, "status")
+    assert f"ignored result ref 'refs/gatekit-gate/{tree}/evil': the record has no format line" in text.stdout.splitlines()
+
+
+def test_prune_deletes_expired_results_here_and_on_the_remote_but_spares_an_open_pull_requests_head(project):
+    tmp, work, remote = project
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("expiry_days: 7\n")
+    base = commit(work, ".github/gatekit/gpu-gate.yml", "", "gate config")
+    git(work, "push", "-q", "origin", "main")
+    assert gate(work, "setup").returncode == 0
+    fresh = record(work, "m1", now())
+    git(work, "checkout", "-q", "-b", "pr1")
+    pr1 = commit(work, "src/lib.py", "a = 1\n", "pr1 code")
+    relied = record(work, "m1", now() - datetime.timedelta(days=10))
+    commit(work, "docs/notes.md", "notes\n", "pr1 docs")  # the head inherits the code commit's result
+    pr1_head = git(work, "rev-parse", "HEAD")
+    git(work, "push", "-q")
+    git(work, "checkout", "-q", "-b", "pr2", base)
+    commit(work, "src/lib.py", "b = 2\n", "pr2 code")
+    old = record(work, "m1", now() - datetime.timedelta(days=10))
+    git(work, "push", "-q")
+    old_published = old.replace("gatekit-gate-mine", "gatekit-gate")
+    assert git(remote, "rev-parse", old_published)
+
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_pull("o/r", 1, head_sha=pr1_head, base_sha=base, head_ref="pr1")
+        srv.add_issue("o/r", "PR 1", number=1, pull_request=True)
+        srv.add_pull("o/r", 2, head_sha=git(work, "rev-parse", "HEAD"), base_sha=base, head_ref="pr2", state="closed")
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        dry = gate(work, "prune", "--dry-run", env=env)
+        assert dry.returncode == 0, dry.stderr
+        assert sorted(line for line in dry.stdout.splitlines() if line.startswith(("would delete", "keeping"))) == sorted([
+            f"would delete {old}", f"would delete {old_published}",
+            f"keeping {relied}: an open pull request relies on it",
+            f"keeping {relied.replace('gatekit-gate-mine', 'gatekit-gate')}: an open pull request relies on it"])
+        assert git(work, "rev-parse", old)  # nothing deleted
+        done = gate(work, "prune", env=env)
+        assert done.returncode == 0, done.stderr
+    for repo in (work, remote):
+        refs = git(repo, "for-each-ref", "--format=%(refname)", "refs/gatekit-gate", "refs/gatekit-gate-mine").split()
+        assert old not in refs and old_published not in refs
+        assert relied.replace("gatekit-gate-mine", "gatekit-gate") in refs
+    assert fresh in git(work, "for-each-ref", "--format=%(refname)").split()
+    assert relied in git(work, "for-each-ref", "--format=%(refname)").split()
+
+
+def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    work = tmp_path / "work"
+    import shutil
+    shutil.copytree(Path(os.environ["GATEKIT_SOURCE_DIR"]) / "tests/gpu-gate/data/gate_suite", work)
+    (work / ".gitignore").write_text("__pycache__/\n")
+    git(work, "init", "-q", "-b", "main")
+    git(work, "remote", "add", "origin", f"file://{remote}")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "suite")
+    git(work, "push", "-q", "-u", "origin", "main")
+    git(work, "remote", "set-head", "origin", "main")
+    git(work, "checkout", "-q", "-b", "feature")
+    commit(work, "src/kernels.py", "# faster\n", "code")
+    tree = git(work, "rev-parse", "HEAD^{tree}")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", "c" * 40, workflow="gate.yml")
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", "--pr", "7", env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
+    assert git(remote, "rev-parse", f"refs/gatekit-gate/{tree}/m1") == git(work, "rev-parse", f"refs/gatekit-gate-mine/{tree}/m1")
+    assert "asked CI to refresh the status: gate.yml on main for pull request 7" in done.stdout.splitlines()
+    # Without a token the result is still pushed, and the log says how to refresh by hand.
+    commit(work, "src/kernels.py", "# again\n", "code 2")
+    done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", "--pr", "7")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ("CI was not asked to refresh the status (no token: GITHUB_TOKEN or GH_TOKEN); it reads the result on its "
+            "next run, or: gh workflow run gate.yml -f pr=7") in done.stdout.splitlines()
+    assert git(remote, "rev-parse", f"refs/gatekit-gate/{git(work, 'rev-parse', 'HEAD^{tree}')}/m1")

@@ -1,0 +1,85 @@
+#pragma once
+// A whole aggregate run over the core's fakes (FakeSeams): `needs` in an environment
+// variable, file or the input stream; the run's legs served by a fake jobs API.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gatekit/fake_context.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/json.hpp"
+#include "legs.hpp"
+#include "matrix-aggregator.hpp"
+
+namespace gatekit::testing {
+
+// GET /repos/o/r/actions/runs/42/jobs: the legs as the jobs API lists them, or `status`.
+class JobsApi final : public github::HttpTransport {
+ public:
+  std::vector<matrix_aggregator::Leg> legs;
+  std::optional<std::string> body;  // served instead of the legs when set
+  int status = 200;
+  std::vector<github::HttpRequest> requests;
+
+  std::variant<github::HttpResponse, github::TransportError> send(const github::HttpRequest& request) override {
+    requests.push_back(request);
+    github::HttpResponse r;
+    r.status = status;
+    r.headers = {{"content-type", "application/json"}};
+    if (status != 200) {
+      r.body = R"({"message":"Not Found"})";
+      return r;
+    }
+    if (body) {
+      r.body = *body;
+      return r;
+    }
+    boost::json::array jobs;
+    std::int64_t id = 0;
+    for (const auto& leg : legs) {
+      boost::json::object job{{"id", ++id}, {"name", leg.name}, {"status", leg.status}, {"html_url", leg.url}};
+      job["conclusion"] = leg.conclusion.empty() ? boost::json::value(nullptr) : boost::json::value(leg.conclusion);
+      jobs.push_back(std::move(job));
+    }
+    r.body = boost::json::serialize(boost::json::object{{"total_count", jobs.size()}, {"jobs", jobs}});
+    return r;
+  }
+};
+
+// The run's identity and a token, and every connection answered by `api`.
+inline void serve_legs(FakeSeams& seams, JobsApi& api) {
+  seams.env.set("GITHUB_TOKEN", "t0ken");
+  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.env.set("GITHUB_RUN_ID", "42");
+  struct Forward final : github::HttpTransport {
+    explicit Forward(JobsApi& a) : target(a) {}
+    std::variant<github::HttpResponse, github::TransportError> send(const github::HttpRequest& r) override {
+      return target.send(r);
+    }
+    JobsApi& target;
+  };
+  seams.make_transport = [&api] { return std::make_unique<Forward>(api); };
+}
+
+// What run_aggregate returned, or the error it stopped with.
+struct Ran {
+  ExitCode code = ExitCode::pass;
+  std::optional<Error> error;
+};
+
+inline Ran aggregate(const matrix_aggregator::Options& options, Context context) {
+  Ran ran;
+  try {
+    ran.code = matrix_aggregator::run_aggregate(options, context);
+  } catch (const Failure& f) {
+    ran.error = f.error();
+    ran.code = exit_code_of(f.error());
+  }
+  return ran;
+}
+inline Ran aggregate(const matrix_aggregator::Options& options, FakeSeams& seams) {
+  return aggregate(options, seams.context());
+}
+
+}  // namespace gatekit::testing

@@ -1,0 +1,107 @@
+// `suite-report growth` over the core's seams: the selection, the baseline and the next
+// baseline go through the Files seam (in memory here); this run's report is streamed from
+// disk by the JUnit reader; the clock dates the history point.
+#include <fstream>
+
+#include "catch.hpp"
+#include "gatekit/fake_context.hpp"
+#include "growth.hpp"
+#include "suite-report.hpp"
+#include "temp_dir.hpp"
+
+using namespace gatekit;
+using namespace gatekit::suite_report;
+
+namespace {
+
+// MemoryFiles whose writes fail, as on a full or read-only disk.
+class UnwritableFiles final : public Files {
+ public:
+  explicit UnwritableFiles(MemoryFiles& inner) : inner_(inner) {}
+  Status write(const std::filesystem::path& path, std::string_view) override {
+    return write_error(path, "Read-only file system");
+  }
+  Status append(const std::filesystem::path& path, std::string_view) override {
+    return write_error(path, "Read-only file system");
+  }
+  bool exists(const std::filesystem::path& path) const override { return inner_.exists(path); }
+
+ protected:
+  Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override {
+    return inner_.read(path, limit);
+  }
+
+ private:
+  MemoryFiles& inner_;
+};
+
+struct GrowthSetup {
+  gatekit::testing::TempDir tmp;
+  FakeSeams seams;
+  Options options;
+
+  GrowthSetup() {
+    std::ofstream(tmp / "cpu.xml") << "<testsuite name='pytest'>"
+                                      "<testcase classname='tests.test_a' name='test_x' time='1.5'/>"
+                                      "<testcase classname='tests.test_a' name='test_new' time='0.5'/></testsuite>";
+    seams.files.files["ci/suite.yml"] = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {markers: gpu}\n";
+    seams.files.files["base.xml"] =
+        "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.0'/></testsuite>";
+    seams.env.set("GITHUB_SHA", "0123456789abcdef");
+    options.command = "growth";
+    options.selection = "ci/suite.yml";
+    options.leg = "cpu";
+    options.context = "pr";
+    options.report = (tmp / "cpu.xml").string();
+    options.baseline = "base.xml";
+    options.python_version = "3.12";
+    options.write_baseline = "next/suite-baseline.json";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("growth: compared with a baseline read through Files; the next baseline written there, dated by the clock") {
+  GrowthSetup s;
+  auto context = s.seams.context();
+  CHECK(run_growth(s.options, context) == ExitCode::pass);
+  CHECK(s.seams.workflow.outputs.at("baseline") == "found");
+  CHECK(s.seams.workflow.outputs.at("tests") == "2");
+  CHECK(s.seams.workflow.outputs.at("new-tests") == "1");
+  CHECK(s.seams.processes.calls.empty());  // --python-version given: no interpreter asked
+
+  auto next = read_baseline(s.seams.files, "next/suite-baseline.json");
+  REQUIRE(next.ok());
+  REQUIRE(next->key);
+  CHECK(next->key->python == "3.12");
+  CHECK(next->tests == Snapshot{{"tests/test_a.py::test_x", 1.5}, {"tests/test_a.py::test_new", 0.5}});
+  REQUIRE(next->history.size() == 1);
+  CHECK(next->history[0].sha == "0123456789abcdef");
+  CHECK(next->history[0].date == "2023-11-14T22:13:20Z");  // the FakeClock's instant
+  CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (2 tests) to next/suite-baseline.json");
+}
+
+TEST_CASE("growth: a next baseline that cannot be written is a warning naming why, not a failure") {
+  GrowthSetup s;
+  UnwritableFiles files(s.seams.files);
+  Context context{s.seams.env,      s.seams.clock, files,      s.seams.processes, s.seams.make_transport,
+                  s.seams.workflow, s.seams.in,    s.seams.out};
+  CHECK(run_growth(s.options, context) == ExitCode::pass);
+  REQUIRE(s.seams.workflow.annotations.size() == 1);
+  CHECK(s.seams.workflow.annotations[0].severity == Severity::warning);
+  CHECK(s.seams.workflow.annotations[0].message ==
+        "could not write the next suite baseline: cannot write next/suite-baseline.json: Read-only file system");
+}
+
+TEST_CASE("growth: a missing selection file is a usage error read through Files") {
+  GrowthSetup s;
+  s.options.selection = "ci/missing.yml";
+  auto context = s.seams.context();
+  try {
+    (void)run_growth(s.options, context);
+    FAIL("a missing selection file must fail");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::bad_input);
+    CHECK(failure.error().message == "ci/missing.yml: cannot read file");
+  }
+}

@@ -1,0 +1,44 @@
+#pragma once
+// JSON answers -> the client's structs (github_decode.cpp), exposed for table-driven tests
+// and fuzzing. Decoding is strict for the fields a gate decides on and lenient (empty) for
+// display-only ones; an error names the field (``field `head.sha`: missing``).
+#include <string>
+#include <vector>
+
+#include "gatekit/github_detail.hpp"
+#include "gatekit/json.hpp"
+
+namespace gatekit::github::detail {
+
+// Parses a response body as JSON; a non-JSON content type or invalid JSON is an error
+// message naming the content type / parse error. An empty body (204) is null.
+Result<boost::json::value> parse_body(const HttpResponse& response);
+
+Result<PullRequest> decode_pull_request(const boost::json::value& v);
+Result<PullFile> decode_pull_file(const boost::json::value& v);
+Result<Issue> decode_issue(const boost::json::value& v);
+Result<CommitStatus> decode_status(const boost::json::value& v);
+Result<WorkflowRun> decode_run(const boost::json::value& v);
+Result<WorkflowJob> decode_job(const boost::json::value& v);
+Result<Artifact> decode_artifact(const boost::json::value& v);
+Result<IssueComment> decode_comment(const boost::json::value& v);
+Result<std::string> decode_label_name(const boost::json::value& v);  // "bug" or {"name": "bug", ...}
+Result<GitRef> decode_ref(const boost::json::value& v);
+
+// Decodes every element of an array; errors name the element ("item 3: ...").
+template <class T, class F>
+Result<std::vector<T>> decode_array(const boost::json::value& v, F decode_one) {
+  if (!v.is_array()) return could_not_evaluate("expected a JSON array");
+  std::vector<T> out;
+  out.reserve(v.get_array().size());
+  std::size_t index = 0;
+  for (const auto& item : v.get_array()) {
+    auto one = decode_one(item);
+    if (!one) return could_not_evaluate("item " + std::to_string(index) + ": " + one.error().message);
+    out.push_back(std::move(*one));
+    ++index;
+  }
+  return out;
+}
+
+}  // namespace gatekit::github::detail

@@ -1,0 +1,28 @@
+#include "gatekit/context.hpp"
+
+#include <iostream>
+
+#include "gatekit/clock.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/workflow.hpp"
+
+namespace gatekit {
+
+struct SystemSeams::Impl {
+  SystemEnvironment env;
+  SystemClock clock;
+  SystemFiles files;
+  SystemProcessRunner processes;
+  std::unique_ptr<StreamWorkflow> workflow = make_workflow(env, std::cout);
+  Context context{env, clock, files, processes, [this] { return github::make_curl_transport(env); },
+                  *workflow, std::cin, std::cout};
+};
+
+SystemSeams::SystemSeams() : impl_(std::make_unique<Impl>()) {}
+SystemSeams::~SystemSeams() = default;
+Context& SystemSeams::context() { return impl_->context; }
+
+}  // namespace gatekit

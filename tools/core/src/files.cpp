@@ -1,0 +1,83 @@
+#include "gatekit/files.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+namespace gatekit {
+
+Error read_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot read " + path.string() + ": " + std::string(reason));
+}
+
+Error write_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot write " + path.string() + ": " + std::string(reason));
+}
+
+namespace {
+
+std::string too_large(std::size_t limit) {
+  return "larger than the limit of " + std::to_string(limit) + " bytes";
+}
+
+Status write_mode(const std::filesystem::path& path, std::string_view content, std::ios::openmode mode) {
+  errno = 0;
+  std::ofstream out(path, mode | std::ios::binary);
+  if (!out) return write_error(path, errno != 0 ? std::strerror(errno) : "cannot open");
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.flush();
+  if (!out) return write_error(path, errno != 0 ? std::strerror(errno) : "write failed");
+  return {};
+}
+
+}  // namespace
+
+Result<std::string> SystemFiles::do_read(const std::filesystem::path& path, std::size_t limit) const {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return read_error(path, "is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return read_error(path, errno != 0 ? std::strerror(errno) : "cannot open");
+  std::string content;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (content.size() + n > limit) return read_error(path, too_large(limit));
+    content.append(buffer, n);
+  }
+  if (in.bad()) return read_error(path, "read failed");
+  return content;
+}
+
+Status SystemFiles::write(const std::filesystem::path& path, std::string_view content) {
+  return write_mode(path, content, std::ios::out | std::ios::trunc);
+}
+
+Status SystemFiles::append(const std::filesystem::path& path, std::string_view content) {
+  return write_mode(path, content, std::ios::out | std::ios::app);
+}
+
+bool SystemFiles::exists(const std::filesystem::path& path) const {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std::size_t limit) const {
+  auto it = files.find(path.string());
+  if (it == files.end()) return read_error(path, std::strerror(ENOENT));
+  if (it->second.size() > limit) return read_error(path, too_large(limit));
+  return it->second;
+}
+
+Status MemoryFiles::write(const std::filesystem::path& path, std::string_view content) {
+  files[path.string()] = std::string(content);
+  return {};
+}
+
+Status MemoryFiles::append(const std::filesystem::path& path, std::string_view content) {
+  files[path.string()] += content;
+  return {};
+}
+
+}  // namespace gatekit

@@ -1,0 +1,46 @@
+#pragma once
+// The command that reruns tests (or runs a stress copy): a template of words, never a shell
+// line. Placeholders:
+//   {tests}   a word of its own: replaced by one word per pytest node id
+//   {names}   inside a word: a regular expression matching exactly the tests' names, ^(a|b)$
+//             (for `ctest -R`)
+//   {report}  inside a word: the path the command must write its JUnit report to
+//   {copy}    inside a word: the number of the stress copy (1..N)
+// Test names come from outside; they reach the child only as whole arguments in a place the
+// template chose, and node ids that could read as options or leave the project are refused
+// before (see decide_rerun).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/result.hpp"
+
+namespace gatekit::flaky_tracker {
+
+// The default rerun: the failed tests alone, without pytest-rerunfailures (gatekit counts the
+// attempts itself), node ids after `--`.
+std::vector<std::string> default_rerun_command();
+
+// "python3 -m pytest -x" -> words, split at spaces and tabs (no quoting: a word with a space
+// goes after `--` on the command line instead).
+std::vector<std::string> split_words(std::string_view text);
+
+enum class TargetForm { node_ids, names };
+
+// Checks a template: known placeholders only, {report} present, and for a rerun exactly one
+// of {tests} / {names}. Errors are bad_input and name the option.
+Result<TargetForm> check_rerun_template(const std::vector<std::string>& words);
+Status check_stress_template(const std::vector<std::string>& words);
+
+struct Placeholders {
+  std::vector<std::string> tests;  // node ids
+  std::vector<std::string> names;  // test names for {names}
+  std::string report;
+  std::string copy;
+};
+std::vector<std::string> expand_command(const std::vector<std::string>& words, const Placeholders& values);
+
+// ^(a|b)$ with every regular-expression character of the names escaped.
+std::string names_regex(const std::vector<std::string>& names);
+
+}  // namespace gatekit::flaky_tracker

@@ -1,0 +1,70 @@
+#include "issues_summary.hpp"
+
+#include "gatekit/text.hpp"
+#include "summary.hpp"
+
+namespace gatekit::flaky_tracker {
+
+namespace {
+
+constexpr std::size_t kMaxRows = 100;
+
+std::string issue_link(std::int64_t number, const std::string& url) {
+  return number == 0 ? "-" : markdown_link("#" + std::to_string(number), url);
+}
+
+std::string flaky_table(const IssuesView& view, const Tracker& tracker) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : view.run.flakes) {
+    if (rows.size() >= kMaxRows) break;
+    std::string what = "not recorded (the API failed)";
+    std::int64_t number = 0;
+    std::string url;
+    for (const auto& c : tracker.changes())
+      if (c.id == f.id) what = c.what, number = c.number, url = c.url;
+    if (auto it = tracker.issues().find(f.id); it != tracker.issues().end() && number == 0)
+      number = it->second.number, url = it->second.url, what = view.error.empty() ? "already recorded" : what;
+    rows.push_back({markdown_code(f.id), issue_link(number, url), markdown_text(what)});
+  }
+  return markdown_table({"Test", "Issue", "What happened"}, rows);
+}
+
+std::string open_table(const Tracker& tracker, const Rules& rules) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [id, issue] : tracker.issues()) {
+    if (issue.state != "open" || rows.size() >= kMaxRows) continue;
+    auto state = parse_state(issue.body);
+    const IssueState s = state ? *state : IssueState{};
+    rows.push_back({issue_link(issue.number, issue.url), markdown_code(shorten(id, 300)), std::to_string(s.flakes),
+                    std::to_string(s.greens) + " of " + std::to_string(rules.close_after_greens),
+                    std::to_string(s.absences) + " of " + std::to_string(rules.close_after_absences),
+                    s.last_flake.empty() ? "-" : markdown_text(s.last_flake)});
+  }
+  if (rows.empty()) return "No open flaky-test issue.\n";
+  return markdown_table({"Issue", "Test", "Flakes", "Green main runs", "Daily absences", "Last flake"}, rows);
+}
+
+std::string closed_table(const Tracker& tracker) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : tracker.changes())
+    if (c.what.starts_with("closed") && rows.size() < kMaxRows)
+      rows.push_back({issue_link(c.number, c.url), markdown_code(shorten(c.id, 300)), markdown_text(c.what)});
+  return rows.empty() ? "" : "### Closed by this run\n\n" + markdown_table({"Issue", "Test", "Why"}, rows) + "\n";
+}
+
+}  // namespace
+
+std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules) {
+  std::string md = "## flaky-tracker: issues (" + std::string(to_string(view.run.run.kind)) + " run)\n\n";
+  if (!view.error.empty())
+    md += "> [!WARNING]\n> The issues were not updated: " + markdown_text(view.error, false) + ". " +
+          std::to_string(view.left) + " run(s) with flakes are kept for the next run to record.\n\n";
+  if (view.caught_up > 0 && view.left == 0)
+    md += "Caught up with " + std::to_string(view.caught_up) + " earlier run(s) whose updates had failed.\n\n";
+  md += "### Flaky tests of this run\n\n";
+  md += view.run.flakes.empty() ? "None.\n\n" : flaky_table(view, tracker) + "\n";
+  if (view.error.empty()) md += "### Open flaky-test issues\n\n" + open_table(tracker, rules) + "\n" + closed_table(tracker);
+  return md;
+}
+
+}  // namespace gatekit::flaky_tracker

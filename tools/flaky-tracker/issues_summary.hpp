@@ -1,0 +1,20 @@
+#pragma once
+// The job summary of `issues` (pure).
+#include <cstddef>
+#include <string>
+
+#include "batch.hpp"
+#include "tracker.hpp"
+
+namespace gatekit::flaky_tracker {
+
+struct IssuesView {
+  const Batch& run;
+  std::size_t caught_up = 0;  // journalled runs applied before this one
+  std::size_t left = 0;       // runs still in the journal (not applied)
+  std::string error;          // the API error that stopped the updates ("" when none)
+};
+
+std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules);
+
+}  // namespace gatekit::flaky_tracker

@@ -1,0 +1,162 @@
+// flaky-tracker rerun: the failures of a run, rerun alone, merged back into its report.
+#include <filesystem>
+#include <unordered_map>
+
+#include "flaky-tracker.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "report.hpp"
+#include "rerun_merge.hpp"
+#include "summary.hpp"
+
+namespace gatekit::flaky_tracker {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxAnnotations = 50;
+
+JunitAttempt attempt_of(const junit::TestCase& c) {
+  if (c.outcome == JunitOutcome::skipped) return {false, "skipped on rerun: " + c.message};
+  return {c.outcome == JunitOutcome::error, c.message, c.type, c.detail};
+}
+
+Result<ProcessResult> run_command(const std::vector<std::string>& argv, const RerunOptions& o, Context& ctx) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.cwd = o.cwd;
+  spec.timeout = std::chrono::seconds(o.timeout_s);
+  spec.merge_stderr = true;
+  spec.on_output = [&ctx](OutputStream, std::string_view chunk) { ctx.out << chunk; };
+  ctx.workflow.pause_commands();  // the tests' output cannot act as workflow commands
+  auto result = ctx.processes.run(spec);
+  ctx.out.flush();
+  ctx.workflow.resume_commands();
+  return result;
+}
+
+struct Rerun {
+  const std::vector<std::string>& words;
+  TargetForm form;
+  const RerunOptions& o;
+  fs::path work_dir;
+};
+
+// One rerun of the remaining targets; returns those that still did not pass.
+std::vector<RerunTarget> rerun_once(const std::vector<RerunTarget>& remaining, int attempt, const Rerun& r,
+                                    Context& ctx, Histories& histories) {
+  const auto& [words, form, o, work_dir] = r;
+  const std::string report = (work_dir / ("rerun-" + std::to_string(attempt) + ".xml")).string();
+  Placeholders values;
+  for (const auto& t : remaining) (form == TargetForm::node_ids ? values.tests : values.names).push_back(t.arg);
+  values.report = report;
+  throw_if_error(ctx.files.write(report, ""));  // no stale report from an earlier run is read
+  ctx.workflow.begin_group("rerun " + std::to_string(attempt) + " of " + std::to_string(o.times) + ": " +
+                           std::to_string(remaining.size()) + " test" + (remaining.size() == 1 ? "" : "s"));
+  auto result = run_command(expand_command(words, values), o, ctx);
+  ctx.workflow.end_group();
+  if (!result) fail_could_not_evaluate("cannot run the rerun command: " + result.error().message);
+  const std::string how = result->describe(std::chrono::seconds(o.timeout_s));
+  auto rerun = load_report(ctx.files, report, o.junit_prefix);  // stripped only where present
+  std::unordered_map<std::string, const junit::TestCase*> by_id;
+  if (rerun)
+    for (const auto& c : rerun->cases) by_id.emplace(c.id(), &c);
+  else
+    ctx.workflow.annotate({Severity::warning, "the rerun left no readable report (" + how + "): " + rerun.error().message,
+                           "Rerun without a report"});
+  std::vector<RerunTarget> still;
+  for (const auto& t : remaining) {
+    auto found = by_id.find(t.id);
+    if (found != by_id.end() && found->second->outcome == JunitOutcome::passed) {
+      histories[t.id].passed_on = attempt;
+      continue;
+    }
+    histories[t.id].failed_attempts.push_back(
+        !rerun ? JunitAttempt{false, "the rerun left no readable report (" + how + ")"}
+        : found == by_id.end() ? JunitAttempt{false, "not in the rerun's report (the rerun command: " + how + ")"}
+                               : attempt_of(*found->second));
+    still.push_back(t);
+  }
+  ctx.workflow.log("rerun " + std::to_string(attempt) + ": " + std::to_string(remaining.size() - still.size()) +
+                   " passed, " + std::to_string(still.size()) + " did not (" + how + ")");
+  return still;
+}
+
+Histories rerun_targets(const RerunPlan& plan, const std::vector<std::string>& words, TargetForm form,
+                        const RerunOptions& o, Context& ctx) {
+  Histories histories;
+  const fs::path output = o.output.empty() ? fs::path(o.report) : fs::path(o.output);
+  const fs::path work_dir = fs::absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path("."));
+  const Rerun r{words, form, o, work_dir};
+  std::vector<RerunTarget> remaining = plan.targets;
+  for (int attempt = 1; attempt <= o.times && !remaining.empty(); ++attempt)
+    remaining = rerun_once(remaining, attempt, r, ctx, histories);
+  return histories;
+}
+
+void report_verdict(const RerunVerdict& verdict, Context& ctx) {
+  for (std::size_t i = 0; i < verdict.flaky.size() && i < kMaxAnnotations; ++i) {
+    const auto& f = verdict.flaky[i];
+    ctx.workflow.annotate({Severity::warning,
+                           f.id + " is flaky: " + f.how + (f.message.empty() ? "" : ": " + f.message), "Flaky test",
+                           f.file, f.line});
+  }
+  for (std::size_t i = 0; i < verdict.failed.size() && i < kMaxAnnotations; ++i) {
+    const auto& f = verdict.failed[i];
+    ctx.workflow.annotate({Severity::error, f.id + ": " + f.reason, "Failed test", f.file, f.line});
+  }
+  for (const auto& f : verdict.flaky) ctx.workflow.log("flaky: " + f.id + " (" + f.how + ")");
+  for (const auto& f : verdict.failed) ctx.workflow.log("failed: " + f.id + " (" + f.reason + ")");
+  std::vector<std::string> ids;
+  for (const auto& f : verdict.flaky) ids.push_back(f.id);
+  ctx.workflow.set_output("result", verdict.code == ExitCode::pass ? "pass" : "fail");
+  ctx.workflow.set_output("flaky", std::to_string(verdict.flaky.size()));
+  ctx.workflow.set_output("failed", std::to_string(verdict.failed.size()));
+  ctx.workflow.set_output("flaky-tests", join(ids, "\n"));
+}
+
+// A report with nothing to rerun or merge, rewritten in place: nothing to do but say so.
+ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
+  ctx.workflow.log(o.report + ": " + std::to_string(scan.stats.cases) + " tests, no failure to rerun");
+  ctx.workflow.set_output("report", o.report);
+  report_verdict(RerunVerdict{}, ctx);
+  ctx.workflow.append_summary(rerun_summary(RerunVerdict{}, RerunPlan{}, scan.stats.cases, o.times));
+  return ExitCode::pass;
+}
+
+}  // namespace
+
+ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
+  const auto words = o.command.empty() ? default_rerun_command() : o.command;
+  const TargetForm form = value_or_throw(check_rerun_template(words));
+  auto scan = scan_report(o.report, o.junit_prefix);
+  if (!scan) {
+    ctx.workflow.set_output("result", "error");
+    fail(scan.error());
+  }
+  if (!scan->needs_merge && (o.output.empty() || o.output == o.report)) return all_passed(o, *scan, ctx);
+  auto report = load_report(ctx.files, o.report, o.junit_prefix);
+  if (!report) {
+    ctx.workflow.set_output("result", "error");
+    fail(report.error());
+  }
+  const auto plan = decide_rerun(report->cases, o.max_failures, form);
+  ctx.workflow.log(o.report + ": " + std::to_string(report->cases.size()) + " tests, " + std::to_string(plan.failures) +
+                   " failed; " + (plan.broken.empty() ? std::to_string(plan.targets.size()) + " to rerun" : plan.broken));
+  const Histories histories = rerun_targets(plan, words, form, o, ctx);
+  const RerunVerdict verdict = decide_verdict(report->cases, plan, histories, o.times);
+  const std::string output = o.output.empty() ? o.report : o.output;
+  if (auto written = ctx.files.write(output, write_junit(merge_reruns(report->cases, histories))); !written) {
+    ctx.workflow.set_output("result", "error");
+    fail(written.error());
+  }
+  ctx.workflow.set_output("report", output);
+  report_verdict(verdict, ctx);
+  ctx.workflow.append_summary(rerun_summary(verdict, plan, report->cases.size(), o.times));
+  return verdict.code;
+}
+
+}  // namespace gatekit::flaky_tracker

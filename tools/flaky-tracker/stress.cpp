@@ -1,0 +1,133 @@
+// flaky-tracker stress: the suite N times under load; what flaked goes into one report
+// (for `issues --kind stress`). The step never fails on the tests' results.
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "command.hpp"
+#include "flaky-tracker.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/junit_writer.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "report.hpp"
+#include "rerun_merge.hpp"
+#include "stress_merge.hpp"
+#include "summary.hpp"
+
+namespace gatekit::flaky_tracker {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Busy threads that compete with the copies for the CPU while they run.
+class CpuHog {
+ public:
+  explicit CpuHog(int threads) {
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this] {
+        volatile unsigned long sink = 0;
+        while (!stop_.load(std::memory_order_relaxed)) sink = sink + 1;
+      });
+  }
+  ~CpuHog() {
+    stop_ = true;
+    for (auto& t : threads_) t.join();
+  }
+  CpuHog(const CpuHog&) = delete;
+  CpuHog& operator=(const CpuHog&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+struct Copy {
+  std::string report;
+  std::string how;  // "exit code 1", or why it could not start
+};
+
+Copy run_copy(int n, const StressOptions& o, const fs::path& dir, Context& ctx) {
+  Copy copy{(dir / ("stress-" + std::to_string(n) + ".xml")).string(), ""};
+  if (auto cleared = ctx.files.write(copy.report, ""); !cleared) return {copy.report, cleared.error().message};
+  ProcessSpec spec;
+  spec.argv = expand_command(o.command, Placeholders{{}, {}, copy.report, std::to_string(n)});
+  spec.cwd = o.cwd;
+  spec.timeout = std::chrono::seconds(o.timeout_s);
+  spec.merge_stderr = true;
+  spec.capture_limit = 64 * 1024;
+  auto result = ctx.processes.run(spec);
+  copy.how = result ? result->describe(spec.timeout) : "could not start: " + result.error().message;
+  return copy;
+}
+
+std::vector<Copy> run_copies(const StressOptions& o, const fs::path& dir, Context& ctx) {
+  std::vector<Copy> copies(static_cast<std::size_t>(o.times));
+  std::mutex log;
+  auto one = [&](int n) {
+    copies[static_cast<std::size_t>(n - 1)] = run_copy(n, o, dir, ctx);
+    std::lock_guard lock(log);
+    ctx.workflow.log("copy " + std::to_string(n) + " of " + std::to_string(o.times) + ": " +
+                     copies[static_cast<std::size_t>(n - 1)].how);
+  };
+  for (int first = 1; first <= o.times; first += o.parallel) {
+    const int last = std::min(o.times, first + o.parallel - 1);
+    if (first == last) {
+      one(first);
+      continue;
+    }
+    std::vector<std::thread> running;
+    for (int n = first; n <= last; ++n) running.emplace_back(one, n);
+    for (auto& t : running) t.join();
+  }
+  return copies;
+}
+
+std::string stress_summary(const StressResult& r, const StressOptions& o, std::size_t read) {
+  std::string md = "## flaky-tracker: stress\n\n" + std::to_string(read) + " of " + std::to_string(o.times) +
+                   " copies left a report (" + std::to_string(o.parallel) + " at a time, " + std::to_string(o.hog) +
+                   " busy threads besides).\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : r.flaky)
+    rows.push_back({markdown_code(shorten(t.id, 300)), "flaky", std::to_string(t.failed) + " of " + std::to_string(t.ran)});
+  for (const auto& t : r.broken)
+    rows.push_back({markdown_code(shorten(t.id, 300)), "failed every time", std::to_string(t.failed) + " of " + std::to_string(t.ran)});
+  if (rows.size() > 100) rows.resize(100);
+  md += rows.empty() ? "No test failed in any copy.\n" : markdown_table({"Test", "Verdict", "Failed in"}, rows);
+  return md;
+}
+
+}  // namespace
+
+ExitCode run_stress(const StressOptions& o, Context& ctx) {
+  throw_if_error(check_stress_template(o.command));
+  const fs::path output(o.output);
+  const fs::path dir = fs::absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path("."));
+  std::vector<Copy> copies;
+  {
+    CpuHog hog(o.hog);
+    ctx.workflow.begin_group("stress: " + std::to_string(o.times) + " copies, " + std::to_string(o.parallel) + " at a time");
+    copies = run_copies(o, dir, ctx);
+    ctx.workflow.end_group();
+  }
+  std::vector<std::vector<junit::TestCase>> reports;
+  for (const auto& copy : copies) {
+    auto report = load_report(ctx.files, copy.report, o.junit_prefix);
+    if (report) reports.push_back(std::move(report->cases));
+    else ctx.workflow.annotate({Severity::warning, report.error().message + " (" + copy.how + ")", "Stress copy without a report"});
+  }
+  const StressResult result = fold_copies(reports);
+  if (auto written = ctx.files.write(o.output, write_junit(merge_reruns(result.cases, {}))); !written)
+    ctx.workflow.annotate({Severity::warning, written.error().message, "Stress report not written"});
+  for (const auto& t : result.flaky)
+    ctx.workflow.log("flaky: " + t.id + " failed in " + std::to_string(t.failed) + " of " + std::to_string(t.ran) + " copies");
+  ctx.workflow.set_output("flaky", std::to_string(result.flaky.size()));
+  ctx.workflow.set_output("report", o.output);
+  ctx.workflow.append_summary(stress_summary(result, o, reports.size()));
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::flaky_tracker

@@ -1,0 +1,49 @@
+#pragma once
+// `gpu-gate ci-status`: the CI side. Turns the published gate results into the commit status
+// of a pull request's head (docs/gpu-gate.md, "CI side"):
+//   1. fetch the result refs, the base branch and the head commit from the remote;
+//   2. read the gate's configuration and the allowed-signers file FROM THE BASE BRANCH
+//      (`<base>:<path>` objects), never from the pull request's tree, which its author controls;
+//   3. gather the head's history and results (status.hpp) and drop every result whose record
+//      commit is not signed by a key of that allowed-signers file, when the configuration
+//      names one (signatures.hpp); an unsigned or foreign result counts as absent, and the
+//      description says so when it would have changed the status;
+//   4. decide the status (decide_status) and, with `post`, set it on the head commit through
+//      the GitHub API (post.hpp); write the step outputs and the job summary.
+// Exit 0 when the status was decided (and posted when asked), whatever its state: the status
+// itself is the verdict branch protection reads. Exit 2 for bad options or a bad
+// configuration on the base branch, 3 when it could not be evaluated or posted; with `post`,
+// those failures still set the status to `error` when the API can be reached, so the check
+// never stays green or missing for a reason nobody sees.
+#include <cstdint>
+#include <string>
+
+#include "gatekit/context.hpp"
+#include "gatekit/exit_code.hpp"
+
+namespace gatekit::gpu_gate {
+
+struct CiStatusOptions {
+  std::string repo_dir = ".";
+  // The gate's configuration in the repository, read from the base branch. "" = the default
+  // path; a missing file there means the defaults, a missing file named here is an error.
+  std::string config;
+  // The commit whose status is set: the pull request's HEAD, never the merge commit a
+  // pull_request checkout makes. "" = the head of `pr` (fetched as refs/pull/<pr>/head).
+  std::string sha;
+  std::string pr;  // the pull request number ("" = none)
+  // The branch (or full commit name) the trusted files come from: the pull request's base.
+  std::string base;
+  std::string context = "gate/gpu";  // the commit status context
+  std::string repository;            // owner/name; "" = GITHUB_REPOSITORY
+  std::string remote = "origin";
+  // The allowed-signers file's path in the repository (read from `base`); "" = the
+  // configuration's `allowed-signers` (none there: results are not verified).
+  std::string allowed_signers;
+  bool post = false;        // post the status (needs a token: GITHUB_TOKEN or GH_TOKEN)
+  std::string target_url;   // the status link ("" = none)
+};
+
+ExitCode run_ci_status(const CiStatusOptions& options, Context& context);
+
+}  // namespace gatekit::gpu_gate

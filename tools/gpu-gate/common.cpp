@@ -1,0 +1,48 @@
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <array>
+
+#include "gatekit/environment.hpp"
+#include "gatekit/text.hpp"
+#include "git_command.hpp"
+#include "record.hpp"
+
+namespace gatekit::gpu_gate {
+
+Config load_gate_config(Context& context, const std::string& repo_dir, const std::string& config) {
+  const bool explicit_path = !config.empty();
+  const std::filesystem::path path =
+      explicit_path ? std::filesystem::path(config) : std::filesystem::path(repo_dir) / default_config_path;
+  return value_or_throw(load_config(context.files, path, explicit_path));
+}
+
+std::string resolve_machine(const Context& context, const std::string& option) {
+  std::string machine = option;
+  if (machine.empty()) machine = context.env.get_nonempty("GATEKIT_GATE_MACHINE").value_or("");
+  if (machine.empty()) {
+    std::array<char, 256> host{};
+    if (gethostname(host.data(), host.size() - 1) != 0) host[0] = '\0';
+    return machine_id_from_host(host.data());
+  }
+  throw_if_error(valid_machine(machine));
+  return machine;
+}
+
+void check_remote(const std::string& remote) {
+  bool ok = !remote.empty() && remote.size() <= 100 && remote.front() != '-' && remote.front() != '.';
+  for (char c : remote)
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-');
+  if (!ok) fail_bad_input("the remote " + quote_for_message(remote) + " is not a remote name (letters, digits, '.', '_', '-')");
+}
+
+Result<std::vector<std::string>> config_values(const Git& git, const std::string& key) {
+  auto result = git_exec(git, GitCall{{"config", "--get-all", "--end-of-options", key}, std::nullopt, {}, {}});
+  if (!result) return result.error();
+  if (result->exit_code == 1 && result->signal == 0) return std::vector<std::string>{};  // unset
+  if (!result->succeeded()) return could_not_evaluate("git config --get-all " + key + " failed: " + trim(result->err));
+  return split_lines(result->out);
+}
+
+}  // namespace gatekit::gpu_gate

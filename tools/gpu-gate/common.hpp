@@ -1,0 +1,27 @@
+#pragma once
+// What every subcommand does first: the configuration, the machine id, the remote's name.
+#include <string>
+
+#include "config.hpp"
+#include "gatekit/context.hpp"
+#include "gatekit/git.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit::gpu_gate {
+
+// `config` as given on the command line (relative to the working directory), else the
+// default path inside repo_dir, which may be absent (defaults). Throws a bad_input Failure
+// with every configuration error.
+Config load_gate_config(Context& context, const std::string& repo_dir, const std::string& config);
+
+// The option, else GATEKIT_GATE_MACHINE, else the host name made a valid id. A given id
+// that is not valid is a bad_input Failure.
+std::string resolve_machine(const Context& context, const std::string& option);
+
+// A remote name gatekit passes to git: letters, digits, '.', '_', '-', not starting with '-'.
+void check_remote(const std::string& remote);
+
+// `git config` reads of one key: every value (empty when unset).
+Result<std::vector<std::string>> config_values(const Git& git, const std::string& key);
+
+}  // namespace gatekit::gpu_gate

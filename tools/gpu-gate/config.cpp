@@ -1,0 +1,202 @@
+// Loads .github/gatekit/gpu-gate.yml: strict keys, every error located and reported together.
+#include "config.hpp"
+
+#include <array>
+#include <optional>
+#include <regex>
+
+#include "gatekit/config.hpp"
+#include "gatekit/yaml.hpp"
+#include "gatekit/glob.hpp"
+#include "gatekit/path_categories.hpp"
+#include "record.hpp"
+
+namespace gatekit::gpu_gate {
+namespace {
+
+constexpr std::array<std::string_view, 11> kTopKeys{
+    "command",     "workers", "scope",          "nightly_marker", "namespace", "expiry_days",
+    "docs",        "concurrency", "stress_repeats", "signing",   "test_map"};
+constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
+constexpr std::array<std::string_view, 2> kSigningKeys{"sign", "allowed_signers"};
+constexpr std::array<std::string_view, 3> kPlaceholders{"{workers}", "{paths}", "{junit}"};
+
+struct Entry {
+  YAML::Node key;
+  YAML::Node value;
+};
+
+std::optional<Entry> find_key(const YAML::Node& map, std::string_view name) {
+  for (const auto& e : map)
+    if (e.first.IsScalar() && e.first.Scalar() == name) return Entry{e.first, e.second};
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> read_bounded(const Entry& e, const std::string& field, std::int64_t low,
+                                         std::int64_t high, ConfigErrors& errors) {
+  auto n = read_int(e.value, field, errors, &e.key);
+  if (!n) return std::nullopt;
+  if (*n < low || *n > high) {
+    errors.add(e.value, field,
+               "must be from " + std::to_string(low) + " to " + std::to_string(high) + ", got " +
+                   std::to_string(*n),
+               &e.key);
+    return std::nullopt;
+  }
+  return n;
+}
+
+// Every placeholder in a command argument must be one the runner expands.
+void check_command(const Entry& e, const std::vector<std::string>& argv, ConfigErrors& errors) {
+  if (argv.empty()) errors.add(e.value, "command", "must name a program", &e.key);
+  static const std::regex placeholder("\\{[^{}]*\\}");
+  bool paths = false;
+  bool junit = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    for (std::sregex_iterator it(argv[i].begin(), argv[i].end(), placeholder), end; it != end; ++it) {
+      const std::string found = it->str();
+      if (std::find(kPlaceholders.begin(), kPlaceholders.end(), found) == kPlaceholders.end())
+        errors.add(e.value[i], "command[" + std::to_string(i) + "]",
+                   "unknown placeholder " + found + " (known: {workers}, {paths}, {junit})");
+      paths = paths || found == "{paths}";
+      junit = junit || found == "{junit}";
+    }
+    if (argv[i].find("{paths}") != std::string::npos && argv[i] != "{paths}")
+      errors.add(e.value[i], "command[" + std::to_string(i) + "]",
+                 "{paths} must be an argument of its own (it becomes one argument per test path)");
+  }
+  if (!argv.empty() && !paths) errors.add(e.value, "command", "must hold {paths} (the tests to run)", &e.key);
+  if (!argv.empty() && !junit)
+    errors.add(e.value, "command", "must hold {junit} (the JUnit report the gate reads its counts from)", &e.key);
+}
+
+void check_patterns(const Entry& e, const std::string& field, const std::vector<std::string>& patterns,
+                    ConfigErrors& errors) {
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    auto compiled = glob::Pattern::compile(patterns[i], glob::Dialect::github);
+    if (const auto* error = std::get_if<glob::PatternError>(&compiled))
+      errors.add(e.value[i], field + "[" + std::to_string(i) + "]", error->message);
+  }
+}
+
+std::optional<std::vector<std::string>> read_list(const YAML::Node& map, std::string_view key,
+                                                  const std::string& field, ConfigErrors& errors) {
+  auto e = find_key(map, key);
+  if (!e) return std::nullopt;
+  return read_string_list(e->value, field, errors, &e->key);
+}
+
+void read_scope(const Entry& e, Config& config, ConfigErrors& errors) {
+  if (!e.value.IsMap()) {
+    errors.add(e.value, "scope", "expected a map with folders, modules, extras, got " + describe_node(e.value),
+               &e.key);
+    return;
+  }
+  reject_unknown_keys(e.value, kScopeKeys, "scope", errors);
+  if (auto v = read_list(e.value, "folders", "scope.folders", errors)) config.scope_folders = *v;
+  if (auto v = read_list(e.value, "modules", "scope.modules", errors)) config.modules = *v;
+  if (auto v = read_list(e.value, "extras", "scope.extras", errors)) config.extras = *v;
+}
+
+void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
+  if (!e.value.IsMap()) {
+    errors.add(e.value, "signing", "expected a map with sign, allowed_signers, got " + describe_node(e.value),
+               &e.key);
+    return;
+  }
+  reject_unknown_keys(e.value, kSigningKeys, "signing", errors);
+  if (auto s = find_key(e.value, "sign"))
+    if (auto v = read_bool(s->value, "signing.sign", errors, &s->key)) config.sign = *v;
+  if (auto s = find_key(e.value, "allowed_signers"))
+    if (auto v = read_string(s->value, "signing.allowed_signers", errors, &s->key)) config.allowed_signers = *v;
+}
+
+void read_namespace(const Entry& e, Config& config, ConfigErrors& errors) {
+  auto v = read_string(e.value, "namespace", errors, &e.key);
+  if (!v) return;
+  if (auto ok = valid_namespace(*v); !ok) {
+    errors.add(e.value, "namespace", ok.error().message, &e.key);
+    return;
+  }
+  config.namespace_ = *v;
+}
+
+void read_pattern_list(const YAML::Node& root, std::string_view key, std::vector<std::string>& into,
+                       ConfigErrors& errors) {
+  auto e = find_key(root, key);
+  if (!e) return;
+  auto v = read_string_list(e->value, std::string(key), errors, &e->key);
+  if (!v) return;
+  if (v->empty()) errors.add(e->value, std::string(key), "must hold at least one pattern", &e->key);
+  check_patterns(*e, std::string(key), *v, errors);
+  into = *v;
+}
+
+void read_numbers(const YAML::Node& root, Config& config, ConfigErrors& errors) {
+  if (auto e = find_key(root, "workers"))
+    if (auto n = read_bounded(*e, "workers", 1, 1024, errors)) config.workers = static_cast<int>(*n);
+  if (auto e = find_key(root, "expiry_days"))
+    if (auto n = read_bounded(*e, "expiry_days", 1, 3650, errors)) config.expiry = std::chrono::hours(24 * *n);
+  if (auto e = find_key(root, "stress_repeats"))
+    if (auto n = read_bounded(*e, "stress_repeats", 1, 100, errors)) config.stress_repeats = static_cast<int>(*n);
+}
+
+void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) {
+  if (auto e = find_key(root, "command")) {
+    if (auto v = read_string_list(e->value, "command", errors, &e->key)) {
+      check_command(*e, *v, errors);
+      config.command = *v;
+    }
+  }
+  if (auto e = find_key(root, "nightly_marker")) {
+    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+    if (auto v = read_string(e->value, "nightly_marker", errors, &e->key)) {
+      if (std::regex_match(*v, identifier)) config.nightly_marker = *v;
+      else errors.add(e->value, "nightly_marker", "must be a pytest marker name (letters, digits, _)", &e->key);
+    }
+  }
+  if (auto e = find_key(root, "namespace")) read_namespace(*e, config, errors);
+  if (auto e = find_key(root, "test_map"))
+    if (auto v = read_string(e->value, "test_map", errors, &e->key)) config.test_map = *v;
+}
+
+}  // namespace
+
+Config default_config() {
+  Config config;
+  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"};
+  config.docs_patterns = glob::default_docs_patterns();
+  config.concurrency_patterns = glob::default_concurrency_patterns();
+  return config;
+}
+
+Result<Config> parse_config(std::string_view yaml_text, const std::string& file_name) {
+  auto root = load_yaml_text(std::string(yaml_text), file_name);
+  if (!root) return root.error();
+  Config config = default_config();
+  config.source = file_name;
+  ConfigErrors errors(file_name);
+  if (root->IsNull()) return config;
+  if (!root->IsMap()) {
+    errors.add(*root, "", "expected a map of settings, got " + describe_node(*root));
+    return errors.to_error();
+  }
+  reject_unknown_keys(*root, kTopKeys, "", errors);
+  read_strings(*root, config, errors);
+  read_numbers(*root, config, errors);
+  if (auto e = find_key(*root, "scope")) read_scope(*e, config, errors);
+  if (auto e = find_key(*root, "signing")) read_signing(*e, config, errors);
+  read_pattern_list(*root, "docs", config.docs_patterns, errors);
+  read_pattern_list(*root, "concurrency", config.concurrency_patterns, errors);
+  if (!errors.empty()) return errors.to_error();
+  return config;
+}
+
+Result<Config> load_config(Files& files, const std::filesystem::path& path, bool explicit_path) {
+  if (!explicit_path && !files.exists(path)) return default_config();
+  auto text = as_bad_input(files.read(path, 1u << 20));
+  if (!text) return text.error();
+  return parse_config(*text, path.string());
+}
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,50 @@
+#pragma once
+// The GPU gate's configuration: one YAML file in the repository (default
+// `.github/gatekit/gpu-gate.yml`), strict keys, every error located (file:line:col, field).
+// Schema documented in docs/gpu-gate.md. Loaded by config.cpp; nothing here includes YAML.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gatekit/files.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit::gpu_gate {
+
+inline constexpr const char* default_config_path = ".github/gatekit/gpu-gate.yml";
+
+struct Config {
+  // The test command, as argv (never a shell string). Placeholders expanded by the runner:
+  // {workers} -> worker count, {paths} -> the selected test paths (several argv entries),
+  // {junit} -> the JUnit report path the gate reads. Default:
+  // python -m pytest -n {workers} --junitxml={junit} {paths}
+  std::vector<std::string> command;
+  int workers = 8;
+  std::vector<std::string> scope_folders;  // tests under these folders are device-dependent
+  std::vector<std::string> modules;        // importing one of these makes a test file device-dependent
+  std::vector<std::string> extras;         // further test files (globs) in scope
+  std::string nightly_marker = "nightly";  // pytest marker of the nightly tests (--full runs them)
+  std::string namespace_ = "gatekit-gate"; // refs/<namespace>/<tree>/<machine>
+  std::chrono::hours expiry{24 * 28};      // results older than this are ignored (and pruned)
+  // Docs-only deltas inherit a result: the path classifier's `docs` category (core default
+  // patterns unless given here).
+  std::vector<std::string> docs_patterns;
+  std::vector<std::string> concurrency_patterns;  // a change touching these runs the stress pass
+  int stress_repeats = 3;
+  bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
+  std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
+  std::string test_map = ".gatekit/test-map.json";  // written by run --full, read by affected
+  std::filesystem::path source;  // the file it was read from ("" = defaults)
+};
+
+// The defaults (no file): the command above, core docs and concurrency patterns.
+Config default_config();
+
+// Reads and validates the file (all errors together, kind bad_input); a missing file at the
+// default path gives the defaults, a missing file named explicitly is an error.
+Result<Config> load_config(Files& files, const std::filesystem::path& path, bool explicit_path);
+Result<Config> parse_config(std::string_view yaml_text, const std::string& file_name);
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,23 @@
+#pragma once
+// `run --publish`: push this machine's result, then (with a token) ask CI to refresh the
+// status through a workflow dispatch, so "the gate ended after CI" needs no manual step.
+#include <string>
+
+#include "config.hpp"
+#include "gatekit/context.hpp"
+#include "gatekit/git.hpp"
+#include "gpu-gate.hpp"
+
+namespace gatekit::gpu_gate {
+
+// The remote's default branch name ("main" when the clone does not know it).
+std::string default_branch(const Git& git, const std::string& remote);
+
+// Pushes refs/<ns>-mine/<tree>/<machine> to refs/<ns>/<tree>/<machine> on the remote, then
+// dispatches `options.workflow` on the default branch when a token (GITHUB_TOKEN, GH_TOKEN)
+// and a repository (--repository, GITHUB_REPOSITORY) are known. A failure is an Error
+// (could_not_evaluate) that says what did and did not happen.
+Status publish_result(Context& context, const Git& git, const RunOptions& options, const Config& config,
+                      const std::string& tree, const std::string& machine);
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,138 @@
+#pragma once
+// The result record: what a gate run leaves behind, as a commit whose message holds the
+// facts, pointed to by a ref named for the tested tree:
+//   refs/<namespace>-mine/<tree>/<machine>   this machine's results (written by `run`)
+//   refs/<namespace>/<tree>/<machine>        published results (pushed, fetched)
+// The record commit's own tree is the tested tree, so the ref keeps the tested objects alive.
+//
+// Refs from other machines are hostile input: parse_record is strict (known keys only, each
+// once, every value checked and bounded) and read_records drops a record whose message
+// disagrees with its ref name. The message format is documented in docs/gpu-gate.md.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/git.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit::gpu_gate {
+
+enum class Verdict { pass, fail };
+std::string_view to_string(Verdict verdict);
+
+struct TestCounts {
+  std::int64_t passed = 0;
+  std::int64_t failed = 0;
+  std::int64_t skipped = 0;
+  std::int64_t errors = 0;
+  std::int64_t total() const { return passed + failed + skipped + errors; }
+};
+
+// What the core's GPU discovery saw on the machine (gatekit/gpu.hpp).
+struct DeviceFacts {
+  std::string backend;                // "cuda", "hip", "override" or "none"
+  int count = 0;                      // visible devices
+  std::vector<std::string> gpus;      // device names, in visible order
+  std::string driver_version;         // "" when unknown
+  std::string runtime_version;        // "" when unknown
+  std::string visible_devices;        // "CUDA_VISIBLE_DEVICES=0,1" ("" = none set), `;`-joined
+};
+
+struct GateRecord {
+  Verdict verdict = Verdict::fail;
+  std::chrono::milliseconds duration{0};
+  TestCounts counts;
+  std::string commit;           // the tested commit (full object name)
+  std::string tree;             // its tree (full object name)
+  std::string gatekit_version;  // of the gpu-gate that ran
+  std::int64_t time = 0;        // when the run ended, seconds since the epoch (UTC)
+  std::string machine;          // machine id: [A-Za-z0-9][A-Za-z0-9._-]*, at most 64 bytes
+  DeviceFacts device;
+  std::string scope;            // the scope used: "gate", "full", "affected" ... and a detail
+  std::string stress;           // "not needed", "passed 3x", "failed" ...
+
+  // Where the record was read from (not part of the message).
+  std::string ref;            // full ref name ("" for a record not read from git)
+  std::string record_commit;  // the object the ref points to
+  bool mine = false;          // under refs/<namespace>-mine/
+};
+
+// The ref names. Namespaces and machine ids are checked by valid_namespace / valid_machine.
+std::string mine_ref(std::string_view ns, std::string_view tree, std::string_view machine);
+std::string published_ref(std::string_view ns, std::string_view tree, std::string_view machine);
+// The patterns that select every result of a namespace ("refs/<ns>/", "refs/<ns>-mine/").
+std::string published_prefix(std::string_view ns);
+std::string mine_prefix(std::string_view ns);
+
+struct RefParts {
+  std::string tree;
+  std::string machine;
+  bool mine = false;
+};
+// Splits a result ref name of namespace `ns`; nullopt when it is not one (wrong prefix, a tree
+// that is not a full object name, a machine id that is not valid).
+std::optional<RefParts> parse_ref_name(std::string_view ns, std::string_view ref);
+
+// A machine id: 1..64 bytes of [A-Za-z0-9._-], starting with a letter or digit, no "..",
+// not ending in ".lock" or "." (a valid ref name component). The error names the value.
+Status valid_machine(std::string_view machine);
+// A namespace: 1..64 bytes of [A-Za-z0-9._-], starting with a letter or digit, no "..",
+// not ending in "-mine" (that suffix is the local half of another namespace).
+Status valid_namespace(std::string_view ns);
+// The default machine id: GATEKIT_GATE_MACHINE, else the host name with every byte outside
+// the id alphabet replaced by '-' (cut at 64).
+std::string machine_id_from_host(std::string_view host_name);
+
+// The first line of the message body names the format; a reader refuses any other.
+inline constexpr std::string_view kRecordFormat = "gatekit-gpu-gate/1";
+// The longest free-text value (GPU name, scope, stress) a record holds.
+inline constexpr std::size_t kMaxFactBytes = 200;
+// Outside text (a GPU name from the driver) as a record value: printable ASCII only (other
+// bytes become '?'), cut at max_bytes, trimmed. The parser accepts exactly such values.
+std::string clean_fact(std::string_view text, std::size_t max_bytes = kMaxFactBytes);
+
+// The commit message. format_record(parse_record(m)) == m for any m format_record wrote.
+std::string format_record(const GateRecord& record);
+// Strict: the error says which line and what is wrong ("line 4: tests-passed: not a count").
+// The largest message accepted is kMaxRecordBytes.
+inline constexpr std::size_t kMaxRecordBytes = 16 * 1024;
+Result<GateRecord> parse_record(std::string_view message);
+
+// Creates the record commit (its tree the tested tree, no parent, the message
+// format_record writes, author and committer "gatekit gpu-gate" at record.time) and points
+// refs/<ns>-mine/<tree>/<machine> to it; returns that ref. `sign`: git's SSH signing
+// (gpg.format=ssh, the key in user.signingkey); a signing failure is an error, never an
+// unsigned record.
+Result<std::string> write_record(const Git& git, const std::string& ns, const GateRecord& record, bool sign);
+
+// A result ref found by name (nothing read yet).
+struct ResultRef {
+  std::string ref;
+  std::string object;
+  RefParts parts;
+};
+// One listing of both halves of the namespace; refs that are not result ref names are
+// left out (and reported in `rejected`).
+Result<std::vector<ResultRef>> list_result_refs(Git& git, const std::string& ns,
+                                                std::vector<std::string>* rejected = nullptr);
+// The records of the listed refs: one size check and one read, whatever their number.
+Result<std::vector<GateRecord>> read_listed_records(Git& git, const std::vector<ResultRef>& refs,
+                                                    std::vector<std::string>* rejected = nullptr);
+
+// Every record of the namespace (both halves), parsed. Records whose message does not parse
+// or disagrees with the ref name (tree, machine) are left out; `rejected` (optional) receives
+// one line per such ref naming it and the reason. Three git processes, whatever the number
+// of refs: the listing, the size check (nothing larger than a record is read), the read.
+Result<std::vector<GateRecord>> read_records(Git& git, const std::string& ns,
+                                             std::vector<std::string>* rejected = nullptr);
+// The same, reading only the records of the given trees (a status looks at a few trees among
+// thousands of refs): the listing is filtered before any message is read.
+Result<std::vector<GateRecord>> read_records_for_trees(Git& git, const std::string& ns,
+                                                       const std::set<std::string>& trees,
+                                                       std::vector<std::string>* rejected = nullptr);
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,70 @@
+#include "run_pass.hpp"
+
+#include "gatekit/junit_reader.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+
+namespace gatekit::gpu_gate {
+namespace {
+
+// The child's output, line by line, into the log (each line inert), so a long pass shows
+// progress and its output cannot act as a workflow command.
+class LineSink {
+ public:
+  explicit LineSink(Workflow& workflow) : workflow_(workflow) {}
+  void feed(std::string_view chunk) {
+    pending_ += chunk;
+    for (auto end = pending_.find('\n'); end != std::string::npos; end = pending_.find('\n')) {
+      workflow_.log(pending_.substr(0, end));
+      pending_.erase(0, end + 1);
+    }
+    if (pending_.size() > 64 * 1024) flush();
+  }
+  void flush() {
+    if (!pending_.empty()) workflow_.log(pending_);
+    pending_.clear();
+  }
+
+ private:
+  Workflow& workflow_;
+  std::string pending_;
+};
+
+std::string safe_name(std::string name) {
+  for (char& c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) c = '-';
+  return name;
+}
+
+}  // namespace
+
+Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
+                                 const std::filesystem::path& scratch, const PassSpec& pass) {
+  const auto junit = scratch / ("junit-" + safe_name(pass.name) + ".xml");
+  ProcessSpec spec;
+  spec.argv = expand_command(config.command, pass.workers, junit.string(), pass.paths);
+  spec.cwd = worktree;
+  spec.env_set = pass.env;
+  spec.merge_stderr = true;
+  spec.capture_limit = 64 * 1024;
+  LineSink sink(context.workflow);
+  spec.on_output = [&sink](OutputStream, std::string_view chunk) { sink.feed(chunk); };
+  context.workflow.begin_group("gpu-gate " + pass.name + ": " + std::to_string(pass.paths.size()) + " test files, " +
+                               std::to_string(pass.workers) + " workers");
+  auto ran = context.processes.run(spec);
+  sink.flush();
+  context.workflow.end_group();
+  if (!ran) return could_not_evaluate("the " + pass.name + " pass could not start " + quote_for_message(spec.argv.front()) + ": " + ran.error().message);
+  if (ran->signal != 0 || ran->timed_out || (ran->exit_code != 0 && ran->exit_code != 1))
+    return could_not_evaluate("the " + pass.name + " pass ended with " + ran->describe() +
+                              ": no verdict (the test command exits 0 or 1 when its tests ran)");
+  PassResult result{pass.name, ran->exit_code, {}, ran->duration};
+  auto stats = junit::read_file(junit.string(), [](const junit::TestCase&) {});
+  if (!stats) return could_not_evaluate("the " + pass.name + " pass left no readable JUnit report: " + stats.error().message);
+  result.counts = {static_cast<std::int64_t>(stats->passed), static_cast<std::int64_t>(stats->failures),
+                   static_cast<std::int64_t>(stats->skipped), static_cast<std::int64_t>(stats->errors)};
+  return result;
+}
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,58 @@
+#pragma once
+// Who signed a gate result. A result is a commit (record.hpp); a GPU machine signs it with
+// git's SSH signing (`signing.sign`), and the CI side counts it only when the signature is
+// good and made by a key the allowed-signers file lists (ssh-keygen's ALLOWED SIGNERS format,
+// the file git's `gpg.ssh.allowedSignersFile` names). The file's text comes from the base
+// branch (ci_status.hpp): a pull request that adds its author's key to the file in its own
+// tree gains nothing.
+//
+// Verification is git's own: `git -c gpg.ssh.allowedSignersFile=<temp copy> log --no-walk
+// --stdin` with the signature placeholders, one git process for every result (object names go
+// through stdin, never argv). Nothing here decides a status: ci_status.cpp drops what is not
+// `trusted` before decide_status sees it.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/files.hpp"
+#include "gatekit/git.hpp"
+#include "gatekit/result.hpp"
+
+namespace gatekit::gpu_gate {
+
+enum class SignatureCheck {
+  trusted,       // a good signature by a key of the allowed-signers file
+  unsigned_,     // no signature at all
+  foreign,       // a good signature by a key the file does not list (or expired, revoked)
+  bad,           // a signature that does not match the commit
+  unverifiable,  // git could not check it (no ssh-keygen, an unknown signature format)
+};
+// "trusted", "unsigned", "foreign", "bad signature", "unverifiable"
+std::string_view to_string(SignatureCheck check);
+
+struct SignatureVerdict {
+  SignatureCheck check = SignatureCheck::unsigned_;
+  std::string signer;  // the principal of the allowed-signers file (trusted only)
+  std::string key;     // the key's fingerprint, when there is a signature
+};
+
+// Pure: git's `%G?` letter and `%GT` trust level to a verdict. Only a good signature (G) of
+// full or ultimate trust (for SSH: a principal of the allowed-signers file matched) is
+// trusted; U (good, key not listed), X/Y/R (expired signature or key, revoked key) are
+// foreign; B is bad; N is unsigned; E and anything else is unverifiable.
+SignatureCheck classify_signature(std::string_view status_letter, std::string_view trust);
+
+// Pure: the output of the verification's `git log` (fields separated by 0x1f, one commit a
+// line: %H %G? %GT %GK %GS) to a verdict per commit. Malformed lines are an error (git wrote
+// something gatekit did not ask for).
+Result<std::map<std::string, SignatureVerdict>> parse_signature_log(std::string_view text);
+
+// Verifies the given commits (full object names) against the allowed-signers text. The text
+// is written to a temporary file through `files` (git needs a path) and removed afterwards.
+// An empty allowed-signers text trusts nobody. Every commit gets a verdict.
+Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,
+                                                                  std::string_view allowed_signers,
+                                                                  const std::vector<std::string>& commits);
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,37 @@
+#pragma once
+// The committed tree, tested away from the developer's checkout: a refusal of uncommitted
+// work, and a temporary detached worktree removed whatever happens.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gatekit/git.hpp"
+
+namespace gatekit::gpu_gate {
+
+// Tracked files with changes (staged or not) and untracked files that are not ignored, as
+// `git status` names them (controls shown as escapes), sorted.
+Result<std::vector<std::string>> uncommitted_files(const Git& git);
+// A bad_input Failure naming the files (at most 20, then how many more):
+// "the working tree has uncommitted changes: a.py, b.md; gpu-gate run tests the committed
+// tree: commit (or stash) them first".
+void refuse_uncommitted_changes(const Git& git);
+
+// `git worktree add --detach` of a commit in a fresh temporary folder; the destructor
+// removes the worktree and the folder (and prunes git's record of it).
+class GateWorktree {
+ public:
+  GateWorktree(const Git& git, const std::string& commit);
+  ~GateWorktree();
+  GateWorktree(const GateWorktree&) = delete;
+  GateWorktree& operator=(const GateWorktree&) = delete;
+  const std::filesystem::path& tree() const { return tree_; }      // the checkout
+  const std::filesystem::path& scratch() const { return folder_; }  // beside it: reports, logs
+
+ private:
+  const Git& git_;
+  std::filesystem::path folder_;
+  std::filesystem::path tree_;
+};
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,41 @@
+// --match-batch: the glob engine answering "pattern<TAB>path" records, so that the
+// differential tests compare it with picomatch and GitHub's matcher in one process.
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "gatekit/glob.hpp"
+#include "gatekit/workflow.hpp"
+#include "path-classifier.hpp"
+
+namespace gatekit::path_classifier {
+
+ExitCode run_match_batch(const Options& o, Context& context) {
+  const auto dialect = o.dialect.empty() ? glob::Dialect::github : *glob::parse_dialect(o.dialect);
+  std::map<std::string, std::variant<glob::Pattern, glob::PatternError>> cache;
+  // Records are lines, or NUL-terminated when the input holds a NUL (paths with newlines).
+  const std::string text(std::istreambuf_iterator<char>(context.in), {});
+  std::istringstream records(text);
+  const char separator = text.find('\0') != std::string::npos ? '\0' : '\n';
+  std::string line;
+  while (std::getline(records, line, separator)) {
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) {
+      context.out << "E no tab\n";
+      continue;
+    }
+    const auto pattern = line.substr(0, tab);
+    const auto path = line.substr(tab + 1);
+    auto it = cache.find(pattern);
+    if (it == cache.end()) it = cache.emplace(pattern, glob::Pattern::compile(pattern, dialect)).first;
+    if (const auto* e = std::get_if<glob::PatternError>(&it->second))
+      context.out << "E " << inert_line(e->message) << "\n";
+    else
+      context.out << (std::get<glob::Pattern>(it->second).matches(path) ? "1" : "0") << "\n";
+  }
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::path_classifier
