@@ -33,7 +33,14 @@ if(GATEKIT_STATIC_RUNTIME)
   # cmake/glibc_compat.cpp answers that call on getrandom.
   target_link_options(gatekit_standard INTERFACE -static-libstdc++)
   target_link_options(gatekit_standard INTERFACE -Wl,--wrap=arc4random)
-  target_sources(gatekit_standard INTERFACE "${CMAKE_CURRENT_LIST_DIR}/glibc_compat.cpp")
+  # A library of its own, linked once per executable: as an interface source it would be
+  # compiled into every target, and a unity build of the core would then define it twice.
+  add_library(gatekit_glibc_compat STATIC "${CMAKE_CURRENT_LIST_DIR}/glibc_compat.cpp")
+  target_compile_features(gatekit_glibc_compat PRIVATE cxx_std_20)
+  target_link_libraries(gatekit_standard INTERFACE gatekit_glibc_compat)
+  # libstdc++.a comes after it on the link line: ask for the wrapper up front so the archive
+  # member is taken when the archive is scanned.
+  target_link_options(gatekit_standard INTERFACE -Wl,--undefined=__wrap_arc4random)
 endif()
 
 add_library(gatekit_warnings INTERFACE)

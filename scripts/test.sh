@@ -36,6 +36,9 @@ fi
 step "Testing (dev preset)"
 ctest --preset dev -j "$jobs"
 
+step "Benchmarks, quick mode (figures only, no targets judged: docs/benchmarks.md)"
+python3 scripts/bench.py --quick --build-dir build/dev
+
 if [ "${GATEKIT_SKIP_ASAN:-0}" != "1" ]; then
   step "Building (asan preset)"
   cmake --preset asan >/dev/null

@@ -7,7 +7,7 @@ namespace gatekit::flaky_tracker {
 
 namespace {
 
-constexpr std::size_t kMaxRows = 100;
+constexpr std::size_t kMaxSummaryRows = 100;
 
 std::string count(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -39,9 +39,9 @@ std::string rerun_summary(const RerunVerdict& verdict, const RerunPlan& plan, st
           (plan.broken.empty() ? "." : " (" + markdown_text(plan.broken, false) + ").") + "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : verdict.flaky)
-    if (rows.size() < kMaxRows) rows.push_back({markdown_code(f.id), "flaky", markdown_text(shorten(f.how, 200))});
+    if (rows.size() < kMaxSummaryRows) rows.push_back({markdown_code(f.id), "flaky", markdown_text(shorten(f.how, 200))});
   for (const auto& f : verdict.failed)
-    if (rows.size() < kMaxRows) rows.push_back({markdown_code(f.id), "failed", markdown_text(shorten(f.reason, 300))});
+    if (rows.size() < kMaxSummaryRows) rows.push_back({markdown_code(f.id), "failed", markdown_text(shorten(f.reason, 300))});
   if (!rows.empty()) md += markdown_table({"Test", "Verdict", "What happened"}, rows) + "\n";
   const std::size_t listed = verdict.flaky.size() + verdict.failed.size();
   if (listed > rows.size()) md += "\n" + std::to_string(listed - rows.size()) + " more not shown.\n";

@@ -12,12 +12,12 @@ namespace gatekit::gpu_gate {
 
 namespace {
 
-constexpr std::string_view kScript =
+constexpr std::string_view kImportsScript =
 #include "imports.py.inc"
     ;
 
 // The script's output for a large repository stays far below this; more is not its output.
-constexpr std::size_t kMaxReportBytes = std::size_t{256} << 20;
+constexpr std::size_t kMaxImportsReportBytes = std::size_t{256} << 20;
 
 constexpr std::array<std::pair<std::string_view, ImportKind>, 5> kKinds{{
     {"import", ImportKind::plain},
@@ -41,13 +41,13 @@ bool reaches_name(std::string_view name, std::string_view module, bool drop_lead
   }
 }
 
-Error bad_report(std::string_view what) {
+Error bad_imports_report(std::string_view what) {
   return could_not_evaluate("the import analysis printed unexpected output: " + std::string(what));
 }
 
 Result<Import> decode_import(const boost::json::value& value) {
   const auto* object = value.if_object();
-  if (object == nullptr) return bad_report("an import is not an object");
+  if (object == nullptr) return bad_imports_report("an import is not an object");
   Import import;
   auto module = json_string_at(*object, "module");
   auto kind = json_string_at(*object, "kind");
@@ -55,16 +55,16 @@ Result<Import> decode_import(const boost::json::value& value) {
   auto line = json_int_at(*object, "line");
   const auto* names = json_find(*object, "names");
   if (!module || !kind || !where || !line || names == nullptr || !names->is_array()) {
-    return bad_report("an import lacks module, names, line, kind or where");
+    return bad_imports_report("an import lacks module, names, line, kind or where");
   }
   import.module = *module;
   import.where = *where;
   import.line = static_cast<int>(*line);
   const auto known = std::find_if(kKinds.begin(), kKinds.end(), [&](const auto& k) { return k.first == *kind; });
-  if (known == kKinds.end()) return bad_report("unknown import kind " + visible_controls(*kind));
+  if (known == kKinds.end()) return bad_imports_report("unknown import kind " + visible_controls(*kind));
   import.kind = known->second;
   for (const auto& name : names->get_array()) {
-    if (!name.is_string()) return bad_report("an imported name is not a string");
+    if (!name.is_string()) return bad_imports_report("an imported name is not a string");
     import.names.emplace_back(name.get_string());
   }
   return import;
@@ -73,7 +73,7 @@ Result<Import> decode_import(const boost::json::value& value) {
 // One file's entry: its imports and notes, or the reason it could not be analysed.
 Result<SourceFile> decode_file(const boost::json::value& value, const std::string& path) {
   const auto* object = value.if_object();
-  if (object == nullptr) return bad_report("a file entry is not an object");
+  if (object == nullptr) return bad_imports_report("a file entry is not an object");
   SourceFile file{path, {}, {}, ""};
   if (const auto* error = json_find(*object, "error"); error != nullptr && error->is_object()) {
     const auto& e = error->get_object();
@@ -87,7 +87,7 @@ Result<SourceFile> decode_file(const boost::json::value& value, const std::strin
   const auto* imports = json_find(*object, "imports");
   const auto* notes = json_find(*object, "notes");
   if (imports == nullptr || !imports->is_array() || notes == nullptr || !notes->is_array()) {
-    return bad_report("a file entry lacks imports or notes");
+    return bad_imports_report("a file entry lacks imports or notes");
   }
   for (const auto& item : imports->get_array()) {
     auto import = decode_import(item);
@@ -96,7 +96,7 @@ Result<SourceFile> decode_file(const boost::json::value& value, const std::strin
   }
   for (const auto& item : notes->get_array()) {
     const auto* note = item.if_object();
-    if (note == nullptr) return bad_report("a note is not an object");
+    if (note == nullptr) return bad_imports_report("a note is not an object");
     file.notes.push_back({static_cast<int>(json_int_at(*note, "line").value_or(0)),
                           json_string_at(*note, "message").value_or("")});
   }
@@ -127,12 +127,12 @@ bool reaches(const Import& import, std::string_view module) {
 Result<std::vector<SourceFile>> parse_import_report(std::string_view json, const std::vector<std::string>& paths) {
   boost::system::error_code ec;
   const auto value = boost::json::parse(json, ec);
-  if (ec) return bad_report("not JSON (" + ec.message() + ")");
+  if (ec) return bad_imports_report("not JSON (" + ec.message() + ")");
   const auto* root = value.if_object();
   const auto* files = root == nullptr ? nullptr : json_find(*root, "files");
-  if (files == nullptr || !files->is_array()) return bad_report("no `files` list");
+  if (files == nullptr || !files->is_array()) return bad_imports_report("no `files` list");
   if (files->get_array().size() != paths.size()) {
-    return bad_report(std::to_string(files->get_array().size()) + " entries for " + std::to_string(paths.size()) +
+    return bad_imports_report(std::to_string(files->get_array().size()) + " entries for " + std::to_string(paths.size()) +
                       " files");
   }
   std::vector<SourceFile> result;
@@ -150,10 +150,10 @@ Result<std::vector<SourceFile>> analyze_imports(ProcessRunner& processes, const 
   boost::json::array list;
   for (const auto& path : paths) list.emplace_back(path);
   ProcessSpec spec;
-  spec.argv = {python, "-I", "-c", std::string(kScript)};
+  spec.argv = {python, "-I", "-c", std::string(kImportsScript)};
   spec.cwd = repo_dir;
   spec.stdin_data = boost::json::serialize(boost::json::object{{"files", std::move(list)}});
-  spec.capture_limit = kMaxReportBytes;
+  spec.capture_limit = kMaxImportsReportBytes;
   spec.timeout = std::chrono::minutes(10);
   auto ran = processes.run(spec);
   if (!ran) return could_not_evaluate("cannot analyse Python imports: " + ran.error().message);
@@ -161,10 +161,10 @@ Result<std::vector<SourceFile>> analyze_imports(ProcessRunner& processes, const 
     return could_not_evaluate("cannot analyse Python imports: " + python + " " + ran->describe() + ": " +
                               visible_controls(trim(ran->err)));
   }
-  if (ran->out_bytes > ran->out.size()) return bad_report("more than " + std::to_string(kMaxReportBytes) + " bytes");
+  if (ran->out_bytes > ran->out.size()) return bad_imports_report("more than " + std::to_string(kMaxImportsReportBytes) + " bytes");
   return parse_import_report(ran->out, paths);
 }
 
-std::string_view import_analysis_script() { return kScript; }
+std::string_view import_analysis_script() { return kImportsScript; }
 
 }  // namespace gatekit::gpu_gate

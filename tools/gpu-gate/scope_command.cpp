@@ -15,7 +15,7 @@ namespace gatekit::gpu_gate {
 
 namespace {
 
-constexpr std::size_t kSummaryRows = 500;  // a bigger scope is listed in the log only
+constexpr std::size_t kScopeSummaryRows = 500;  // a bigger scope is listed in the log only
 
 std::vector<std::string> split_nul(const std::string& text) {
   std::vector<std::string> items;
@@ -48,12 +48,12 @@ std::string summary_of(const Scope& scope) {
   md += "  \"not in scope\" : " + std::to_string(scope.test_files.size() - scope.files.size()) + "\n```\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& entry : scope.files) {
-    if (rows.size() == kSummaryRows) break;
+    if (rows.size() == kScopeSummaryRows) break;
     rows.push_back({markdown_code(entry.path), std::string(to_string(entry.rule)), markdown_code(entry.reason)});
   }
   if (!rows.empty()) md += markdown_table({"test file", "rule", "folder, module or pattern"}, rows);
-  if (scope.files.size() > kSummaryRows) {
-    md += "\n… and " + std::to_string(scope.files.size() - kSummaryRows) + " more (see the log).\n";
+  if (scope.files.size() > kScopeSummaryRows) {
+    md += "\n… and " + std::to_string(scope.files.size() - kScopeSummaryRows) + " more (see the log).\n";
   }
   for (const auto& pattern : scope.unmatched_extras) {
     md += "\n> [!WARNING]\n> The extras entry " + markdown_code(pattern) + " matches no test file.\n";

@@ -28,19 +28,19 @@ class DocsRule {
   glob::PatternList list_;
 };
 
-struct Resolved {
+struct ResolvedRevision {
   std::string commit;
   std::string tree;
 };
 
-Result<Resolved> resolve(Git& git, const std::string& rev) {
-  if (auto ok = check_revision(rev); !ok) return as_bad_input(Result<Resolved>(ok.error()));
+Result<ResolvedRevision> resolve(Git& git, const std::string& rev) {
+  if (auto ok = check_revision(rev); !ok) return as_bad_input(Result<ResolvedRevision>(ok.error()));
   auto out = git_output(git, {"log", "-1", "--format=%H %T", "--end-of-options", rev + "^{commit}", "--"});
   if (!out) return bad_input("cannot resolve " + quote_for_message(rev) + " to a commit: " + out.error().message);
   const std::string line = trim(*out);
   if (line.size() != 81 || line[40] != ' ' || !is_object_name(line.substr(0, 40)) || !is_object_name(line.substr(41)))
     return could_not_evaluate("unexpected git log output for " + quote_for_message(rev));
-  return Resolved{line.substr(0, 40), line.substr(41)};
+  return ResolvedRevision{line.substr(0, 40), line.substr(41)};
 }
 
 std::vector<ResultRef> refs_of(const std::vector<ResultRef>& refs, const std::set<std::string>& trees) {

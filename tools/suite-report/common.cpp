@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <chrono>
+
 #include "gatekit/text.hpp"
 
 namespace gatekit::suite_report {
@@ -54,6 +56,10 @@ void annotate_first(Workflow& workflow, Severity severity, const std::string& ti
   if (notes.size() > limit)
     workflow.log(std::to_string(notes.size() - limit) + " more not annotated (GitHub shows " +
                  std::to_string(limit) + " per step): see the lines above and the job summary");
+}
+
+std::string duration(double seconds) {
+  return format_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5)));
 }
 
 }  // namespace gatekit::suite_report

@@ -28,6 +28,9 @@ const Leg& require_leg(const Selection& selection, const std::string& name);
 std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit = 50);
 // The file part of a pytest node id ("tests/a.py" of "tests/a.py::test_b"), "" when none.
 std::string file_of(const std::string& node_id);
+
+// Seconds of test time as people read them ("4m 2s"), rounded to the millisecond.
+std::string duration(double seconds);
 // Annotations for the first `limit` messages (GitHub shows ten per step), and a log line
 // saying how many more there are.
 struct Note {

@@ -122,10 +122,6 @@ std::optional<Baseline> usable_baseline(const Options& options, Context& context
   return std::move(*baseline);
 }
 
-std::string duration(double seconds) {
-  return format_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5)));
-}
-
 std::string signed_count(long long n) { return n == 0 ? "±0" : (n > 0 ? "+" : "") + std::to_string(n); }
 std::string signed_duration(double seconds) { return (seconds < 0 ? "-" : "+") + duration(seconds < 0 ? -seconds : seconds); }
 

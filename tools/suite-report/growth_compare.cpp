@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "gatekit/text.hpp"
+#include "common.hpp"
 #include "growth.hpp"
 
 namespace gatekit::suite_report {
@@ -26,10 +27,6 @@ std::uint64_t fnv1a(std::string_view text) {
     hash *= 0x100000001b3ull;
   }
   return hash;
-}
-
-std::string duration(double seconds) {
-  return format_duration(std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5)));
 }
 
 bool hex(std::string_view text) {

@@ -31,9 +31,9 @@ Set dot_set() {
   return s;
 }
 
-class Parser {
+class RegexParser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  explicit RegexParser(std::string_view text) : s_(text) {}
 
   std::variant<Node, std::string> parse() {
     Node n = alternation();
@@ -483,7 +483,7 @@ class ThreadList {
 
 using LookTables = std::vector<std::vector<char>>;
 
-bool is_word(char c) {
+bool is_regex_word(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }  // [look][position] -> the body matches there
 
@@ -575,8 +575,8 @@ class Vm {
         case Op::assert_begin: if (pos == 0) stack_.push_back(at + 1); break;
         case Op::assert_end: if (pos == in_.size()) stack_.push_back(at + 1); break;
         case Op::word_boundary: {
-          const bool before = pos > 0 && is_word(in_[pos - 1]);
-          const bool after = pos < in_.size() && is_word(in_[pos]);
+          const bool before = pos > 0 && is_regex_word(in_[pos - 1]);
+          const bool after = pos < in_.size() && is_regex_word(in_[pos]);
           if ((before != after) == (inst.a == 1)) stack_.push_back(at + 1);
           break;
         }
@@ -600,7 +600,7 @@ class Vm {
 }  // namespace
 
 std::variant<std::shared_ptr<const Program>, std::string> compile_regex(std::string_view regex) {
-  Parser parser(regex);
+  RegexParser parser(regex);
   auto parsed = parser.parse();
   if (auto* error = std::get_if<std::string>(&parsed)) return *error;
   auto program = std::make_shared<Program>();
