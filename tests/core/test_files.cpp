@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <sstream>
+#include <string>
 
 #include "catch.hpp"
 #include "gatekit/files.hpp"
@@ -122,4 +124,21 @@ TEST_CASE("files: MemoryFiles starts from a list and shows what a command wrote"
   REQUIRE(files.write("report.md", "# Report\n").ok());
   CHECK(files.files.at("report.md") == "# Report\n");
   CHECK(files.files.size() == 2);
+}
+
+TEST_CASE("files: read_stream takes a whole stream up to the limit, past one buffer, and names it") {
+  const std::string big(200'000, 'x');
+  std::istringstream whole(big);
+  auto text = gatekit::read_stream(whole, "stdin");
+  REQUIRE(text.ok());
+  CHECK(*text == big);
+
+  std::istringstream over(big);
+  auto refused = gatekit::read_stream(over, "stdin", 100'000);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message == "cannot read stdin: larger than the limit of 100000 bytes");
+  CHECK(refused.error().kind == gatekit::ErrorKind::could_not_evaluate);
+
+  std::istringstream exact("12345");
+  CHECK(*gatekit::read_stream(exact, "stdin", 5) == "12345");
 }

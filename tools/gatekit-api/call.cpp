@@ -19,7 +19,7 @@ namespace {
 // The request body of --input: a file (the caller's own: unreadable is bad input) or stdin.
 std::optional<std::string> read_input(const std::string& input, Context& context) {
   if (input.empty()) return std::nullopt;
-  if (input == "-") return std::string(std::istreambuf_iterator<char>(context.in), {});
+  if (input == "-") return value_or_throw(as_bad_input(read_stream(context.in, "stdin")));
   return value_or_throw(as_bad_input(context.files.read(input)));
 }
 

@@ -17,20 +17,6 @@ namespace gatekit::matrix_aggregator {
 
 namespace {
 
-// At most `limit` bytes of a stream; more is an error (outside data never becomes an
-// unbounded allocation).
-Result<std::string> read_stream(std::istream& in, const std::string& name, std::size_t limit) {
-  std::string text;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    const auto n = static_cast<std::size_t>(in.gcount());
-    if (text.size() + n > limit)
-      return read_error(name, "larger than the limit of " + std::to_string(limit) + " bytes");
-    text.append(buffer, n);
-  }
-  return text;
-}
-
 // The needs text from the file (or stdin) or the environment variable the options name;
 // `source` names it in messages.
 Result<std::string> read_needs_text(const Options& options, Context& ctx, std::string& source) {

@@ -23,7 +23,7 @@ ChangeListing failed(std::string source, std::string cause) {
 // --files FILE or '-': the list is the user's own input, so an unreadable file is bad input.
 ChangeListing list_from_files(const Options& o, Context& ctx) {
   if (o.files == "-")
-    return make_list_source(std::string(std::istreambuf_iterator<char>(ctx.in), {}), "the list on stdin")->list();
+    return make_list_source(value_or_throw(as_bad_input(read_stream(ctx.in, "stdin"))), "the list on stdin")->list();
   auto text = value_or_throw(as_bad_input(ctx.files.read(o.files)));
   return make_list_source(std::move(text), "the list in " + o.files)->list();
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "gatekit/files.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/workflow.hpp"
 #include "path-classifier.hpp"
@@ -16,7 +17,7 @@ ExitCode run_match_batch(const Options& o, Context& context) {
   const auto dialect = o.dialect.empty() ? glob::Dialect::github : *glob::parse_dialect(o.dialect);
   std::map<std::string, std::variant<glob::Pattern, glob::PatternError>> cache;
   // Records are lines, or NUL-terminated when the input holds a NUL (paths with newlines).
-  const std::string text(std::istreambuf_iterator<char>(context.in), {});
+  const std::string text = value_or_throw(as_bad_input(read_stream(context.in, "stdin")));
   std::istringstream records(text);
   const char separator = text.find('\0') != std::string::npos ? '\0' : '\n';
   std::string line;

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <istream>
 #include <system_error>
 
 namespace gatekit {
@@ -78,6 +79,18 @@ Status MemoryFiles::write(const std::filesystem::path& path, std::string_view co
 Status MemoryFiles::append(const std::filesystem::path& path, std::string_view content) {
   files[path.string()] += content;
   return {};
+}
+
+Result<std::string> read_stream(std::istream& in, std::string_view name, std::size_t limit) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (text.size() + n > limit) return read_error(std::string(name), too_large(limit));
+    text.append(buffer, n);
+  }
+  if (in.bad()) return read_error(std::string(name), "read failed");
+  return text;
 }
 
 }  // namespace gatekit

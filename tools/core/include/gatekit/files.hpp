@@ -10,6 +10,7 @@
 // (a rules file named on the command line) re-labels it with as_bad_input().
 #include <cstddef>
 #include <filesystem>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <string_view>
@@ -60,6 +61,11 @@ class MemoryFiles final : public Files {
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
 };
+
+// At most `limit` bytes of a stream (stdin), named `name` in errors; more is an error with the
+// files' wording, so outside data never becomes an unbounded allocation.
+Result<std::string> read_stream(std::istream& in, std::string_view name,
+                                std::size_t limit = Files::default_read_limit);
 
 // The one wording (used by both implementations, and by code that reads through a stream).
 Error read_error(const std::filesystem::path& path, std::string_view reason);
