@@ -2,6 +2,7 @@
 #include "full_steps.hpp"
 
 #include "device_facts.hpp"
+#include "line_log.hpp"
 
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
@@ -15,28 +16,6 @@
 namespace gatekit::gpu_gate {
 
 namespace {
-
-// Streams a child's output to the log line by line (long passes show progress).
-class LineLog {
- public:
-  explicit LineLog(Workflow& workflow) : workflow_(workflow) {}
-  void feed(std::string_view chunk) {
-    pending_ += chunk;
-    for (auto end = pending_.find('\n'); end != std::string::npos; end = pending_.find('\n')) {
-      workflow_.log(pending_.substr(0, end));
-      pending_.erase(0, end + 1);
-    }
-    if (pending_.size() > 64 * 1024) flush();  // no unbounded line
-  }
-  void flush() {
-    if (!pending_.empty()) workflow_.log(pending_);
-    pending_.clear();
-  }
-
- private:
-  Workflow& workflow_;
-  std::string pending_;
-};
 
 std::string file_of(const junit::TestCase& test) {
   if (!test.file.empty()) return test.file;

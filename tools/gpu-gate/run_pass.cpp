@@ -1,5 +1,6 @@
 #include "run_pass.hpp"
 
+#include "line_log.hpp"
 #include "gatekit/junit_reader.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
@@ -7,29 +8,6 @@
 
 namespace gatekit::gpu_gate {
 namespace {
-
-// The child's output, line by line, into the log (each line inert), so a long pass shows
-// progress and its output cannot act as a workflow command.
-class LineSink {
- public:
-  explicit LineSink(Workflow& workflow) : workflow_(workflow) {}
-  void feed(std::string_view chunk) {
-    pending_ += chunk;
-    for (auto end = pending_.find('\n'); end != std::string::npos; end = pending_.find('\n')) {
-      workflow_.log(pending_.substr(0, end));
-      pending_.erase(0, end + 1);
-    }
-    if (pending_.size() > 64 * 1024) flush();
-  }
-  void flush() {
-    if (!pending_.empty()) workflow_.log(pending_);
-    pending_.clear();
-  }
-
- private:
-  Workflow& workflow_;
-  std::string pending_;
-};
 
 std::string safe_name(std::string name) {
   for (char& c : name)
@@ -48,7 +26,7 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
   spec.env_set = pass.env;
   spec.merge_stderr = true;
   spec.capture_limit = 64 * 1024;
-  LineSink sink(context.workflow);
+  LineLog sink(context.workflow);
   spec.on_output = [&sink](OutputStream, std::string_view chunk) { sink.feed(chunk); };
   context.workflow.begin_group("gpu-gate " + pass.name + ": " + std::to_string(pass.paths.size()) + " test files, " +
                                std::to_string(pass.workers) + " workers");
