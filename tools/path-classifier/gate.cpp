@@ -137,7 +137,7 @@ ExitCode run_gate(const Options& o, Context& ctx) {
   const Rules rules = load_rules(o, ctx);
   const auto warnings = report_rule_warnings(rules, ctx.workflow);
   if (!o.explain.empty()) {
-    ctx.out << inert_lines(explain(rules, o.explain));
+    ctx.out << inert_lines(explain(rules, o.explain, guarded_files(o, ctx.env)));
     return ExitCode::pass;
   }
   const auto event = read_event(o, ctx);
