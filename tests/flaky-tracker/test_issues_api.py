@@ -172,7 +172,7 @@ def test_an_outsiders_issue_with_the_label_and_a_copied_marker_is_not_adopted(tm
         assert ("::warning title=Flaky-test issues not adopted::1 issue(s) carry a flaky-test marker but were not "
                 "opened by flaky-tracker's identity; they are left alone: #1 (tests/test_a.py::test_flaky, opened by "
                 "'mallory')") in run.stdout
-        assert "### Issues left alone" in run.summary and "| #1 | `tests/test_a.py::test_flaky` | `mallory` |" in run.summary
+        assert "### Issues left alone" in run.summary and "| [\\#1](https://github.com/o/r/issues/1) | `tests/test_a.py::test_flaky` | `mallory` |" in run.summary
         assert [r["path"] for r in srv.requests][0] == "/user"  # whose issues: the token's account
 
         run = issues_run(tmp_path, srv, "main", {A: "passed"}, "2")  # its own issue is adopted

@@ -65,7 +65,7 @@ std::string not_adopted_section(const Tracker& tracker) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& n : tracker.not_adopted())
     if (rows.size() < kMaxRows)
-      rows.push_back({"#" + std::to_string(n.number), markdown_code(shorten(n.id, 300)),
+      rows.push_back({issue_link(n.number, n.url), markdown_code(shorten(n.id, 300)),
                       n.author.empty() ? "-" : markdown_code(shorten(n.author, 60))});
   return "### Issues left alone\n\nThey carry a flaky-test marker, but flaky-tracker's identity did not open them.\n\n" +
          markdown_table({"Issue", "Test", "Opened by"}, rows) + "\n";

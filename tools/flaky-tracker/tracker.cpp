@@ -93,7 +93,7 @@ Status Tracker::reindex(const std::vector<StoredIssue>& issues, bool close_dupli
     }
     const bool known = std::any_of(not_adopted_.begin(), not_adopted_.end(),
                                    [&](const NotAdopted& n) { return n.number == issue.number; });
-    if (!known) not_adopted_.push_back({issue.number, *id, issue.author});
+    if (!known) not_adopted_.push_back({issue.number, *id, issue.author, issue.url});
   }
   for (auto& [id, group] : by_id) {
     std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.number < b.number; });

@@ -31,6 +31,7 @@ struct NotAdopted {
   std::int64_t number = 0;
   std::string id;
   std::string author;
+  std::string url;
 };
 
 struct GivenUp {
