@@ -80,3 +80,20 @@ def test_issues_kind_comes_from_the_event_and_the_journal_lives_in_runner_temp(t
     assert "## flaky-tracker: issues (daily run)" in (tmp_path / "summary.md").read_text()
     journal = (tmp_path / "gatekit-flaky-journal.json").read_text()
     assert '"key":"7.1"' in journal and '"scope":"cpu"' in journal and '"tests/test_a.py::test_x"' in journal
+
+
+def test_issues_creator_input_names_whose_issues_are_adopted(tmp_path):
+    report = tmp_path / "r.xml"
+    report.write_text('<testsuite name="pytest"><testcase classname="tests.test_a" name="test_x">'
+                      '<flakyFailure message="boom"/></testcase></testsuite>')
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="my-app[bot]", installation=True) as srv:
+        env = {"GITHUB_EVENT_NAME": "push", "GITHUB_API_URL": srv.base_url, "GITHUB_REPOSITORY": "o/r",
+               "GITHUB_RUN_ID": "8", "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+        for attempt in ("1", "2"):
+            done, outputs = run_step(tmp_path, {**env, "GITHUB_RUN_ATTEMPT": attempt}, command="issues",
+                                     report=str(report), token="t0ken", creator="someone-else\nmy-app[bot]\n")
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "updated=true" in outputs
+        [issue] = srv.repos["o/r"]["issues"].values()  # found again: adopted, not opened twice
+        assert issue["user"] == "my-app[bot]" and len(issue["comments"]) == 1
+        assert "/user" not in [r["path"] for r in srv.requests]

@@ -33,8 +33,10 @@ IssueState state(const StoredIssue& issue) {
   return *s;
 }
 
+const std::vector<std::string> kCreators = {"gatekit-bot"};
+
 Status apply(MemoryIssueStore& store, const Batch& b, Rules rules = {3, 2}) {
-  Tracker tracker(store, "flaky", rules);
+  Tracker tracker(store, "flaky", rules, kCreators);
   if (auto s = tracker.load(); !s) return s;
   return tracker.apply(b);
 }
@@ -116,7 +118,7 @@ TEST_CASE("another run opening the same issue at the same moment: one stays, no 
   MemoryIssueStore store;
   // The other run creates its issue right after this run's re-read (between list and create).
   bool raced = false;
-  Tracker tracker(store, "flaky", Rules{});
+  Tracker tracker(store, "flaky", Rules{}, kCreators);
   REQUIRE(tracker.load().ok());
   const Batch other = batch("other", RunKind::pr, {{kId, Observation::flaky}});
   {
@@ -161,4 +163,114 @@ TEST_CASE("the API failing mid-run stops with the error; what was written stays 
   store.fail_from_call = 0;
   REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());  // caught up
   CHECK(state(store.issues.at(1)).flakes == 1);
+}
+
+TEST_CASE("adoption: an issue with the label and a copied marker that someone else opened is left alone") {
+  MemoryIssueStore store;
+  // Someone copied a tracking issue's first lines: a state that is one green from closing, and
+  // this run's key already applied (so that this run's flake would count for nothing).
+  IssueState planted;
+  planted.greens = 2;
+  planted.applied = {"r1!"};
+  store.issues[1] = {1, "Flaky test: " + kId, issue_body(kId, planted, Rules{3, 2}, ""), "open", "u1", "mallory"};
+  const std::string planted_body = store.issues.at(1).body;
+  Tracker tracker(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(tracker.load().ok());
+  CHECK(tracker.issues().empty());
+  REQUIRE(tracker.apply(batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  REQUIRE(store.issues.size() == 2);  // the test got an issue of the tool's own
+  CHECK(store.issues.at(2).author == "gatekit-bot");
+  CHECK(state(store.issues.at(2)).flakes == 1);
+  CHECK(store.issues.at(1).body == planted_body);  // never written, commented on or closed
+  CHECK(store.issues.at(1).state == "open");
+  CHECK(store.comments[1].empty());
+  REQUIRE(tracker.not_adopted().size() == 1);  // found by every re-read, listed once
+  CHECK(tracker.not_adopted()[0].number == 1);
+  CHECK(tracker.not_adopted()[0].id == kId);
+  CHECK(tracker.not_adopted()[0].author == "mallory");
+
+  // Its own issue is adopted on the next run: greens count there, the planted one stays.
+  REQUIRE(apply(store, batch("g1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(state(store.issues.at(2)).greens == 1);
+  CHECK(store.issues.at(1).body == planted_body);
+}
+
+TEST_CASE("adoption: an issue opened under a login that is not a creator stops the run (it would be lost)") {
+  MemoryIssueStore store;
+  store.login = "my-app[bot]";
+  Tracker tracker(store, "flaky", Rules{}, {"github-actions[bot]"});
+  REQUIRE(tracker.load().ok());
+  const Status s = tracker.apply(batch("r1", RunKind::pr, {{kId, Observation::flaky}}));
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().kind == ErrorKind::bad_input);
+  CHECK(s.error().message ==
+        "issue #1 was opened as 'my-app[bot]', which is not among the creators whose issues flaky-tracker adopts "
+        "('github-actions[bot]'): it would not be found again; give --creator 'my-app[bot]' (the action's `creator` "
+        "input)");
+}
+
+TEST_CASE("comments: a failed POST is kept for the next run, which posts it first") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  store.comment_fails = 1;
+  std::vector<PendingComment> kept;
+  {
+    Tracker tracker(store, "flaky", Rules{3, 2}, kCreators);
+    REQUIRE(tracker.load().ok());
+    REQUIRE(tracker.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());  // the state is in
+    CHECK(state(store.issues.at(1)).flakes == 2);
+    CHECK(store.comments[1].empty());
+    REQUIRE(tracker.unposted().size() == 1);
+    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/1/comments: HTTP 503");
+    kept = tracker.unposted();
+  }
+  CHECK(kept[0].issue == 1);
+  CHECK(kept[0].id == kId);
+  CHECK(kept[0].body.starts_with("Flaked again in a main [run](https://ci/runs/r2)"));
+  // Applying r2 again would add nothing (its key is in the state): the comment lives on only
+  // through the journal.
+  Tracker next(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(next.post_journalled(kept).ok());
+  REQUIRE(next.load().ok());
+  REQUIRE(next.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());
+  REQUIRE(store.comments[1].size() == 1);
+  CHECK(store.comments[1][0] == kept[0].body);
+  CHECK(next.unposted().empty());
+}
+
+TEST_CASE("comments: a closing comment that fails is kept too; the issue is closed all the same") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}}), Rules{1, 2}).ok());
+  store.comment_fails = 1;
+  Tracker tracker(store, "flaky", Rules{1, 2}, kCreators);
+  REQUIRE(tracker.load().ok());
+  REQUIRE(tracker.apply(batch("g1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(store.issues.at(1).state == "closed");
+  REQUIRE(tracker.unposted().size() == 1);
+  CHECK(tracker.unposted()[0].body.starts_with("Closing: 1 green runs in a row on main"));
+}
+
+TEST_CASE("comments: journalled ones stop at an API failure (kept) and give up on a gone issue (named)") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  const std::vector<PendingComment> journal = {{9, "gone.py::t", "to a deleted issue"}, {1, kId, "first"}, {1, kId, "second"}};
+  {
+    store.comment_fails = 2;  // the deleted issue's answer comes first: 503 is not "gone"
+    store.comment_status = 503;
+    Tracker tracker(store, "flaky", Rules{}, kCreators);
+    const Status s = tracker.post_journalled(journal);
+    REQUIRE_FALSE(s.ok());
+    CHECK(tracker.unposted().size() == 3);  // all kept, in order
+    CHECK(tracker.unposted()[0].id == "gone.py::t");
+    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/9/comments: HTTP 503");
+    CHECK(tracker.given_up().empty());
+  }
+  store.comment_fails = 0;
+  Tracker tracker(store, "flaky", Rules{}, kCreators);
+  REQUIRE(tracker.post_journalled(journal).ok());
+  CHECK(store.comments[1] == std::vector<std::string>{"first", "second"});
+  REQUIRE(tracker.given_up().size() == 1);
+  CHECK(tracker.given_up()[0].comment.id == "gone.py::t");
+  CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/9/comments: HTTP 404: Not Found");
+  CHECK(tracker.unposted().empty());
 }
