@@ -27,6 +27,8 @@ struct Options {
   // nightly
   bool docs_only = false;             // --docs-only: the gate found only documentation changes
   std::string variant;                // --variant: this matrix leg's value (e.g. the Python version)
+  // partition, nightly
+  std::vector<std::string> variants;  // --variants V,V: every value of the docs leg's matrix
   // growth
   std::string baseline;               // --baseline FILE (JUnit XML or baseline JSON); may be missing
   std::string write_baseline;         // --write-baseline FILE: this run as the next baseline
