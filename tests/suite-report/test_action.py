@@ -67,6 +67,17 @@ def test_a_docs_variant_no_matrix_job_has_fails_the_step(project):
                              INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12, 3.13")
     assert done.returncode == 0, done.stderr
     assert outputs["run"] == "none"
+    # The matrix lost its 3.13 job but the list still names it: the job count tells.
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12 3.13",
+                             INPUT_MATRIX_JOBS="1")
+    assert done.returncode == 2
+    assert done.stderr == ("suite-report: error: --variants lists 2 values (3.12, 3.13) but the matrix has 1 jobs "
+                           "(--matrix-jobs): list every value of the matrix, once\n")
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_VARIANT="3.11", INPUT_VARIANTS="3.12 3.13", INPUT_MATRIX_JOBS="2")
+    assert done.returncode == 2
+    assert done.stderr == "suite-report: error: --variant '3.11' is none of --variants (3.12, 3.13)\n"
     # partition refuses it before collecting anything, on any change.
     done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr",
                              INPUT_VARIANTS="3.10 3.11 3.12")

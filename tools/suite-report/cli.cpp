@@ -58,6 +58,8 @@ void configure(CLI::App& app, Options& o) {
   nightly->add_flag("--docs-only", o.docs_only, "The change touches documentation only (the path gate's verdict)");
   nightly->add_option("--variant", o.variant, "This matrix job's value (e.g. its Python version), for the docs tests");
   variants_option(*nightly, o);
+  nightly->add_option("--matrix-jobs", o.matrix_jobs, "The matrix's job count (strategy.job-total): --variants must list as many")
+      ->check(CLI::Range(1, 256));
 
   auto* growth = app.add_subcommand("growth", "Compare the suite with the last main run of the same configuration");
   selection_option(*growth, o);

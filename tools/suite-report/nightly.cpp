@@ -44,6 +44,11 @@ void check_docs_variant(const Options& options, const Selection& selection, cons
   if (values.empty() || !selection.docs || selection.docs->leg != leg.name) return;
   if (!options.variant.empty() && std::find(values.begin(), values.end(), options.variant) == values.end())
     fail_bad_input("--variant '" + visible_controls(options.variant) + "' is none of --variants (" + join(values, ", ") + ")");
+  // A value dropped from the matrix but still listed would pass the check below unseen.
+  if (options.matrix_jobs > 0 && static_cast<std::size_t>(options.matrix_jobs) != values.size())
+    fail_bad_input("--variants lists " + std::to_string(values.size()) + " values (" + join(values, ", ") +
+                   ") but the matrix has " + std::to_string(options.matrix_jobs) +
+                   " jobs (--matrix-jobs): list every value of the matrix, once");
   const auto problem = docs_variant_problem(selection, values);
   if (problem.empty()) return;
   if (options.docs_only) fail_could_not_evaluate(problem);
