@@ -1,5 +1,7 @@
 #include "markers.hpp"
 
+#include <string_view>
+
 #include "full.hpp"
 
 namespace gatekit::gpu_gate {
