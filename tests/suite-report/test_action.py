@@ -51,6 +51,41 @@ def test_nightly_through_the_action(project):
     assert outputs["markers"] == "(docs) and not nightly"
 
 
+def test_a_docs_variant_no_matrix_job_has_fails_the_step(project):
+    """A docs-only change on a matrix without the docs variant: every job would pass without
+    running the docs tests. The job that computes its expression refuses (exit 3), with the
+    matrix's values from the `variants` input."""
+    message = ("suite.yml:8:27: docs.variant: '3.13' is none of the matrix values (3.10, 3.11, 3.12): "
+               "a documentation-only change would run the docs tests on no job")
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.10 3.11 3.12")
+    assert done.returncode == 3
+    assert done.stderr == f"suite-report: error: {message}\n"
+    assert outputs == {"result": "error"}
+    # With the docs variant in the matrix, the other jobs pass without running.
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12, 3.13")
+    assert done.returncode == 0, done.stderr
+    assert outputs["run"] == "none"
+    # The matrix lost its 3.13 job but the list still names it: the job count tells.
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12 3.13",
+                             INPUT_MATRIX_JOBS="1")
+    assert done.returncode == 2
+    assert done.stderr == ("suite-report: error: --variants lists 2 values (3.12, 3.13) but the matrix has 1 jobs "
+                           "(--matrix-jobs): list every value of the matrix, once\n")
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_VARIANT="3.11", INPUT_VARIANTS="3.12 3.13", INPUT_MATRIX_JOBS="2")
+    assert done.returncode == 2
+    assert done.stderr == "suite-report: error: --variant '3.11' is none of --variants (3.12, 3.13)\n"
+    # partition refuses it before collecting anything, on any change.
+    done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr",
+                             INPUT_VARIANTS="3.10 3.11 3.12")
+    assert done.returncode == 2
+    assert done.stderr == f"suite-report: error: {message}\n"
+    assert outputs == {"result": "error"}
+
+
 def test_partition_and_ran_through_the_action(project, tmp_path):
     done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -81,7 +81,7 @@ void run_passes(Context& context, const Config& config, const GateWorktree& work
 ExitCode run_run(const RunOptions& options, Context& context) {
   if (options.full) return run_full(options, context);
   check_remote(options.remote);
-  const Config config = load_gate_config(context, options.repo_dir, options.config);
+  Config config = load_gate_config(context, options.repo_dir, options.config);
   const std::string machine = resolve_machine(context, options.machine);
   const int workers = options.workers > 0 ? options.workers : config.workers;
   Git git(context.processes, options.repo_dir);
@@ -98,6 +98,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
 
   GateWorktree worktree(git, head.commit);
+  use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
   if (outcome.paths.empty())

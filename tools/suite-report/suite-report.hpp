@@ -27,6 +27,9 @@ struct Options {
   // nightly
   bool docs_only = false;             // --docs-only: the gate found only documentation changes
   std::string variant;                // --variant: this matrix leg's value (e.g. the Python version)
+  // partition, nightly
+  std::vector<std::string> variants;  // --variants V,V: every value of the docs leg's matrix
+  int matrix_jobs = 0;                // nightly --matrix-jobs N: the matrix's job count (0: not given)
   // growth
   std::string baseline;               // --baseline FILE (JUnit XML or baseline JSON); may be missing
   std::string write_baseline;         // --write-baseline FILE: this run as the next baseline

@@ -24,7 +24,7 @@ TEST_CASE("selection file fuzz property holds on the corpus and 5000 seeded muta
   int accepted = 0;
   for (const auto& input : inputs) {
     CAPTURE(input);
-    accepted += gatekit::suite_report::load_selection_text(input, "x").ok() ? 1 : 0;
+    accepted += gatekit::selection::load_selection_text(input, "x").ok() ? 1 : 0;
     CHECK(gatekit::fuzzing::selection_property_violation(input).empty());
   }
   CHECK(accepted >= 2);  // the corpus reaches past the loader's refusals

@@ -1,10 +1,10 @@
 // The selection file: loading, every validation error (collected, located, verbatim), and
 // the expressions each leg gets per context.
 #include "catch.hpp"
-#include "selection.hpp"
+#include "gatekit/selection.hpp"
 
 using namespace gatekit;
-using namespace gatekit::suite_report;
+using namespace gatekit::selection;
 
 namespace {
 
@@ -127,4 +127,43 @@ TEST_CASE("contexts from workflow events") {
   CHECK(context_from_event("release").error().message ==
         "no --context given and the event 'release' has no context of its own: pass --context (pr, main, daily, gate, gate-full)");
   CHECK(context_from_event("").error().kind == ErrorKind::bad_input);
+}
+
+TEST_CASE("parentheses must pair up, or the nightly wrapper would not hold the expression") {
+  struct Case {
+    std::string expression;
+    std::string problem;
+  };
+  const std::vector<Case> cases{
+      {"(gpu or rocm) and not slow", ""},
+      {"((gpu) or (rocm))", ""},
+      {"device(name=\"a)\")", ""},  // pytest's marker keyword arguments: quoted text is skipped
+      {"not gpu) or (gpu",
+       "the marker expression's parentheses do not balance: the ')' at character 8 closes no '('"},
+      {"gpu or rocm)", "the marker expression's parentheses do not balance: the ')' at character 12 closes no '('"},
+      {"(gpu or (rocm)", "the marker expression's parentheses do not balance: the '(' at character 1 is never closed"},
+      {"gpu and \"x", "the marker expression's quote \" at character 9 is never closed"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.expression);
+    CHECK(expression_problem(c.expression) == c.problem);
+  }
+  // Wrapped, the first case of the list above would have selected every gpu test, nightly
+  // ones included: `(not gpu) or (gpu) and not nightly`.
+  CHECK(load_error("version: 1\nlegs:\n  gpu: {markers: not gpu) or (gpu}\n") ==
+        "1 error in suite.yml:\nsuite.yml:3:18: legs.gpu.markers: the marker expression's parentheses do not balance: "
+        "the ')' at character 8 closes no '('");
+}
+
+TEST_CASE("the docs variant must be one of the docs leg's matrix values") {
+  const auto s = load(kValid);
+  CHECK(docs_variant_problem(s, {"3.11", "3.12", "3.13"}).empty());
+  CHECK(docs_variant_problem(s, {"3.10", "3.11", "3.12"}) ==
+        "suite.yml:11:12: docs.variant: '3.13' is none of the matrix values (3.10, 3.11, 3.12): a documentation-only "
+        "change would run the docs tests on no job");
+  CHECK(docs_variant_problem(s, {}).empty());  // no values given: nothing to check against
+  const auto every_job = load("version: 1\nlegs:\n  cpu: {markers: not gpu}\ndocs: {leg: cpu, markers: docs}\n");
+  CHECK(docs_variant_problem(every_job, {"3.10"}).empty());  // no variant: every job runs them
+  CHECK(load_error("version: 1\nlegs:\n  cpu: {markers: x}\ndocs: {leg: cpu, variant: \"3.1\\n::error::x\", markers: docs}\n") ==
+        "1 error in suite.yml:\nsuite.yml:4:27: docs.variant: must be one line of text, at most 100 characters (a matrix value)");
 }

@@ -1,4 +1,4 @@
-#include "selection.hpp"
+#include "gatekit/selection.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include "gatekit/files.hpp"
 #include "gatekit/yaml.hpp"
 
-namespace gatekit::suite_report {
+namespace gatekit::selection {
 
 namespace {
 
@@ -33,6 +33,36 @@ bool leg_name(std::string_view s) {
 }
 bool has_control(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+}
+
+// Parentheses must pair up in order: `not gpu) or (gpu` has as many of each, but wrapped as
+// `(not gpu) or (gpu) and not nightly` it selects every gpu test, nightly ones included.
+// Quoted strings (pytest's marker keyword arguments, `mark(name="a)")`) are skipped; one left
+// open would swallow the wrapper's ')', so it is refused too.
+std::string parenthesis_problem(std::string_view expression) {
+  const std::string prefix = "the marker expression's parentheses do not balance: ";
+  std::vector<std::size_t> open;
+  char quote = 0;
+  std::size_t quote_at = 0;
+  for (std::size_t i = 0; i < expression.size(); ++i) {
+    const char c = expression[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      quote_at = i;
+    } else if (c == '(') {
+      open.push_back(i);
+    } else if (c == ')') {
+      if (open.empty()) return prefix + "the ')' at character " + std::to_string(i + 1) + " closes no '('";
+      open.pop_back();
+    }
+  }
+  if (quote != 0)
+    return "the marker expression's quote " + std::string(1, quote) + " at character " + std::to_string(quote_at + 1) +
+           " is never closed";
+  if (!open.empty()) return prefix + "the '(' at character " + std::to_string(open.back() + 1) + " is never closed";
+  return "";
 }
 
 const YAML::Node* key_of(const YAML::Node& map, const std::string& name, YAML::Node& storage) {
@@ -175,8 +205,14 @@ class Loader {
     } else {
       errors_.add(node, "docs.leg", "missing: the leg that runs the docs tests on a docs-only change");
     }
-    if (auto variant = node["variant"]; variant.IsDefined())
+    if (auto variant = node["variant"]; variant.IsDefined()) {
       docs.variant = read_string(variant, "docs.variant", errors_, key_of(node, "variant", key_storage)).value_or("");
+      if (has_control(docs.variant) || docs.variant.size() > 100)
+        errors_.add(variant, "docs.variant", "must be one line of text, at most 100 characters (a matrix value)");
+      const auto at = yaml::position_of(variant.Mark());
+      docs.variant_line = at.line;
+      docs.variant_column = at.column;
+    }
     if (auto markers = node["markers"]; markers.IsDefined()) {
       if (auto value = read_string(markers, "docs.markers", errors_, key_of(node, "markers", key_storage))) {
         check_expression(markers, "docs.markers", *value);
@@ -302,6 +338,17 @@ std::string docs_expression(const Selection& selection, std::string_view context
   return "(" + selection.docs->markers + ") and not " + selection.nightly_marker;
 }
 
+std::string docs_variant_problem(const Selection& selection, const std::vector<std::string>& variants) {
+  if (!selection.docs || selection.docs->variant.empty() || variants.empty()) return "";
+  const auto& docs = *selection.docs;
+  if (std::find(variants.begin(), variants.end(), docs.variant) != variants.end()) return "";
+  std::string values;
+  for (const auto& v : variants) values += (values.empty() ? "" : ", ") + v;
+  return format_issue({selection.origin, docs.variant_line, docs.variant_column, "docs.variant",
+                       "'" + docs.variant + "' is none of the matrix values (" + values +
+                           "): a documentation-only change would run the docs tests on no job"});
+}
+
 bool known_context(std::string_view context) {
   return std::find(kContexts.begin(), kContexts.end(), context) != kContexts.end();
 }
@@ -323,7 +370,7 @@ std::string expression_problem(std::string_view expression) {
   if (has_control(expression)) return "the marker expression must be one line without control characters";
   if (expression.front() == '-' || expression.front() == ' ')
     return "the marker expression must not start with '-' or a space (it would read as an option)";
-  return "";
+  return parenthesis_problem(expression);
 }
 
-}  // namespace gatekit::suite_report
+}  // namespace gatekit::selection
