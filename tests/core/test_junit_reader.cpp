@@ -479,6 +479,11 @@ TEST_CASE("declared failures and errors that the cases do not show: listed per s
       {"nothing declared", "<testsuite name='s'><testcase name='x'><failure/></testcase></testsuite>", ""},
       {"unreadable counts declare nothing", "<testsuite name='s' failures='many' errors='-1'/>", ""},
       {"fewer declared than shown", "<testsuite name='s' failures='0'><testcase name='x'><failure/></testcase></testsuite>", ""},
+      {"pytest 9 subtests: one case, a <failure> per failed subtest and one for the test",
+       "<testsuite name='pytest' errors='0' failures='3'><testcase classname='t' name='test_fixture'>"
+       "<failure message='assert 1 == 0'/><failure message='assert 2 == 0'/><failure message='contains 2 failed "
+       "subtests'/></testcase></testsuite>",
+       ""},
       {"pytest: a failed call and a teardown error, a skip with a teardown error",
        "<testsuite name='pytest' errors='2' failures='1' skipped='1'>"
        "<testcase classname='t' name='a'><failure message='x'/></testcase>"

@@ -266,3 +266,21 @@ def test_parametrised_ids_that_differ_only_after_4_kb_are_two_tests(tmp_path, fa
     assert run.outputs["failed"] == "1" and run.outputs["flaky"] == "0"
     assert f"failed: test_long.py::test_p[{'a' * 5000}1] (failed again on 1 rerun: AssertionError: broken for 1" in run.stdout
     assert len(case_list(tmp_path / "report.xml")) == 2
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_subtests_failing_several_times_in_one_case_are_counted_as_pytest_declares_them(tmp_path, family):
+    # pytest 9 writes each failed subtest as one more <failure> in the test's one <testcase>
+    # (and the subtests fixture one more for the test): failures="6" over 3 cases agrees.
+    (tmp_path / "test_sub.py").write_text(
+        "import unittest\n\nclass TestU(unittest.TestCase):\n    def test_two(self):\n        for i in range(3):\n"
+        "            with self.subTest(i=i):\n                self.assertEqual(i, 0)\n\n"
+        "def test_fixture(subtests):\n    for i in range(3):\n        with subtests.test(i=i):\n            assert i == 0\n\n"
+        "def test_ok(subtests):\n    with subtests.test(i=0):\n        pass\n")
+    (tmp_path / "run-dir").mkdir()
+    pytest_run(tmp_path, tmp_path / "report.xml", *NO_RERUNS, "-o", f"junit_family={family}")
+    suite = ET.parse(tmp_path / "report.xml").getroot().find("testsuite")
+    assert suite.get("failures") == "5" and len(suite.findall("testcase")) == 3
+    run = rerun(tmp_path)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["failed"] == "2" and run.outputs["flaky"] == "0"
