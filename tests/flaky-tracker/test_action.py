@@ -97,3 +97,27 @@ def test_issues_creator_input_names_whose_issues_are_adopted(tmp_path):
         [issue] = srv.repos["o/r"]["issues"].values()  # found again: adopted, not opened twice
         assert issue["user"] == "my-app[bot]" and len(issue["comments"]) == 1
         assert "/user" not in [r["path"] for r in srv.requests]
+
+
+def test_a_report_declaring_failures_it_does_not_show_fails_the_cpu_templates_verdict_step(tmp_path):
+    # The CPU template's leg verdict is this step (workflows/cpu-tests.yml and the demo's copy):
+    # pytest's own step may fail (continue-on-error), this one may not, so its exit 3 fails the leg.
+    for path in [SOURCE / "workflows" / "cpu-tests.yml",
+                 SOURCE / "examples" / "demo-project" / ".github" / "workflows" / "cpu-tests.yml"]:
+        jobs = yaml.safe_load(path.read_text())["jobs"]
+        steps = [s for job in jobs.values() for s in job.get("steps", [])
+                 if s.get("uses", "").endswith("actions/flaky-tracker") and s.get("with", {}).get("command") == "rerun"]
+        assert steps, path
+        for step in steps:
+            assert "continue-on-error" not in step, path
+    # A real pytest report whose failed case is gone: the suite still declares failures="1".
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures", "-k", "ok or broken")
+    text = (project / "report.xml").read_text()
+    start = text.index('<testcase classname="test_mixed" name="test_broken"')
+    (project / "report.xml").write_text(text[:start] + text[text.index("</testcase>", start) + len("</testcase>"):])
+    done, outputs = run_step(tmp_path, {"FLAKY_RUN_DIR": str(project / "run-dir")}, command="rerun",
+                             report=str(project / "report.xml"), **{"working-directory": str(project)})
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "result=error" in outputs
+    assert 'declares 1 failures and errors, but its test cases show 0' in done.stderr

@@ -6,6 +6,11 @@
 
 #include "catch.hpp"
 #include "memory_issue_store.hpp"
+#include "batch.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/junit_reader.hpp"
+#include "gatekit/sha256.hpp"
+#include "report.hpp"
 #include "tracker.hpp"
 
 using namespace gatekit;
@@ -273,4 +278,65 @@ TEST_CASE("comments: journalled ones stop at an API failure (kept) and give up o
   CHECK(tracker.given_up()[0].comment.id == "gone.py::t");
   CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/9/comments: HTTP 404: Not Found");
   CHECK(tracker.unposted().empty());
+TEST_CASE("two tests whose ids differ only after 4 KB get two issues, each found again by its marker") {
+  // A merged report (flaky-tracker rerun writes <flakyFailure>) with two parametrised tests
+  // whose names differ only in their last byte, read as `issues` reads it.
+  const std::string common(6000, 'p');
+  std::string xml = "<testsuites><testsuite name=\"pytest\">";
+  for (const char* last : {"0", "1"})
+    xml += "<testcase classname=\"tests.test_a\" name=\"test_p[" + common + last +
+           "]\"><flakyFailure message=\"boom\"/></testcase>";
+  xml += "</testsuite></testsuites>";
+  MemoryFiles files;
+  REQUIRE(files.write("/r.xml", xml).ok());
+  const auto report = load_report(files, "/r.xml", "");
+  REQUIRE(report.ok());
+  Batch b;
+  b.run = {"r1", "https://ci/runs/r1", "2026-12-01T10:00:00Z", RunKind::pr};
+  b.complete = true;
+  add_report(b, report->cases);
+  REQUIRE(b.flakes.size() == 2);
+  MemoryIssueStore store;
+  REQUIRE(apply(store, b).ok());
+  REQUIRE(store.issues.size() == 2);
+  const auto first = marker_id(store.issues.at(1).body), second = marker_id(store.issues.at(2).body);
+  REQUIRE(first.has_value());
+  REQUIRE(second.has_value());
+  CHECK(*first != *second);
+  CHECK(first->starts_with("tests/test_a.py::test_p[ppp"));
+  b.run.key = "r2";
+  REQUIRE(apply(store, b).ok());  // the next flake of each lands on its own issue
+  CHECK(store.issues.size() == 2);
+  CHECK(state(store.issues.at(1)).flakes == 2);
+  CHECK(state(store.issues.at(2)).flakes == 2);
+}
+
+TEST_CASE("issue keys: ids up to 4096 bytes are kept as they are; a longer one is cut and hashed") {
+  const std::string at_limit(kMaxMarkerIdBytes, 'x');
+  CHECK(issue_key(at_limit) == at_limit);
+  CHECK(issue_key("tests/test_a.py::test_x") == "tests/test_a.py::test_x");
+  const std::string longer = at_limit + "y";
+  CHECK(issue_key(longer) == at_limit + " [sha256 of the whole id: " + sha256_hex(longer) + "]");
+  CHECK(issue_key(longer).size() > kMaxMarkerIdBytes);  // never equal to a short id
+  const std::string utf8 = std::string(kMaxMarkerIdBytes - 1, 'x') + "\xE2\x98\xBA" + "z";  // cut before the character
+  CHECK(issue_key(utf8).starts_with(std::string(kMaxMarkerIdBytes - 1, 'x') + " [sha256"));
+  // A 60 KB id (the reader takes names up to 64 KiB whole): the issue body stays within
+  // GitHub's 65536 characters, and the test's next flake finds the issue again.
+  junit::TestCase c;
+  c.classname = "tests.test_a";
+  c.name = "test_p[" + std::string(60'000, '%') + "]";  // '%' is escaped in the marker: 3 bytes each
+  c.node_id = "tests/test_a.py::" + c.name;
+  c.flaky_attempts = 1;
+  Batch b;
+  b.run = {"r1", "https://ci/runs/r1", "2026-12-01T10:00:00Z", RunKind::pr};
+  add_report(b, {c});
+  MemoryIssueStore store;
+  REQUIRE(apply(store, b).ok());
+  REQUIRE(store.issues.size() == 1);
+  CHECK(store.issues.at(1).body.size() < 65536);
+  CHECK(marker_id(store.issues.at(1).body) == issue_key(c.id()));
+  b.run.key = "r2";
+  REQUIRE(apply(store, b).ok());
+  CHECK(store.issues.size() == 1);
+  CHECK(state(store.issues.at(1)).flakes == 2);
 }

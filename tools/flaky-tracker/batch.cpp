@@ -33,13 +33,14 @@ void add_report(Batch& batch, const std::vector<junit::TestCase>& cases) {
   for (const auto& c : cases) {
     Observation o = observe(c);
     if (o == Observation::failed && batch.run.kind == RunKind::stress) o = Observation::flaky;
-    auto [it, inserted] = batch.seen.emplace(c.id(), o);
+    const std::string key = issue_key(c.id());
+    auto [it, inserted] = batch.seen.emplace(key, o);
     if (!inserted && rank(o) > rank(it->second)) it->second = o;
     if (o == Observation::flaky) {
       bool known = false;
-      for (const auto& f : batch.flakes) known = known || f.id == c.id();
+      for (const auto& f : batch.flakes) known = known || f.id == key;
       if (!known)
-        batch.flakes.push_back({c.id(), {shorten(c.message, 2000), shorten(c.detail, kFlakeTextBytes), c.file, c.line}});
+        batch.flakes.push_back({key, {shorten(c.message, 2000), shorten(c.detail, kFlakeTextBytes), c.file, c.line}});
     }
   }
 }
