@@ -80,7 +80,7 @@ def test_every_file_the_gpu_leg_reads_is_covered(tmp_path):
     assert run.code == 0, run.stdout + run.stderr
     # test_kernels.py, tests/conftest.py, src/pkg/__init__.py, kernels/__init__.py, attention.py:
     # `import queue` did not take in src/pkg/stream/queue.py.
-    assert "GPU filter: 5 files read by the GPU legs, 0 escape the gpu filter" in run.stdout
+    assert "GPU filter: 5 files read by the GPU legs, 0 outside the gpu filter" in run.stdout
     assert "## ✅ GPU filter: it covers every file the GPU legs read" in run.summary
     assert run.outputs == {"result": "pass", "escapes": "0"}
 
@@ -99,7 +99,7 @@ def test_a_gpu_test_in_a_file_outside_the_filter_is_named_with_its_pattern(tmp_p
                "a pull request changing it runs no GPU job; add tests/test_misc.py to the filter")
     assert "tests/test_misc.py: " + message in run.stdout.splitlines()
     assert "| `tests/test_misc.py` | `tests/test_misc.py` | selected by the leg | `tests/test_misc.py` |" in run.summary
-    assert "## ❌ GPU filter: 1 files the GPU legs read escape it" in run.summary
+    assert "## ❌ GPU filter: 1 file the GPU legs read escapes it" in run.summary
     assert run.outputs == {"result": "fail", "escapes": "1"}
 
 

@@ -83,7 +83,8 @@ std::string summary(const GpuFilterResult& result, const Options& options, const
                     std::size_t tests) {
   std::string md = result.ok() ? "## ✅ GPU filter: it covers every file the GPU legs read\n\n"
                                : "## ❌ GPU filter: " + std::to_string(result.escapes.size()) +
-                                     " files the GPU legs read escape it\n\n";
+                                     (result.escapes.size() == 1 ? " file the GPU legs read escapes it\n\n"
+                                                                 : " files the GPU legs read escape it\n\n");
   md += "Leg " + markdown_text(join(legs, ", ")) + ": " + std::to_string(tests) + " test files, " +
         std::to_string(result.checked) + " files read with their conftest.py, __init__.py and imports; filter " +
         markdown_code(options.filter) + " of " + markdown_code(options.rules) + ".\n\n";
@@ -135,7 +136,7 @@ ExitCode run_gpu_filter(const Options& options, Context& context) {
     notes.push_back({e.importer.empty() ? e.file : e.importer, e.line, message});
   }
   context.workflow.log("GPU filter: " + std::to_string(result.checked) + " files read by the GPU legs, " +
-                       std::to_string(result.escapes.size()) + " escape the " + options.filter + " filter");
+                       std::to_string(result.escapes.size()) + " outside the " + options.filter + " filter");
   annotate_first(context.workflow, Severity::error, "suite-report gpu-filter", notes);
   context.workflow.append_summary(summary(result, options, legs, tests.size()));
   context.workflow.set_output("result", result.ok() ? "pass" : "fail");
