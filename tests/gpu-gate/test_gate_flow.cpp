@@ -1,5 +1,6 @@
 // run and status end to end: real git repositories with a bare remote, real pytest runs of
 // the fixture suite (tests/gpu-gate/data/gate_suite), and an injected clock for the times.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -209,9 +210,16 @@ TEST_CASE("a change to concurrency code adds the stress pass: three more runs un
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
   CHECK(p.test_log() == "device=gpu stress=\ndevice=gpu stress=1\ndevice=gpu stress=1\ndevice=gpu stress=1\n");
   const std::string message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
-  CHECK(message.find("stress: passed 3x (src/stream/queue.py)\n") != std::string::npos);
-  // The gate pass ran 2 tests, each stress repeat the stream test only.
-  CHECK(message.find("passed: 5\n") != std::string::npos);
+  // The stress pass runs the test files that import the changed module, wherever they are:
+  // tests/test_queue_load.py lies outside the gate's scope (tests/gpu); the kernel test,
+  // which does not import it, is not stressed.
+  CHECK(message.find("stress: passed 3x on 2 test files: tests/gpu/stream/test_queue.py, tests/test_queue_load.py "
+                     "(src/stream/queue.py)\n") != std::string::npos);
+  // The gate pass ran 2 tests, each stress repeat the two stream tests.
+  CHECK(message.find("passed: 8\n") != std::string::npos);
+  const auto& log = seams.workflow.lines;
+  CHECK(std::find(log.begin(), log.end(), "  tests/test_queue_load.py: imports src/stream/queue.py") != log.end());
+  CHECK(seams.workflow.summary.find("| `tests/test_queue_load.py` | imports src/stream/queue.py |") != std::string::npos);
 }
 
 TEST_CASE("a dirty tree is refused, naming the files; nothing runs") {

@@ -104,7 +104,8 @@ def test_input_mistakes_are_usage_errors(project):
     assert outputs == {"result": "error"}
     done, outputs = run_step("run", project, INPUT_COMMAND="proof")
     assert done.returncode == 2
-    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly or growth\n"
+    assert done.stdout == ("::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth or "
+                           "gpu-filter\n")
 
 
 @pytest.mark.parametrize("step_id", ["run", "find"])
@@ -149,3 +150,31 @@ def test_the_store_step_uploads_only_on_pushes_to_the_baseline_branch():
     assert "github.ref_name == inputs.baseline-branch" in condition
     assert STEPS["store"]["with"]["name"] == "${{ steps.find.outputs.artifact }}"
     assert STEPS["download"]["with"]["run-id"] == "${{ steps.find.outputs.run-id }}"
+
+
+def test_gpu_filter_through_the_action_finds_path_classifier_beside_suite_report(tmp_path):
+    project = make_project(tmp_path / "p", {
+        "tests/test_a.py": "def test_a():\n    pass\n",
+        "tests/test_gpu_helper.py": "import pytest\n\n@pytest.mark.gpu\ndef test_g():\n    pass\n",
+    })
+    (project / "filters.yml").write_text("filters:\n  gpu:\n    paths: ['tests/gpu/**']\n  cpu:\n    mode: deny\n"
+                                         "    paths: ['docs/**']\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    bin_dir = tmp_path / "bin"  # one folder holding the tools, as setup-gatekit leaves them
+    bin_dir.mkdir()
+    for tool in ("suite-report", "path-classifier"):
+        (bin_dir / tool).symlink_to(BUILD / "tools" / tool / tool)
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outputs == {"result": "fail", "escapes": "1"}
+    assert ("tests/test_gpu_helper.py: tests/test_gpu_helper.py is not in the gpu filter of filters.yml (the GPU leg "
+            "runs it), so a pull request changing it runs no GPU job; add tests/test_gpu_helper.py to the filter"
+            in done.stdout.splitlines())
+    # Without path-classifier beside it: an error, never a pass.
+    (bin_dir / "path-classifier").unlink()
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert done.stdout == "::error title=suite-report::path-classifier not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == {"result": "error"}
