@@ -45,7 +45,7 @@ void add_run(CLI::App& app, RunOptions& o) {
   sub->add_flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
   sub->add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
   sub->add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
-  sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes");
+  sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
   sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible (tests, demos)");
 }
 
