@@ -205,6 +205,30 @@ TEST_CASE("merge queue: main moved on with code, or an entry queued before adds 
   CHECK(group_status(scene, later[0], 8, moved) == "pending the queue adds code the gate did not test: src/third.py");
 }
 
+TEST_CASE("merge queue: a group commit that does not descend from its branch's base commit is refused",
+          "[ci-status][git][api]") {
+  CiScene scene;
+  const auto head = pull_request(scene, 7, "src/kernel.py", "def add(a, b):\n    return b + a\n");
+  scene.publish(head, Verdict::pass, "gpu-box");
+  const auto elsewhere = pull_request(scene, 8, "src/other.py", "X = 1\n");  // not in the group's history
+  const auto main_tip = git_in(scene.dev, {"rev-parse", "main"});
+  const auto groups = queue(scene, {{7, head}});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  CiStatusOptions o;
+  o.repo_dir = scene.ci_clone().string();
+  o.sha = groups[0];
+  o.merge_group = "gh-readonly-queue/main/pr-7-" + elsewhere;
+  o.repository = "o/r";
+  CHECK_THROWS_WITH(run_ci_status(o, context), "the group commit " + groups[0] + " does not descend from " +
+                                                   elsewhere + ", the commit its queue branch "
+                                                   "'gh-readonly-queue/main/pr-7-" + elsewhere + "' names");
+  o.merge_group = "gh-readonly-queue/main/pr-7-" + main_tip;
+  CHECK(run_ci_status(o, context) == ExitCode::pass);
+  CHECK(seams.workflow.outputs.at("description") == "passed in 4m");
+}
+
 TEST_CASE("merge queue: --merge-group must agree with --pr and --base", "[ci-status]") {
   FakeSeams seams;
   auto context = seams.context();

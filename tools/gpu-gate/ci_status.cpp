@@ -11,6 +11,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/git.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "docs_rule.hpp"
 #include "git_command.hpp"
@@ -174,6 +175,22 @@ CiStatusOptions with_merge_group(const CiStatusOptions& options) {
 CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
   const QueueRef queue = value_or_throw(parse_queue_ref(o.merge_group));
   throw_if_error(git.fetch(o.remote, {"+refs/pull/" + queue.pr + "/head:" + kHeadRef}));
+  // The queue's branch names the commit the entry was built on: a group commit that does not
+  // descend from it is some other commit, and the two inputs cannot both be right. (The
+  // group commit's whole history is in the clone: a commit the clone lacks is not in it.)
+  bool descends = value_or_throw(git.has_commit(queue.base_commit));
+  if (descends) {
+    auto built_on = git_exec(git, GitCall{{"merge-base", "--is-ancestor", "--end-of-options", queue.base_commit,
+                                           resolved.sha}, std::nullopt, {}, {}});
+    if (!built_on) fail(built_on.error());
+    if (!built_on->succeeded() && (built_on->signal != 0 || built_on->exit_code != 1))
+      fail_could_not_evaluate("git merge-base --is-ancestor " + queue.base_commit + " " + resolved.sha + ": " +
+                              built_on->describe() + ": " + trim(built_on->err));
+    descends = built_on->succeeded();
+  }
+  if (!descends)
+    fail_could_not_evaluate("the group commit " + resolved.sha + " does not descend from " + queue.base_commit +
+                            ", the commit its queue branch " + quote_for_message(o.merge_group) + " names");
   Resolved at_head = resolved;
   at_head.sha = value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}"));
   CiReport report = evaluate(o, context, git, resolved);

@@ -15,6 +15,7 @@
 // A change that adds, removes or retargets a symbolic link, or moves a submodule, is never
 // docs only, wherever it lies (is_docs_change), so the links of one tree hold for a whole
 // docs-only history.
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
