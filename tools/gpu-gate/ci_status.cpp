@@ -169,28 +169,32 @@ CiStatusOptions with_merge_group(const CiStatusOptions& options) {
   return o;
 }
 
+// The queue's branch names the commit the entry was built on: a group commit that does not
+// descend from it is some other commit, and the two inputs cannot both be right. (The group
+// commit's whole history is in the clone: a commit the clone lacks is not in it.)
+void check_built_on(const Git& git, const QueueRef& queue, const std::string& group, const std::string& branch) {
+  bool descends = value_or_throw(git.has_commit(queue.base_commit));
+  if (descends) {
+    auto built_on = git_exec(git, GitCall{{"merge-base", "--is-ancestor", "--end-of-options", queue.base_commit, group},
+                                          std::nullopt, {}, {}});
+    if (!built_on) fail(built_on.error());
+    if (!built_on->succeeded() && (built_on->signal != 0 || built_on->exit_code != 1))
+      fail_could_not_evaluate("git merge-base --is-ancestor " + queue.base_commit + " " + group + ": " +
+                              built_on->describe() + ": " + trim(built_on->err));
+    descends = built_on->succeeded();
+  }
+  if (!descends)
+    fail_could_not_evaluate("the group commit " + group + " does not descend from " + queue.base_commit +
+                            ", the commit its queue branch " + quote_for_message(branch) + " names");
+}
+
 // The group commit's status: its own results, else the pull request head's when the queue
 // adds docs only on top of it (merge_group.hpp). The head is the pull request's as GitHub
 // keeps it (refs/pull/<n>/head); the docs-only rule holds the group tree's links.
 CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
   const QueueRef queue = value_or_throw(parse_queue_ref(o.merge_group));
   throw_if_error(git.fetch(o.remote, {"+refs/pull/" + queue.pr + "/head:" + kHeadRef}));
-  // The queue's branch names the commit the entry was built on: a group commit that does not
-  // descend from it is some other commit, and the two inputs cannot both be right. (The
-  // group commit's whole history is in the clone: a commit the clone lacks is not in it.)
-  bool descends = value_or_throw(git.has_commit(queue.base_commit));
-  if (descends) {
-    auto built_on = git_exec(git, GitCall{{"merge-base", "--is-ancestor", "--end-of-options", queue.base_commit,
-                                           resolved.sha}, std::nullopt, {}, {}});
-    if (!built_on) fail(built_on.error());
-    if (!built_on->succeeded() && (built_on->signal != 0 || built_on->exit_code != 1))
-      fail_could_not_evaluate("git merge-base --is-ancestor " + queue.base_commit + " " + resolved.sha + ": " +
-                              built_on->describe() + ": " + trim(built_on->err));
-    descends = built_on->succeeded();
-  }
-  if (!descends)
-    fail_could_not_evaluate("the group commit " + resolved.sha + " does not descend from " + queue.base_commit +
-                            ", the commit its queue branch " + quote_for_message(o.merge_group) + " names");
+  check_built_on(git, queue, resolved.sha, o.merge_group);
   Resolved at_head = resolved;
   at_head.sha = value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}"));
   CiReport report = evaluate(o, context, git, resolved);
