@@ -35,7 +35,9 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     # The flaky-tracker part: green with a warning on rerun, an issue opened, closed by rule.
     assert re.search(r"rerun: the leg passes, with one warning naming the flaky test\s+yes\s+✔ exit 0, flaky=1", table)
     assert re.search(r"the issue closed after 20 green main runs, with a comment saying why\s+yes\s+✔ closed", table)
-    # The GPU gate part: one status per commit, with the exact descriptions.
+    # The GPU gate part, in strict mode: the pull request's own run posts nothing, then one
+    # status per commit, with the exact descriptions.
+    assert re.search(r"strict mode: the pull_request run posts nothing\s+yes\s+✔ exit 2, 0 statuses posted", table)
     assert re.search(r"kernel change: success \"passed in …\"\s+yes\s+✔ success: passed in \d+s", table)
     assert re.search(r"✔ success: inherited from [0-9a-f]{12}, docs-only delta", table)
     assert re.search(r"✔ pending: no gate result for this tree", table)

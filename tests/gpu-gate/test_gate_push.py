@@ -247,3 +247,47 @@ def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
     assert ("CI was not asked to refresh the status (no token: GITHUB_TOKEN or GH_TOKEN); it reads the result on its "
             "next run, or: gh workflow run gate.yml -f pr=7") in done.stdout.splitlines()
     assert git(remote, "rev-parse", f"refs/gatekit-gate/{git(work, 'rev-parse', 'HEAD^{tree}')}/m1")
+
+
+def test_run_publish_without_pr_refreshes_the_pull_requests_whose_head_it_tested(tmp_path):
+    """Strict mode posts gate/gpu only from the default branch's dispatch or workflow_run
+    (docs/gpu-gate.md, "Trust model"), and the dispatch needs a pull request number: without
+    --pr, `run --publish` dispatches once for each open pull request whose head is the tested
+    commit, none for the others."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    work = tmp_path / "work"
+    import shutil
+    shutil.copytree(Path(os.environ["GATEKIT_SOURCE_DIR"]) / "tests/gpu-gate/data/gate_suite", work)
+    (work / ".gitignore").write_text("__pycache__/\n")
+    git(work, "init", "-q", "-b", "main")
+    git(work, "remote", "add", "origin", f"file://{remote}")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "suite")
+    base = git(work, "rev-parse", "HEAD")
+    git(work, "push", "-q", "-u", "origin", "main")
+    git(work, "remote", "set-head", "origin", "main")
+    git(work, "checkout", "-q", "-b", "feature")
+    head = commit(work, "src/kernels.py", "# faster\n", "code")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", "c" * 40, workflow="gate.yml")
+        for number, sha, state in ((7, head, "open"), (8, "d" * 40, "open"), (9, head, "closed")):
+            srv.add_pull("o/r", number, head_sha=sha, base_sha=base, head_ref=f"pr{number}", state=state)
+            srv.add_issue("o/r", f"PR {number}", number=number, pull_request=True, state=state)
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
+    assert "asked CI to refresh the status: gate.yml on main for pull request 7" in done.stdout.splitlines()
+    # No open pull request has the new head: nothing is dispatched, and the log says how.
+    later = commit(work, "src/kernels.py", "# again\n", "code 2")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", "c" * 40, workflow="gate.yml")
+        srv.add_pull("o/r", 7, head_sha=head, base_sha=base, head_ref="pr7")
+        srv.add_issue("o/r", "PR 7", number=7, pull_request=True)
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert srv.dispatches == []
+    assert (f"no open pull request of o/r has {later} as its head: CI reads the result when a pull request's CPU "
+            "or GPU workflow next finishes, or: gh workflow run gate.yml -f pr=<number>") in done.stdout.splitlines()

@@ -8,7 +8,7 @@
 //      commit is not signed by a key of that allowed-signers file, when the configuration
 //      names one (signatures.hpp); an unsigned or foreign result counts as absent, and the
 //      description says so when it would have changed the status;
-//   4. decide the status (decide_status) and, with `post`, set it on the head commit through
+//   4. decide the status (decide_status; for a merge queue's group commit, merge_group.hpp) and, with `post`, set it on the head commit through
 //      the GitHub API (post.hpp); write the step outputs and the job summary.
 // Exit 0 when the status was decided (and posted when asked), whatever its state: the status
 // itself is the verdict branch protection reads. Exit 2 for bad options or a bad
@@ -42,6 +42,11 @@ struct CiStatusOptions {
   std::string allowed_signers;
   bool post = false;        // post the status (needs a token: GITHUB_TOKEN or GH_TOKEN)
   std::string target_url;   // the status link ("" = none)
+  // Which runs may post (posting_mode.hpp): "strict", "pull-request", "" = not checked.
+  std::string mode;
+  // A merge queue's branch, gh-readonly-queue/<base>/pr-<n>-<commit> (merge_group.hpp): `sha`
+  // is then the queue's group commit, `pr` (when given) and `base` must agree with it.
+  std::string merge_group;
 };
 
 ExitCode run_ci_status(const CiStatusOptions& options, Context& context);

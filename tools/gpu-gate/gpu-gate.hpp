@@ -34,7 +34,7 @@ struct RunOptions {
   bool publish = false;  // push the results; with a token, dispatch the gate workflow
   std::string repository;          // owner/name for the dispatch; "" = GITHUB_REPOSITORY
   std::string workflow = "gate.yml";  // the workflow file the dispatch starts
-  std::string pr;                  // the dispatch's `pr` input ("" = none: the workflow finds it)
+  std::string pr;                  // the dispatch's `pr` input ("" = each open pull request whose head was tested)
   bool allow_no_gpu = false;       // record a result although no GPU is visible (tests, demos)
 };
 

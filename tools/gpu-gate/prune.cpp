@@ -6,11 +6,11 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
-#include "gatekit/github_json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "git_command.hpp"
 #include "gpu-gate.hpp"
+#include "open_pulls.hpp"
 #include "prune_decide.hpp"
 #include "status.hpp"
 
@@ -28,19 +28,8 @@ std::optional<std::vector<std::string>> open_pull_heads(Context& context, const 
   if (client_options.token.empty() || repo.empty() || !context.make_transport) return std::nullopt;
   auto transport = context.make_transport();
   github::Client client(client_options, *transport, context.clock, &context.workflow);
-  auto issues = github::request(client, "GET", "/repos/" + repo + "/issues?state=open", std::nullopt, true);
-  if (!issues) fail_could_not_evaluate("cannot list the open pull requests of " + repo + ": " + issues.error().message);
   std::vector<std::string> heads;
-  if (!issues->is_array()) fail_could_not_evaluate("cannot list the open pull requests of " + repo + ": not a list");
-  for (const auto& item : issues->get_array()) {
-    const auto* object = item.if_object();
-    if (object == nullptr || json_find(*object, "pull_request") == nullptr) continue;
-    auto number = json_int_at(*object, "number");
-    if (!number) continue;
-    auto pull = client.get_pull_request(repo, *number);
-    if (!pull) fail_could_not_evaluate("cannot read pull request #" + std::to_string(*number) + ": " + pull.error().message);
-    if (pull->state == "open" && is_object_name(pull->head_sha)) heads.push_back(pull->head_sha);
-  }
+  for (const auto& pull : value_or_throw(list_open_pulls(client, repo))) heads.push_back(pull.head_sha);
   return heads;
 }
 

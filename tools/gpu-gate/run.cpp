@@ -116,7 +116,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   context.workflow.log("verdict: " + std::string(to_string(record.verdict)) + ", recorded as " + outcome.ref);
   Status published;
   if (options.publish) {
-    published = publish_result(context, git, options, config, head.tree, machine);
+    published = publish_result(context, git, options, config, head.commit, head.tree, machine);
     outcome.publish_note = published ? "pushed to " + options.remote : published.error().message;
   } else {
     outcome.publish_note = "not pushed: `git push` (after gpu-gate setup) or `gpu-gate run --publish` sends it";
