@@ -11,6 +11,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/git.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "git_command.hpp"
 #include "post.hpp"
@@ -117,8 +118,13 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   const auto signers = base_allowed_signers(git, resolved.base_rev, signers_path, o);
   std::vector<std::string> refspecs{"+" + published_prefix(config.namespace_) + "*:" + published_prefix(config.namespace_) + "*"};
   if (!value_or_throw(git.has_commit(resolved.sha))) refspecs.push_back(resolved.sha);
+  // --prune: the local refs/<ns>/ mirrors the remote exactly. A result deleted there is gone
+  // here too (a persistent workspace keeps no stale result), and a stale ref cannot block a
+  // new one whose name nests under it (git prunes before it fetches).
   context.workflow.log("fetching the gate results (" + published_prefix(config.namespace_) + "*) from " + o.remote);
-  throw_if_error(git.fetch(o.remote, refspecs));
+  FetchOptions mirror;
+  mirror.prune = true;
+  throw_if_error(git.fetch(o.remote, refspecs, mirror));
 
   StatusQuery query;
   query.rev = resolved.sha;
@@ -126,14 +132,13 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   auto gathered = value_or_throw(gather_status_input(git, config, query));
-  for (const auto& line : gathered.rejected) context.workflow.log("left out: " + line);
 
   std::optional<std::map<std::string, SignatureVerdict>> verdicts;
   if (signers) {
     std::vector<std::string> commits;
     for (const auto& record : gathered.input.records)
-      if (!record.mine) commits.push_back(record.record_commit);
-    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits));
+      if (record.published()) commits.push_back(record.record_commit);
+    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path));
   }
   CiReport report;
   report.context = o.context;
@@ -143,6 +148,16 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   report.allowed_signers = signers ? signers_path : "";
   report.post_asked = o.post;
   report.decision = decide_ci_status(gathered.input, verdicts);
+  report.decision.left_out.insert(report.decision.left_out.begin(), gathered.rejected.begin(), gathered.rejected.end());
+  if (o.post) {
+    // CI remembers: an older result never undoes a failure already posted on this commit.
+    const auto statuses = value_or_throw(read_commit_statuses(resolved.repository, resolved.sha, context));
+    keep_newer_failure(report.decision, remembered_failure(statuses, o.context), gathered.input);
+  }
+  for (const auto& line : report.decision.left_out) context.workflow.log("left out: " + line);
+  if (report.decision.kept_failure)
+    context.workflow.log("kept the failure posted before (result of " + format_utc(*report.decision.remembered_failure) +
+                         "): no result newer than it counts now");
   return report;
 }
 

@@ -14,9 +14,9 @@
 namespace gatekit::gpu_gate {
 namespace {
 
-constexpr std::array<std::string_view, 11> kTopKeys{
-    "command",     "workers", "scope",          "nightly_marker", "namespace", "expiry_days",
-    "docs",        "concurrency", "stress_repeats", "signing",   "test_map"};
+constexpr std::array<std::string_view, 13> kTopKeys{
+    "command",     "workers",     "scope",          "nightly_marker", "namespace", "expiry_days", "clock_skew_minutes",
+    "cpu_gate",    "docs",        "concurrency",    "stress_repeats", "signing",   "test_map"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
 constexpr std::array<std::string_view, 2> kSigningKeys{"sign", "allowed_signers"};
 constexpr std::array<std::string_view, 3> kPlaceholders{"{workers}", "{paths}", "{junit}"};
@@ -137,6 +137,10 @@ void read_numbers(const YAML::Node& root, Config& config, ConfigErrors& errors) 
     if (auto n = read_bounded(*e, "workers", 1, 1024, errors)) config.workers = static_cast<int>(*n);
   if (auto e = find_key(root, "expiry_days"))
     if (auto n = read_bounded(*e, "expiry_days", 1, 3650, errors)) config.expiry = std::chrono::hours(24 * *n);
+  if (auto e = find_key(root, "clock_skew_minutes"))
+    if (auto n = read_bounded(*e, "clock_skew_minutes", 0, 60, errors)) config.clock_skew = std::chrono::minutes(*n);
+  if (auto e = find_key(root, "cpu_gate"))
+    if (auto v = read_bool(e->value, "cpu_gate", errors, &e->key)) config.cpu_gate = *v;
   if (auto e = find_key(root, "stress_repeats"))
     if (auto n = read_bounded(*e, "stress_repeats", 1, 100, errors)) config.stress_repeats = static_cast<int>(*n);
 }

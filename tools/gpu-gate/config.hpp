@@ -28,6 +28,12 @@ struct Config {
   std::string nightly_marker = "nightly";  // pytest marker of the nightly tests (--full runs them)
   std::string namespace_ = "gatekit-gate"; // refs/<namespace>/<tree>/<machine>
   std::chrono::hours expiry{24 * 28};      // results older than this are ignored (and pruned)
+  // How far a result's time may lie ahead of the reader's clock, and how far its record
+  // commit's committer date may differ from its time, before the result is ignored.
+  std::chrono::minutes clock_skew{5};
+  // A CPU machine may gate: results recorded without a GPU are published and count (the
+  // status description says so). Off: such results stay local (refs/<ns>-nogpu/) and never count.
+  bool cpu_gate = false;
   // Docs-only deltas inherit a result: the path classifier's `docs` category (core default
   // patterns unless given here).
   std::vector<std::string> docs_patterns;

@@ -51,6 +51,23 @@ std::string status_description(std::string_view text) {
   return line.substr(0, cut) + "...";
 }
 
+Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string& repository, const std::string& sha,
+                                                               Context& context) {
+  StatusPost probe{repository, sha, "gate/gpu", "pending", "", ""};
+  if (auto ok = check_post(probe); !ok) return ok.error();
+  auto options = github::options_from_environment(context.env);
+  if (options.token.empty()) return bad_input("reading the statuses of " + sha + " needs a token: set GITHUB_TOKEN");
+  auto transport = context.make_transport();
+  github::Client client(options, *transport, context.clock, &context.workflow);
+  auto statuses = client.list_statuses(repository, sha);
+  if (!statuses) {
+    Error failure = statuses.error();
+    failure.message = "could not read the statuses already posted: " + failure.message;
+    return failure;
+  }
+  return statuses;
+}
+
 Status post_commit_status(const StatusPost& post, Context& context) {
   if (auto ok = check_post(post); !ok) return ok;
   auto options = github::options_from_environment(context.env);

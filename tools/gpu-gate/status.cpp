@@ -27,13 +27,13 @@ std::string resolve_base(const Git& git, const std::string& option, const std::s
 const GateRecord* mine_for(const StatusInput& input, const std::string& tree, const std::string& machine) {
   const GateRecord* best = nullptr;
   for (const auto& r : input.records)
-    if (r.mine && r.tree == tree && r.machine == machine && (best == nullptr || r.time > best->time)) best = &r;
+    if (r.half == RefHalf::mine && r.tree == tree && r.machine == machine && (best == nullptr || r.time > best->time)) best = &r;
   return best;
 }
 
 // Whether the remote holds this record under the published name: one ls-remote.
 std::optional<bool> on_remote(const Git& git, const std::string& remote, const std::string& ns, const GateRecord& mine) {
-  const std::string ref = published_ref(ns, mine.tree, mine.machine);
+  const std::string ref = published_name(ns, mine.ref);
   auto out = git_exec(git, GitCall{{"ls-remote", "--refs", "--end-of-options", remote, ref}, std::nullopt, {}, {}});
   if (!out || !out->succeeded()) return std::nullopt;
   for (const auto& line : split_lines(out->out))
@@ -89,13 +89,15 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const GateStatus status = decide_status(gathered.input);
+  std::vector<std::string> ignored = gathered.rejected;  // refs that do not read, then results that do not count
+  ignored.insert(ignored.end(), status.ignored.begin(), status.ignored.end());
   const GateRecord* mine = mine_for(gathered.input, status.tree, machine);
   const std::optional<bool> published = mine != nullptr ? on_remote(git, options.remote, config.namespace_, *mine) : std::nullopt;
   if (options.json) {
-    context.out << json_of(status, gathered.commit, published, mine != nullptr, gathered.rejected) << '\n';
+    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored) << '\n';
     return ExitCode::pass;
   }
-  for (const auto& line : gathered.rejected) context.workflow.log("ignored result ref " + line);
+  for (const auto& line : ignored) context.workflow.log("ignored result ref " + line);
   std::vector<std::vector<std::string>> rows{
       {"commit", markdown_code(gathered.commit)},
       {"tree", markdown_code(status.tree)},
