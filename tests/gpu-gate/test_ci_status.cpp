@@ -394,13 +394,16 @@ TEST_CASE("ci-status: an older result never undoes a newer failure CI has seen",
   const std::string failed = posted(server).at(0).description;
   CHECK(failed.starts_with("failed (result of "));
 
+  std::string refused;  // what the summary must say about the failure's ref
   SECTION("the failure's ref deleted") {
     git_in(scene.dev, {"push", "-q", "origin", ":" + scene.result_ref_of(newer_fail)});
   }
   SECTION("the older pass force-pushed over the failure's ref") {
     git_in(scene.dev, {"push", "-q", "-f", "origin", older_pass + ":" + scene.result_ref_of(newer_fail)});
+    refused = "the ref's run id is not the record's time and commit";
   }
   CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  CHECK(seams.workflow.summary.find(refused) != std::string::npos);
   auto statuses = posted(server);
   REQUIRE(statuses.size() == 2);
   CHECK(statuses[1].state == "failure");
