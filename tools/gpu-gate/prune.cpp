@@ -1,5 +1,6 @@
-// gpu-gate prune [--dry-run]: delete expired results here and on the remote, never one an
-// open pull request's head relies on.
+// gpu-gate prune [--dry-run]: keep the newest result of each tree and machine; delete older
+// runs and expired results here and on the remote, never an expired one an open pull
+// request's head relies on.
 #include <set>
 
 #include "common.hpp"
