@@ -476,3 +476,34 @@ TEST_CASE("ci-status: a result dated ahead by more than the allowed skew does no
   CHECK(posted(server).at(0).state == "failure");
   CHECK(seams.workflow.summary.find("in the future: the allowed clock skew is 5 minutes") != std::string::npos);
 }
+
+TEST_CASE("ci-status: a key in the base branch's revoked keys is not trusted, and a named file must exist",
+          "[ci-status][signatures][git][api]") {
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  sign: true\n  allowed_signers: .github/gatekit/allowed_signers\n"
+                                              "  revoked_keys: .github/gatekit/revoked_keys\n");
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n");
+  scene.write(".github/gatekit/revoked_keys", alice.public_line + "\n");
+  scene.commit("alice's key is revoked");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "alice-box", &alice);
+  CHECK(run_ci_status(options_for(scene.ci_clone("ci1"), head), context) == ExitCode::pass);
+  CHECK(posted(server).at(0).description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+  // The file named but gone from the base branch: fail closed.
+  git_in(scene.dev, {"switch", "-q", "main"});
+  git_in(scene.dev, {"rm", "-q", ".github/gatekit/revoked_keys"});
+  scene.commit("revocations lost");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  try {
+    (void)run_ci_status(options_for(scene.ci_clone("ci2"), head), context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "the revoked-keys file .github/gatekit/revoked_keys is not on the base branch main");
+  }
+  CHECK(posted(server).at(1).state == "error");
+}

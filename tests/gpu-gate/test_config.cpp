@@ -43,6 +43,7 @@ stress_repeats: 5
 signing:
   sign: true
   allowed_signers: .github/allowed_signers
+  revoked_keys: .github/revoked_keys
 test_map: build/map.json
 )", "gate.yml");
   REQUIRE(config.ok());
@@ -61,6 +62,7 @@ test_map: build/map.json
   CHECK(config->stress_repeats == 5);
   CHECK(config->sign);
   CHECK(config->allowed_signers == ".github/allowed_signers");
+  CHECK(config->revoked_keys == ".github/revoked_keys");
   CHECK(config->test_map == "build/map.json");
   CHECK(config->source == "gate.yml");
 }
@@ -89,7 +91,7 @@ colour: red
         "gate.yml:5:3: scope.folder: unknown key 'folder' (did you mean 'folders'?)\n"
         "gate.yml:6:14: expiry_days: expected an integer, got the string \"28\" (remove the quotes)\n"
         "gate.yml:7:8: docs[0]: reversed range 'z-a' in brackets\n"
-        "gate.yml:8:10: signing: expected a map with sign, allowed_signers, got 'yes'\n"
+        "gate.yml:8:10: signing: expected a map with sign, allowed_signers, revoked_keys, got 'yes'\n"
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
         "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map)");

@@ -149,6 +149,16 @@ TEST_CASE("signatures are verified against the given allowed signers", "[signatu
     REQUIRE(then.ok());
     CHECK(then->at(in_2019).check == SignatureCheck::trusted);
   }
+  SECTION("a revoked key is never trusted") {
+    auto revoked = verify_signatures(git, files, signers, {good}, gatekit::testing::now_seconds(), "allowed",
+                                     std::string_view(alice.public_line + "\n"));
+    REQUIRE(revoked.ok());
+    CHECK(revoked->at(good).check != SignatureCheck::trusted);
+    auto others = verify_signatures(git, files, signers, {good}, gatekit::testing::now_seconds(), "allowed",
+                                    std::string_view(mallory.public_line + "\n"));
+    REQUIRE(others.ok());
+    CHECK(others->at(good).check == SignatureCheck::trusted);
+  }
   SECTION("a value that is not an object name never reaches git") {
     auto refused = verify_signatures(git, files, signers, {"--output=/tmp/x"}, gatekit::testing::now_seconds());
     REQUIRE_FALSE(refused.ok());

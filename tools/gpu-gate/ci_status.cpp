@@ -108,6 +108,16 @@ std::optional<std::string> base_allowed_signers(const Git& git, const std::strin
   return text;
 }
 
+// The revoked keys of the base branch; nullopt when none are configured. Named but absent:
+// fail closed, as for the allowed signers.
+std::optional<std::string> base_revoked_keys(const Git& git, const std::string& base_rev, const std::string& path,
+                                             const CiStatusOptions& o) {
+  if (path.empty()) return std::nullopt;
+  auto text = base_file(git, base_rev, path);
+  if (!text) fail_bad_input("the revoked-keys file " + path + " is not on the base branch " + o.base);
+  return text;
+}
+
 std::int64_t epoch_seconds(const Clock& clock) {
   return std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count();
 }
@@ -116,6 +126,7 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   const Config config = base_config(git, resolved.base_rev, o);
   const std::string signers_path = o.allowed_signers.empty() ? config.allowed_signers : o.allowed_signers;
   const auto signers = base_allowed_signers(git, resolved.base_rev, signers_path, o);
+  const auto revoked = signers ? base_revoked_keys(git, resolved.base_rev, config.revoked_keys, o) : std::nullopt;
   std::vector<std::string> refspecs{"+" + published_prefix(config.namespace_) + "*:" + published_prefix(config.namespace_) + "*"};
   if (!value_or_throw(git.has_commit(resolved.sha))) refspecs.push_back(resolved.sha);
   // --prune: the local refs/<ns>/ mirrors the remote exactly. A result deleted there is gone
@@ -138,7 +149,9 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
     std::vector<std::string> commits;
     for (const auto& record : gathered.input.records)
       if (record.published()) commits.push_back(record.record_commit);
-    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path));
+    const std::optional<std::string_view> revoked_text = revoked ? std::optional<std::string_view>(*revoked) : std::nullopt;
+    verdicts = value_or_throw(
+        verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path, revoked_text));
   }
   CiReport report;
   report.context = o.context;

@@ -18,7 +18,7 @@ constexpr std::array<std::string_view, 13> kTopKeys{
     "command",     "workers",     "scope",          "nightly_marker", "namespace", "expiry_days", "clock_skew_minutes",
     "cpu_gate",    "docs",        "concurrency",    "stress_repeats", "signing",   "test_map"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
-constexpr std::array<std::string_view, 2> kSigningKeys{"sign", "allowed_signers"};
+constexpr std::array<std::string_view, 3> kSigningKeys{"sign", "allowed_signers", "revoked_keys"};
 constexpr std::array<std::string_view, 3> kPlaceholders{"{workers}", "{paths}", "{junit}"};
 
 struct Entry {
@@ -100,7 +100,7 @@ void read_scope(const Entry& e, Config& config, ConfigErrors& errors) {
 
 void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
   if (!e.value.IsMap()) {
-    errors.add(e.value, "signing", "expected a map with sign, allowed_signers, got " + describe_node(e.value),
+    errors.add(e.value, "signing", "expected a map with sign, allowed_signers, revoked_keys, got " + describe_node(e.value),
                &e.key);
     return;
   }
@@ -109,6 +109,8 @@ void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
     if (auto v = read_bool(s->value, "signing.sign", errors, &s->key)) config.sign = *v;
   if (auto s = find_key(e.value, "allowed_signers"))
     if (auto v = read_string(s->value, "signing.allowed_signers", errors, &s->key)) config.allowed_signers = *v;
+  if (auto s = find_key(e.value, "revoked_keys"))
+    if (auto v = read_string(s->value, "signing.revoked_keys", errors, &s->key)) config.revoked_keys = *v;
 }
 
 void read_namespace(const Entry& e, Config& config, ConfigErrors& errors) {

@@ -41,6 +41,7 @@ struct Config {
   int stress_repeats = 3;
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
   std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
+  std::string revoked_keys;     // path in the repository of revoked keys (a KRL or public keys; "" = none)
   std::string test_map = ".gatekit/test-map.json";  // written by run --full, read by affected
   std::filesystem::path source;  // the file it was read from ("" = defaults)
 };

@@ -20,10 +20,10 @@ constexpr const char* kFormat = "--format=%H%x1f%G?%x1f%GT%x1f%GK%x1f%GS";
 // A copy of the allowed-signers text where git can read it, removed when it goes out of scope.
 class TempSignersFile {
  public:
-  TempSignersFile() {
+  explicit TempSignersFile(const char* prefix = "gatekit-allowed-signers-") {
     std::random_device random;
     const auto suffix = std::to_string(random()) + std::to_string(random());
-    path_ = std::filesystem::temp_directory_path() / ("gatekit-allowed-signers-" + suffix);
+    path_ = std::filesystem::temp_directory_path() / (prefix + suffix);
   }
   ~TempSignersFile() {
     std::error_code ignored;
@@ -192,13 +192,19 @@ Result<std::map<std::string, SignatureVerdict>> parse_signature_log(std::string_
 namespace {
 
 Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, Files& files, std::string_view allowed_signers,
+                                                            std::optional<std::string_view> revoked,
                                                             const std::vector<std::string>& commits,
                                                             const std::string& revisions) {
   TempSignersFile signers;
+  TempSignersFile revoked_file("gatekit-revoked-keys-");
   if (auto written = files.write(signers.path(), allowed_signers); !written) return written.error();
   GitCall call;
-  call.args = {"-c", "gpg.ssh.allowedSignersFile=" + signers.path().string(), "-c", "log.showSignature=false",
-               "log", "--no-walk=unsorted", "--stdin", kFormat};
+  call.args = {"-c", "gpg.ssh.allowedSignersFile=" + signers.path().string()};
+  if (revoked) {
+    if (auto written = files.write(revoked_file.path(), *revoked); !written) return written.error();
+    call.args.insert(call.args.end(), {"-c", "gpg.ssh.revocationFile=" + revoked_file.path().string()});
+  }
+  call.args.insert(call.args.end(), {"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat});
   call.stdin_data = revisions;
   auto out = git_output(git, call);
   if (!out) return out.error();
@@ -216,7 +222,8 @@ Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, File
 Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,
                                                                   std::string_view allowed_signers,
                                                                   const std::vector<std::string>& commits,
-                                                                  std::int64_t now, std::string_view file_name) {
+                                                                  std::int64_t now, std::string_view file_name,
+                                                                  std::optional<std::string_view> revoked) {
   auto valid = signers_valid_at(allowed_signers, now, file_name);  // a file that does not read is an error, results or not
   if (!valid) return valid.error();
   if (commits.empty()) return std::map<std::string, SignatureVerdict>{};
@@ -225,9 +232,9 @@ Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git
     if (!is_object_name(commit)) return could_not_evaluate("not a commit object name: " + quote_for_message(commit));
     revisions += commit + "\n";
   }
-  auto verdicts = verify_with(git, files, valid->text, commits, revisions);
+  auto verdicts = verify_with(git, files, valid->text, revoked, commits, revisions);
   if (!verdicts || valid->left_out.empty()) return verdicts;
-  auto whole = verify_with(git, files, allowed_signers, commits, revisions);
+  auto whole = verify_with(git, files, allowed_signers, revoked, commits, revisions);
   if (!whole) return whole.error();
   for (auto& [commit, verdict] : *verdicts) {
     const auto& then = whole->at(commit);

@@ -18,6 +18,7 @@
 // `trusted` before decide_status sees it.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,11 +74,14 @@ Result<SignersAtTime> signers_valid_at(std::string_view text, std::int64_t now, 
 // stands at `now`. The text is written to a temporary file through `files` (git needs a path)
 // and removed afterwards. An empty allowed-signers text trusts nobody. Every commit gets a
 // verdict. When lines were taken out for their validity, a second check against the whole
-// file names the results only those lines would have trusted (`not_valid_now`).
+// file names the results only those lines would have trusted (`not_valid_now`). `revoked`:
+// the revoked keys (a KRL or public keys, one a line), given to ssh-keygen through git's
+// gpg.ssh.revocationFile; a result signed by one of them is never trusted.
 Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,
                                                                   std::string_view allowed_signers,
                                                                   const std::vector<std::string>& commits,
                                                                   std::int64_t now,
-                                                                  std::string_view file_name = "allowed signers");
+                                                                  std::string_view file_name = "allowed signers",
+                                                                  std::optional<std::string_view> revoked = std::nullopt);
 
 }  // namespace gatekit::gpu_gate
