@@ -329,3 +329,28 @@ def test_prune_keeps_the_newest_result_per_tree_and_machine_and_retires_the_firs
     status = json.loads(gate(work, "status", "--json", "--machine", "m1").stdout)
     assert (status["state"], status["result"]["ref"]) == ("success", newer)
     assert status["published"] is True
+
+
+def test_status_leaves_out_a_result_the_remote_no_longer_has(project):
+    tmp, work, remote = project
+    assert gate(work, "setup").returncode == 0
+    git(work, "checkout", "-q", "-b", "feature")
+    commit(work, "src/lib.py", "s = 5\n", "code")
+    ref = record(work, "m1", now(), run=True)
+    git(work, "push", "-q")
+    git(tmp, "clone", "-q", f"file://{remote}", "other")
+    other = tmp / "other"
+    assert gate(other, "setup").returncode == 0
+    git(other, "fetch", "-q")
+    git(other, "checkout", "-q", "feature")
+    assert json.loads(gate(other, "status", "--json").stdout)["state"] == "success"
+    published = ref.replace("gatekit-gate-mine", "gatekit-gate")
+    git(work, "push", "-q", "origin", f":{published}")  # deleted on the remote; other's plain fetch keeps it
+    git(other, "fetch", "-q")
+    assert published in results(other)
+    status = json.loads(gate(other, "status", "--json").stdout)
+    assert (status["state"], status["description"]) == ("pending", "no gate result for this tree")
+    assert status["ignored"] == [f"'{published}': no longer on origin (git fetch --prune origin drops it)"]
+    # Offline (the remote cannot be asked), the clone's own view stands.
+    git(other, "remote", "set-url", "origin", f"file://{tmp}/gone.git")
+    assert json.loads(gate(other, "status", "--json").stdout)["state"] == "success"
