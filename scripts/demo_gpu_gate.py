@@ -169,7 +169,8 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     run(["git", "push", "-q"], dev)
     tree = git(dev, "rev-parse", f"{exact}^{{tree}}")
     published = git(remote, "for-each-ref", "--format=%(refname)", "refs/gatekit-gate/")
-    checks.append(Check("a plain git push published the result ref", f"refs/gatekit-gate/{tree}/{MACHINE}" in published,
+    # One ref per run: refs/gatekit-gate/<tree>/<machine>@<time>-<record commit>.
+    checks.append(Check("a plain git push published the result ref", f"refs/gatekit-gate/{tree}/{MACHINE}@" in published,
                         published or "no result ref on the remote"))
 
     step(4, "two more commits, pushed without a gate run: documentation only, then new code")

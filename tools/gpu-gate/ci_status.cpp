@@ -111,6 +111,16 @@ std::optional<std::string> base_allowed_signers(const Git& git, const std::strin
   return text;
 }
 
+// The revoked keys of the base branch; nullopt when none are configured. Named but absent:
+// fail closed, as for the allowed signers.
+std::optional<std::string> base_revoked_keys(const Git& git, const std::string& base_rev, const std::string& path,
+                                             const CiStatusOptions& o) {
+  if (path.empty()) return std::nullopt;
+  auto text = base_file(git, base_rev, path);
+  if (!text) fail_bad_input("the revoked-keys file " + path + " is not on the base branch " + o.base);
+  return text;
+}
+
 std::int64_t epoch_seconds(const Clock& clock) {
   return std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count();
 }
@@ -119,10 +129,16 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   const Config config = base_config(git, resolved.base_rev, o);
   const std::string signers_path = o.allowed_signers.empty() ? config.allowed_signers : o.allowed_signers;
   const auto signers = base_allowed_signers(git, resolved.base_rev, signers_path, o);
+  const auto revoked = signers ? base_revoked_keys(git, resolved.base_rev, config.revoked_keys, o) : std::nullopt;
   std::vector<std::string> refspecs{"+" + published_prefix(config.namespace_) + "*:" + published_prefix(config.namespace_) + "*"};
   if (!value_or_throw(git.has_commit(resolved.sha))) refspecs.push_back(resolved.sha);
+  // --prune: the local refs/<ns>/ mirrors the remote exactly. A result deleted there is gone
+  // here too (a persistent workspace keeps no stale result), and a stale ref cannot block a
+  // new one whose name nests under it (git prunes before it fetches).
   context.workflow.log("fetching the gate results (" + published_prefix(config.namespace_) + "*) from " + o.remote);
-  throw_if_error(git.fetch(o.remote, refspecs));
+  FetchOptions mirror;
+  mirror.prune = true;
+  throw_if_error(git.fetch(o.remote, refspecs, mirror));
 
   StatusQuery query;
   query.rev = resolved.sha;
@@ -130,14 +146,15 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   auto gathered = value_or_throw(gather_status_input(git, config, query));
-  for (const auto& line : gathered.rejected) context.workflow.log("left out: " + line);
 
   std::optional<std::map<std::string, SignatureVerdict>> verdicts;
   if (signers) {
     std::vector<std::string> commits;
     for (const auto& record : gathered.input.records)
-      if (!record.mine) commits.push_back(record.record_commit);
-    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits));
+      if (record.published()) commits.push_back(record.record_commit);
+    const std::optional<std::string_view> revoked_text = revoked ? std::optional<std::string_view>(*revoked) : std::nullopt;
+    verdicts = value_or_throw(
+        verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path, revoked_text));
   }
   CiReport report;
   report.context = o.context;
@@ -147,6 +164,16 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   report.allowed_signers = signers ? signers_path : "";
   report.post_asked = o.post;
   report.decision = decide_ci_status(gathered.input, verdicts);
+  report.decision.left_out.insert(report.decision.left_out.begin(), gathered.rejected.begin(), gathered.rejected.end());
+  if (o.post) {
+    // CI remembers: an older result never undoes a failure already posted on this commit.
+    const auto statuses = value_or_throw(read_commit_statuses(resolved.repository, resolved.sha, context));
+    keep_newer_failure(report.decision, remembered_failure(statuses, o.context), gathered.input);
+  }
+  for (const auto& line : report.decision.left_out) context.workflow.log("left out: " + line);
+  if (report.decision.kept_failure)
+    context.workflow.log("kept the failure posted before (result of " + format_utc(*report.decision.remembered_failure) +
+                         "): no result newer than it counts now");
   return report;
 }
 

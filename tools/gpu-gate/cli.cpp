@@ -46,7 +46,7 @@ void add_run(CLI::App& app, RunOptions& o) {
   sub->add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
   sub->add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
   sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
-  sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible (tests, demos)");
+  sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
 }
 
 void add_status(CLI::App& app, StatusOptions& o) {

@@ -72,8 +72,11 @@ std::string default_branch(const Git& git, const std::string& remote) {
 }
 
 Status publish_result(Context& context, const Git& git, const RunOptions& options, const Config& config,
-                      const std::string& commit, const std::string& tree, const std::string& machine) {
-  const std::string refspec = "+" + mine_ref(config.namespace_, tree, machine) + ":" + published_ref(config.namespace_, tree, machine);
+                      const std::string& commit, const std::string& ref) {
+  if (!ref.starts_with(mine_prefix(config.namespace_)))
+    return could_not_evaluate("the result was recorded without a GPU and stays local (" + ref +
+                              "): only a GPU machine's result is published, unless the configuration sets cpu_gate: true");
+  const std::string refspec = "+" + ref + ":" + published_name(config.namespace_, ref);
   context.workflow.log("publishing: git push " + options.remote + " " + refspec);
   if (auto pushed = git.push(options.remote, {refspec}); !pushed)
     return could_not_evaluate("the result is recorded here but was not pushed: " + pushed.error().message);

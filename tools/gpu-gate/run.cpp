@@ -50,7 +50,7 @@ DeviceFacts probe_devices(Context& context, bool allow_no_gpu) {
   context.workflow.log("devices: " + inventory->describe());
   if (inventory->count == 0 && !allow_no_gpu)
     fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one anyway)");
+                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
   return device_facts_of(*inventory);
 }
 
@@ -112,11 +112,13 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   run_passes(context, config, worktree, outcome);
   outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.now() - started);
   const GateRecord record = record_of(outcome, config, now_seconds(context));
-  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign));
+  const RefHalf half = half_for(record.device, config.cpu_gate);
+  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign, half));
   context.workflow.log("verdict: " + std::string(to_string(record.verdict)) + ", recorded as " + outcome.ref);
+  if (half == RefHalf::no_gpu) context.workflow.log(no_gpu_note(outcome.ref));
   Status published;
   if (options.publish) {
-    published = publish_result(context, git, options, config, head.commit, head.tree, machine);
+    published = publish_result(context, git, options, config, head.commit, outcome.ref);
     outcome.publish_note = published ? "pushed to " + options.remote : published.error().message;
   } else {
     outcome.publish_note = "not pushed: `git push` (after gpu-gate setup) or `gpu-gate run --publish` sends it";

@@ -105,6 +105,8 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
   GatheredStatus out;
   out.input.now = query.now;
   out.input.expiry = config.expiry;
+  out.input.clock_skew = config.clock_skew;
+  out.input.cpu_gate = config.cpu_gate;
   auto resolved = resolve(git, query.rev);
   if (!resolved) return resolved.error();
   out.commit = resolved->commit;

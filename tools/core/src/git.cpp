@@ -144,6 +144,7 @@ Status Git::fetch(const std::string& remote, const std::vector<std::string>& ref
   if (options.depth) args.push_back("--depth=" + std::to_string(*options.depth));
   if (options.deepen) args.push_back("--deepen=" + std::to_string(*options.deepen));
   if (options.unshallow) args.emplace_back("--unshallow");
+  if (options.prune) args.emplace_back("--prune");
   args.emplace_back("--end-of-options");
   args.push_back(remote);
   args.insert(args.end(), refspecs.begin(), refspecs.end());

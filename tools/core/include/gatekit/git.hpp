@@ -32,6 +32,7 @@ struct FetchOptions {
   std::optional<int> depth;   // --depth=N
   std::optional<int> deepen;  // --deepen=N
   bool unshallow = false;     // --unshallow
+  bool prune = false;         // --prune: remove refs the refspecs map that the remote no longer has
 };
 
 class Git {
