@@ -107,6 +107,11 @@ def test_growth_steps_find_compare_and_write_the_next_baseline(project, tmp_path
     assert done.returncode == 0, done.stdout + done.stderr
     assert outputs["baseline"] == "found"
     assert outputs["new-tests"] == "0"
+    assert outputs["removed-tests"] == "0"
+    # Every growth output of the compare step is an output of the action.
+    action_outputs = yaml.safe_load((ACTION / "action.yml").read_text())["outputs"]
+    for name in ("tests", "new-tests", "removed-tests", "notice", "baseline"):
+        assert action_outputs[name]["value"] == "${{ steps.compare.outputs.%s }}" % name
 
 
 def step_runs(condition, cases):

@@ -56,22 +56,33 @@ TEST_CASE("growth: a baseline written is read back, history capped, key kept, di
   CHECK(read_baseline(files, "base.json")->names.empty());
 }
 
-TEST_CASE("growth: the writer writes in pieces through Files and says when it could not") {
-  MemoryFiles files;
-  {
-    BaselineWriter writer(files, "b.json", kKey, {}, 30000);
-    for (int i = 0; i < 30000; ++i) {
-      const std::string id = "t.py::test_" + std::to_string(i) + std::string(40, 'p');
-      REQUIRE(writer.add(TestIdentity::of(id), 0.25, id).ok());
+TEST_CASE("growth: the writer writes in pieces through Files, the reader reads in pieces, and says when it could not") {
+  gatekit::testing::TempDir tmp;
+  MemoryFiles memory;
+  SystemFiles disk;
+  for (Files* files : {static_cast<Files*>(&memory), static_cast<Files*>(&disk)}) {
+    const std::string path = (tmp / "b.json").string();
+    {
+      BaselineWriter writer(*files, path, kKey, {}, 30000);
+      for (int i = 0; i < 30000; ++i) {
+        const std::string id = "t.py::test_" + std::to_string(i) + std::string(40, 'p');
+        REQUIRE(writer.add(TestIdentity::of(id), 0.25, id).ok());
+      }
+      REQUIRE(writer.finish().ok());
     }
-    REQUIRE(writer.finish().ok());
+    auto back = read_baseline(*files, path);  // some 3 MB: lines cross the 64 KiB pieces
+    REQUIRE(back.ok());
+    CHECK(back->tests.size() == 30000);
+    CHECK(back->tests.seconds_of("t.py::test_29999" + std::string(40, 'p')) == 0.25);
   }
-  auto back = read_baseline(files, "b.json");
-  REQUIRE(back.ok());
-  CHECK(back->tests.size() == 30000);
-  BaselineWriter short_writer(files, "c.json", kKey, {}, 2);
+  BaselineWriter short_writer(memory, "c.json", kKey, {}, 2);
   REQUIRE(short_writer.add(TestIdentity::of("a"), 1, "a").ok());
   CHECK(short_writer.finish().error().message == "cannot write c.json: 1 tests written, 2 announced");
+  // A line no writer makes: refused before it grows past 1 MiB.
+  memory.files["long.json"] = "{\"format\":\"gatekit-suite-baseline\",\"version\":2}\n[\"" + std::string(2 << 20, 'a');
+  CHECK(read_baseline(memory, "long.json").error().message == "long.json:1: `identity` is not \"sha256-128+64\"");
+  memory.files["long.json"] = written({}, {}) + "[\"" + std::string(2 << 20, 'a');
+  CHECK(read_baseline(memory, "long.json").error().message == "long.json:2: a line longer than 1048576 bytes");
 }
 
 TEST_CASE("growth: a version 1 baseline, as the previous gatekit wrote it, is still read") {
@@ -83,6 +94,13 @@ TEST_CASE("growth: a version 1 baseline, as the previous gatekit wrote it, is st
       "\"2026-01-01T00:00:00Z\",\"tests\":2,\"seconds\":1.5E0}],\"tests\":{\"a.py::test_x\":1.5E0,\"b.py::test_y\":0E0}}\n";
   auto back = read_baseline(files, "v1.json", kKeepAll);
   REQUIRE(back.ok());
+  // Laid out over several lines (by hand, or by a formatter), the same.
+  std::string spread = files.files["v1.json"];
+  for (const char* cut : {",\"key\"", ",\"tests\""}) spread.insert(spread.find(cut) + 1, "\n  ");
+  files.files["spread.json"] = spread;
+  auto same = read_baseline(files, "spread.json");
+  REQUIRE(same.ok());
+  CHECK(same->tests == back->tests);
   CHECK(*back->key == kKey);
   CHECK(back->tests == Snapshot{{"a.py::test_x", 1.5}, {"b.py::test_y", 0}});
   CHECK(back->names.at(TestIdentity::of("b.py::test_y")) == "b.py::test_y");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <unordered_set>
 
 #include "common.hpp"
 #include "gatekit/clock.hpp"
@@ -182,11 +183,25 @@ std::string compared_summary(const GrowthResult& g, const Baseline& base, const 
   return md;
 }
 
+using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdentityKeyEqual>;
+
+void report_written(const Options& options, Context& context, const Status& written, std::size_t tests) {
+  if (written) {
+    context.workflow.log("wrote the next baseline (" + std::to_string(tests) + " tests) to " + options.write_baseline);
+    return;
+  }
+  Annotation annotation;
+  annotation.severity = Severity::warning;
+  annotation.title = "suite growth";
+  annotation.message = "could not write the next suite baseline: " + written.error().message;
+  context.workflow.annotate(annotation);
+}
+
 // The second pass over this run's report: the display names of `wanted` (the new tests a
 // summary names) and, with --write-baseline, this run as the next baseline, test by test in
 // report order. Neither keeps more than a bounded few names.
 Names second_pass(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
-                  const Snapshot& now, const HistoryPoint& point, const Names& wanted) {
+                  const Snapshot& now, const HistoryPoint& point, const IdentitySet& wanted) {
   Names names;
   const bool write = !options.write_baseline.empty();
   if (wanted.empty() && !write) return names;
@@ -198,21 +213,12 @@ Names second_pass(const Options& options, Context& context, const ConfigKey& key
   throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto* entry = now.find(c.identity);
     if (entry == nullptr || entry->order != c.ordinal) return {};  // a repeat: its seconds are in the first
-    if (wanted.find(c.identity) != wanted.end()) names.emplace(c.identity, std::string(c.display));
+    if (wanted.count(c.identity) > 0) names.emplace(c.identity, std::string(c.display));
     if (writer && written) written = writer->add(c.identity, entry->seconds, c.display);
     return {};
   }));
   if (writer && written) written = writer->finish();
-  if (!write) return names;
-  if (!written) {
-    Annotation annotation;
-    annotation.severity = Severity::warning;
-    annotation.title = "suite growth";
-    annotation.message = "could not write the next suite baseline: " + written.error().message;
-    context.workflow.annotate(annotation);
-  } else {
-    context.workflow.log("wrote the next baseline (" + std::to_string(now.size()) + " tests) to " + options.write_baseline);
-  }
+  if (write) report_written(options, context, written, now.size());
   return names;
 }
 
@@ -269,9 +275,9 @@ ExitCode run_growth(const Options& options, Context& context) {
                            format_utc(std::chrono::duration_cast<std::chrono::seconds>(
                                           context.clock.now().time_since_epoch()).count()),
                            now.size(), total_seconds(now)};
-  Names wanted;
+  IdentitySet wanted;
   if (growth)
-    for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.emplace(growth->added[i].id, "");
+    for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.insert(growth->added[i].id);
   const Names added_names = second_pass(options, context, key, base, now, point, wanted);
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("tests", std::to_string(now.size()));

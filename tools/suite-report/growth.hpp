@@ -177,9 +177,10 @@ std::string threshold_text(Reached reached, const Thresholds& thresholds);
 // Which display names read_baseline keeps, asked in the baseline's order; none when empty.
 using KeepName = std::function<bool(const TestIdentity&)>;
 
-// A JUnit report or a suite baseline (told apart by the first character), read whole
-// through `files` (at most 1 GiB) and parsed line by line. An Error when it cannot be read,
-// or not as either.
+// A JUnit report or a suite baseline (told apart by the first character), read in pieces
+// through `files` (at most 1 GiB): a report case by case, a version 2 baseline line by line,
+// neither held whole (a version 1 baseline is, as it always was). An Error when it cannot be
+// read, or not as either.
 Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name = {});
 
 // One <testcase> of a report as growth sees it; `id` lives for the call only.

@@ -1,6 +1,6 @@
 // Baselines on disk: a JUnit report (any run), or suite-baseline.json as main runs store it
 // (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
-// one object of whole ids, is still read).
+// one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
 #include <regex>
 #include <string_view>
@@ -146,30 +146,90 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
   return baseline;
 }
 
-Result<Baseline> parse_v2(const json::object& header, std::string_view rest, const std::string& path,
-                          const KeepName& keep_name) {
-  const auto scheme = json_string_at(header, "identity");
-  if (scheme != std::string(kIdentityScheme))
-    return could_not_evaluate(path + ":1: `identity` is not \"" + std::string(kIdentityScheme) + "\"");
-  Baseline baseline;
-  baseline.source = path;
-  auto key = parse_key(json_find(header, "key"), path + ":1");
-  if (!key) return key.error();
-  baseline.key = *key;
-  auto history = parse_history(json_find(header, "history"), path + ":1");
-  if (!history) return history.error();
-  baseline.history = std::move(*history);
-  const auto count = json_int_at(header, "tests");
-  if (!count || *count < 0) return could_not_evaluate(path + ":1: `tests` is not the number of test lines");
-  baseline.tests.reserve(static_cast<std::size_t>(std::min<std::int64_t>(*count, 1 << 24)));
-  std::size_t line_no = 1;
-  while (!rest.empty()) {
-    const auto end = rest.find('\n');
-    const std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
-    ++line_no;
-    if (line.empty()) continue;
-    const std::string where = path + ":" + std::to_string(line_no);
+// suite-baseline.json, fed in pieces: the first line decides. A version 2 header is followed
+// by test lines, each parsed as it completes, so that only the current line is held; a version
+// 1 baseline (one JSON object, on one line or laid out over several by hand) is gathered whole
+// and parsed at the end, as that version always was.
+class BaselineLines {
+ public:
+  BaselineLines(std::string path, const KeepName& keep_name) : path_(std::move(path)), keep_name_(keep_name) {
+    baseline_.source = path_;
+  }
+
+  Status feed(std::string_view piece) {
+    while (!piece.empty()) {
+      if (mode_ == Mode::v1) {
+        v1_text_ += piece;
+        return {};
+      }
+      const auto end = piece.find('\n');
+      partial_ += piece.substr(0, end);
+      if (partial_.size() > kMaxLineBytes)
+        return could_not_evaluate(path_ + ":" + std::to_string(line_no_ + 1) + ": a line longer than " +
+                                  std::to_string(kMaxLineBytes) + " bytes");
+      if (end == std::string_view::npos) return {};
+      piece.remove_prefix(end + 1);
+      if (auto done = complete_line(); !done) return done;
+      if (mode_ == Mode::v1) v1_text_ += '\n';
+    }
+    return {};
+  }
+
+  Result<Baseline> finish() {
+    if (!partial_.empty() && mode_ != Mode::v1)
+      if (auto done = complete_line(); !done) return done.error();
+    if (mode_ == Mode::v1) return parse_whole_v1();
+    if (mode_ == Mode::header) return could_not_evaluate(path_ + ": not a suite baseline: empty");
+    if (baseline_.tests.size() != count_)
+      return could_not_evaluate(path_ + ": cut short? the header announces " + std::to_string(count_) + " tests, " +
+                                std::to_string(baseline_.tests.size()) + " follow");
+    return std::move(baseline_);
+  }
+
+ private:
+  static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+  enum class Mode { header, v1, v2 };
+
+  Status complete_line() {
+    ++line_no_;
+    const std::string line = std::move(partial_);
+    partial_.clear();
+    if (mode_ == Mode::v2) return test_line(line);
+    if (line.find_first_not_of(" \t\r\xEF\xBB\xBF") == std::string::npos) return {};  // before the header
+    boost::system::error_code ec;
+    json::value doc = json::parse(line, ec);
+    const auto* root = !ec && doc.is_object() ? &doc.get_object() : nullptr;
+    if (root == nullptr || json_string_at(*root, "format").value_or("") != "gatekit-suite-baseline" ||
+        json_int_at(*root, "version").value_or(0) != 2) {
+      // Version 1, or not a baseline at all: parse_whole_v1 says which.
+      mode_ = Mode::v1;
+      v1_text_ = line;
+      return {};
+    }
+    return header(*root);
+  }
+
+  Status header(const json::object& root) {
+    const std::string where = path_ + ":" + std::to_string(line_no_);
+    if (json_string_at(root, "identity") != std::string(kIdentityScheme))
+      return could_not_evaluate(where + ": `identity` is not \"" + std::string(kIdentityScheme) + "\"");
+    auto key = parse_key(json_find(root, "key"), where);
+    if (!key) return key.error();
+    baseline_.key = *key;
+    auto history = parse_history(json_find(root, "history"), where);
+    if (!history) return history.error();
+    baseline_.history = std::move(*history);
+    const auto count = json_int_at(root, "tests");
+    if (!count || *count < 0) return could_not_evaluate(where + ": `tests` is not the number of test lines");
+    count_ = static_cast<std::size_t>(*count);
+    baseline_.tests.reserve(std::min<std::size_t>(count_, std::size_t{1} << 24));
+    mode_ = Mode::v2;
+    return {};
+  }
+
+  Status test_line(std::string_view line) {
+    if (line.empty()) return {};
+    const std::string where = path_ + ":" + std::to_string(line_no_);
     boost::system::error_code ec;
     json::value value = json::parse(line, ec);
     const auto* items = !ec && value.is_array() ? &value.get_array() : nullptr;
@@ -178,40 +238,47 @@ Result<Baseline> parse_v2(const json::object& header, std::string_view rest, con
       return could_not_evaluate(where + ": a test line is not [\"<identity>\", <seconds>, \"<display>\"]");
     const auto identity = TestIdentity::from_hex(std::string_view((*items)[0].get_string()));
     if (!identity) return could_not_evaluate(where + ": the identity is not 48 hex digits");
-    if (baseline.tests.find(*identity) != nullptr)
+    if (baseline_.tests.find(*identity) != nullptr)
       return could_not_evaluate(where + ": the test `" + std::string((*items)[2].get_string()) +
                                 "` is listed twice, or shares its identity with another");
-    throw_if_error(baseline.tests.add(*identity, std::max(0.0, (*items)[1].to_number<double>())));
-    if (keep_name && keep_name(*identity)) baseline.names.emplace(*identity, std::string((*items)[2].get_string()));
+    throw_if_error(baseline_.tests.add(*identity, std::max(0.0, (*items)[1].to_number<double>())));
+    if (keep_name_ && keep_name_(*identity)) baseline_.names.emplace(*identity, std::string((*items)[2].get_string()));
+    return {};
   }
-  if (baseline.tests.size() != static_cast<std::size_t>(*count))
-    return could_not_evaluate(path + ": cut short? the header announces " + std::to_string(*count) + " tests, " +
-                              std::to_string(baseline.tests.size()) + " follow");
-  return baseline;
-}
 
-Result<Baseline> parse_baseline_json(std::string_view text, const std::string& path, const KeepName& keep_name) {
-  const auto end = text.find('\n');
-  const auto first = text.substr(0, end);
-  boost::system::error_code ec;
-  json::value doc = json::parse(first, ec);
-  if (ec) {
-    // A version 1 baseline laid out over several lines (by hand): parse it whole.
-    doc = json::parse(text, ec);
-    if (ec) return could_not_evaluate(path + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
+  Result<Baseline> parse_whole_v1() const {
+    boost::system::error_code ec;
+    json::value doc = json::parse(v1_text_, ec);
+    if (ec) return could_not_evaluate(path_ + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
+    if (!doc.is_object()) return could_not_evaluate(path_ + ": not a suite baseline: not a JSON object");
+    const auto& root = doc.get_object();
+    if (json_string_at(root, "format").value_or("") != "gatekit-suite-baseline")
+      return could_not_evaluate(path_ + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
+    if (json_int_at(root, "version").value_or(0) != 1)
+      return could_not_evaluate(path_ + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
+    return parse_v1(root, path_, keep_name_);
   }
-  if (!doc.is_object()) return could_not_evaluate(path + ": not a suite baseline: not a JSON object");
-  const auto& root = doc.get_object();
-  if (json_string_at(root, "format").value_or("") != "gatekit-suite-baseline")
-    return could_not_evaluate(path + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
-  const auto version = json_int_at(root, "version").value_or(0);
-  if (version == 1) return parse_v1(root, path, keep_name);
-  if (version == 2) {
-    if (end == std::string_view::npos && !json_find(root, "tests"))
-      return could_not_evaluate(path + ":1: `tests` is not the number of test lines");
-    return parse_v2(root, end == std::string_view::npos ? std::string_view{} : text.substr(end + 1), path, keep_name);
-  }
-  return could_not_evaluate(path + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
+
+  std::string path_;
+  const KeepName& keep_name_;
+  Mode mode_ = Mode::header;
+  std::string partial_;   // the line being read
+  std::string v1_text_;   // a version 1 baseline, gathered whole
+  std::size_t line_no_ = 0;
+  std::size_t count_ = 0;  // test lines the header announces
+  Baseline baseline_;
+};
+
+// The first character that is not whitespace or a byte order mark, from the file's first
+// pieces; 0 when there is none.
+Result<char> first_char_of(const Files& files, const std::string& path) {
+  char found = 0;
+  auto read = files.read_pieces(path, [&](std::string_view piece) -> Status {
+    found = first_char(piece);
+    return found == 0 ? Status{} : Status{could_not_evaluate("")};  // found: stop reading
+  }, kMaxBaselineBytes);
+  if (found == 0 && !read) return read.error();
+  return found;
 }
 
 }  // namespace
@@ -229,20 +296,26 @@ Result<Snapshot> read_report_snapshot(const std::string& path, const std::string
 }
 
 Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name) {
-  auto text = files.read(path, kMaxBaselineBytes);
-  if (!text) return text.error();
-  const char first = first_char(*text);
-  if (first == '<') {
+  auto first = first_char_of(files, path);
+  if (!first) return first.error();
+  if (*first == '<') {
     Baseline baseline{std::nullopt, {}, {}, {}, path};
-    auto tests = snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
-      return junit::read_text(*text, path, on_case, options);
+    auto tests = snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options)
+                                 -> Result<junit::ReadStats> {
+      junit::Reader reader(path, on_case, options);
+      auto read = files.read_pieces(path, [&](std::string_view piece) { return reader.feed(piece); }, kMaxBaselineBytes);
+      if (!read) return read.error();
+      return reader.finish();
     }, path, "", keep_name, &baseline.names);
     if (!tests) return tests.error();
     baseline.tests = std::move(*tests);
     return baseline;
   }
-  if (first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
-  return parse_baseline_json(*text, path, keep_name);
+  if (*first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
+  BaselineLines lines(path, keep_name);
+  auto read = files.read_pieces(path, [&](std::string_view piece) { return lines.feed(piece); }, kMaxBaselineBytes);
+  if (!read) return read.error();
+  return lines.finish();
 }
 
 namespace {
