@@ -8,7 +8,9 @@
 // - the counts add up: every case is passed, failed, an error or skipped, and the callback
 //   saw each case the stats count;
 // - every text field stays within its bound (excerpt or cut attribute plus the marker saying
-//   how much was left out), whatever the input's size.
+//   how much was left out), whatever the input's size; the fields a test's identity is made
+//   of (suite, classname, name, file) are never cut, and a longer one is refused;
+// - the suites declaring more failures than their cases show are counted the same way.
 // The first byte chooses the piece size (1..64); the rest is the report.
 #include <string>
 #include <string_view>
@@ -26,10 +28,14 @@ struct JunitRun {
   std::vector<junit::TestCase> cases;
 };
 
+// The longest identity field (suite, classname, name, file) the fuzz runs accept.
+inline constexpr std::size_t kJunitIdentityBound = 256;
+
 inline junit::ReadOptions junit_fuzz_options() {
   junit::ReadOptions options;
   options.excerpt_bytes = 64;
   options.max_depth = 32;
+  options.max_identity_bytes = kJunitIdentityBound;
   return options;
 }
 
@@ -61,12 +67,17 @@ inline constexpr std::size_t kJunitFieldBound = 64 + 48;
 
 inline std::string junit_case_violation(const junit::TestCase& c) {
   const std::pair<const char*, const std::string*> fields[] = {
-      {"suite", &c.suite},     {"classname", &c.classname}, {"name", &c.name},
-      {"file", &c.file},       {"type", &c.type},           {"message", &c.message},
-      {"detail", &c.detail},   {"system_out", &c.system_out}, {"system_err", &c.system_err}};
+      {"type", &c.type},     {"message", &c.message},       {"detail", &c.detail},
+      {"system_out", &c.system_out}, {"system_err", &c.system_err}};
   for (const auto& [name, value] : fields) {
     if (value->size() > kJunitFieldBound)
       return std::string("field ") + name + " holds " + std::to_string(value->size()) + " bytes";
+  }
+  const std::pair<const char*, const std::string*> identity[] = {
+      {"suite", &c.suite}, {"classname", &c.classname}, {"name", &c.name}};
+  for (const auto& [name, value] : identity) {
+    if (value->size() > kJunitIdentityBound)
+      return std::string("identity field ") + name + " holds " + std::to_string(value->size()) + " bytes";
   }
   if (c.report_line < 1) return "a case without its line in the report";
   return "";
@@ -106,12 +117,16 @@ inline std::string junit_property_violation(std::string_view input) {
   const auto& s = whole.stats;
   if (s.cases != whole.cases.size()) return "stats count a different number of cases than were handed over";
   if (s.passed + s.failures + s.errors + s.skipped != s.cases) return "the outcome counts do not add up";
+  if (s.undercounted.size() > junit::ReadStats::kMaxUndercounted || s.undercounted.size() > s.undercounted_suites)
+    return "more suites listed as undercounted than the bound or the count";
+  if (pieces.stats.undercounted_suites != s.undercounted_suites)
+    return "reading in pieces of " + std::to_string(piece) + " changed the undercounted suites";
   if (pieces.cases.size() != whole.cases.size() || pieces.stats.replaced_chars != s.replaced_chars)
     return "reading in pieces of " + std::to_string(piece) + " changed the cases";
   for (std::size_t i = 0; i < whole.cases.size(); ++i) {
     const auto& a = whole.cases[i];
     const auto& b = pieces.cases[i];
-    if (a.id() != b.id() || a.outcome != b.outcome || a.message != b.message || a.detail != b.detail ||
+    if (a.id() != b.id() || a.classname != b.classname || a.name != b.name || a.file != b.file || a.outcome != b.outcome || a.message != b.message || a.detail != b.detail ||
         a.system_out != b.system_out || a.report_line != b.report_line)
       return "reading in pieces of " + std::to_string(piece) + " changed case " + std::to_string(i) + ": " +
              junit_show(a) + " vs " + junit_show(b);

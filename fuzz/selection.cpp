@@ -1,4 +1,4 @@
-// libFuzzer target for suite-report's selection file (fuzz/selection_property.hpp).
+// libFuzzer target for the selection file (fuzz/selection_property.hpp).
 //   scripts/fuzz.sh selection 60
 #include "entry.hpp"
 #include "selection_property.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The property both the libFuzzer target (fuzz/selection.cpp) and the deterministic CTest
-// (tests/suite-report/test_selection_fuzz.cpp) check for suite-report's selection file: any
+// (tests/core/test_selection_fuzz.cpp) check for the selection file (gatekit/selection.hpp): any
 // YAML is either refused as a usage error naming the file, or gives legs with unique, valid
 // names whose marker expressions, in every context, are ones pytest may be given as the
 // value of -m (no leading '-', no control characters: expression_problem finds nothing).
@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "config_errors.hpp"
-#include "selection.hpp"
+#include "gatekit/selection.hpp"
 
 namespace gatekit::fuzzing {
 
@@ -23,8 +23,8 @@ inline bool valid_leg_name(std::string_view name) {
   return true;
 }
 
-inline std::string expressions_violation(const suite_report::Selection& s) {
-  using namespace gatekit::suite_report;
+inline std::string expressions_violation(const selection::Selection& s) {
+  using namespace gatekit::selection;
   for (const auto context : kContexts) {
     for (const auto& leg : s.legs) {
       const auto e = leg_expression(s, leg, context);
@@ -39,7 +39,7 @@ inline std::string expressions_violation(const suite_report::Selection& s) {
 }
 
 inline std::string selection_property_violation(std::string_view input) {
-  using namespace gatekit::suite_report;
+  using namespace gatekit::selection;
   const auto selection = load_selection_text(std::string(input), "fuzz.yml");
   if (!selection) return config_error_violation(selection.error(), "fuzz.yml");
   const auto& s = *selection;

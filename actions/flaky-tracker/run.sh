@@ -55,6 +55,9 @@ case "$INPUT_COMMAND" in
       if [ -n "$report" ]; then args+=(--report "$report"); fi
     done <<< "$INPUT_REPORT"
     if [ -n "$INPUT_SCOPE" ]; then args+=(--scope "$INPUT_SCOPE"); fi
+    while IFS= read -r login; do
+      if [ -n "$login" ]; then args+=(--creator "$login"); fi
+    done <<< "$INPUT_CREATOR"
     if [ "$INPUT_JOURNAL" = true ]; then args+=(--pending "$RUNNER_TEMP/gatekit-flaky-journal.json"); fi ;;
   stress)
     [ -n "$INPUT_STRESS_COMMAND" ] || usage "input stress-command is required for stress"

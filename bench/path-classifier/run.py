@@ -8,6 +8,10 @@ every filter also lists the files it matches (each allow filter then matches som
 nothing can stop early): target under 15 ms and at least 10x faster than picomatch making the
 same decision and lists. Not a test: figures only.
 
+Then the matching workload (make_matching_case), where every pattern matches some paths in
+its own way: 5 to 200 patterns per filter, each size with --list-files json; target at 50
+per filter: at least 30x picomatch and at most 5 ms; cost per pattern flat across the sizes.
+
 Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
   python3 bench/path-classifier/run.py --build-dir build/bench [--runs 21] [--quick]
 """
@@ -60,21 +64,67 @@ def make_case(tmp: Path, n_paths: int, n_patterns: int, seed: int = 7, lists: bo
         if lists and mode == "deny":
             pats.append(f"!pkg{f}/mod{f}/**")  # ... and the deny filters leave one folder over
         filters[f"f{f}"] = {"mode": mode, "paths": pats}
+    write_case(tmp, filters, changes)
+    return sum(len(s["paths"]) for s in filters.values())
+
+
+WORDS = ["core", "kernel", "stream", "queue", "model", "data", "test", "util", "api", "ops", "nn", "io"]
+
+
+def make_matching_case(tmp: Path, n_paths: int, per_filter: int, seed: int = 11) -> int:
+    """The hard case for one automaton per list: the same pattern shapes as a long
+    CODEOWNERS-style list, with words that occur in the paths, so that every pattern matches
+    some paths, each in its own way (`**/x*/**/*.ext`, `**/*a*b*`, `x/**/test_*y*.py`,
+    `*/x*/*`, `!` negations). 10 filters of `per_filter` patterns; list-files mode, so every
+    path of every filter is judged."""
+    rng = random.Random(seed)
+    dirs = [f"{rng.choice(WORDS)}{i}/{rng.choice(WORDS)}_{j}/{rng.choice(WORDS)}" for i in range(30) for j in range(10)]
+    changes = []
+    for k in range(n_paths):
+        name = f"{rng.choice(['test_', '', ''])}{rng.choice(WORDS)}_{rng.choice(WORDS)}{k}.{rng.choice(EXTS)}"
+        if k % 10 == 0:
+            changes.append(f"R100\t{rng.choice(dirs)}/old_{k}.py\t{rng.choice(dirs)}/{name}")
+        else:
+            changes.append(f"M\t{rng.choice(dirs)}/{name}")
+    filters = {}
+    for f in range(10):
+        pats = []
+        for p in range(per_filter):
+            w, w2, e = rng.choice(WORDS), rng.choice(WORDS), rng.choice(EXTS)
+            pats.append([f"**/{w[:2]}*/**/*.{e}", f"**/*{w[0]}*{w2[0]}*", f"{w}{rng.randrange(30)}/**/test_*{w2[:2]}*.py",
+                         f"*/{w[:2]}*/*", f"!**/{w[:3]}*/**/*{w2[:2]}*"][p % 5])
+        filters[f"f{f}"] = {"mode": "deny" if f < 2 else "allow", "paths": pats}
+    write_case(tmp, filters, changes)
+    return sum(len(s["paths"]) for s in filters.values())
+
+
+def write_case(tmp: Path, filters: dict, changes: list) -> None:
     rules_yaml = "filters:\n" + "".join(
         f"  {name}:\n    mode: {spec['mode']}\n    paths:\n" + "".join(f"      - '{p}'\n" for p in spec["paths"])
         for name, spec in filters.items())
     (tmp / "rules.yml").write_text(rules_yaml)
     (tmp / "rules.json").write_text(json.dumps({"filters": filters}))
     (tmp / "changes.txt").write_text("\n".join(changes) + "\n")
-    return sum(len(s["paths"]) for s in filters.values())
 
 
 BENCH = "path gate"
 
 
 def outputs(out_file: Path) -> dict:
-    line = next(line for line in out_file.read_text().splitlines() if line.startswith("filters="))
-    return json.loads(line.split("=", 1)[1])
+    """The decisions and lists path-classifier wrote, with each `NAME_files` parsed. A list too
+    long for a step output is left out of them; it is read from the file the `list-files-path`
+    output names (docs/actions/path-gate.md, "Size")."""
+    lines = out_file.read_text().splitlines()
+    found = json.loads(next(line for line in lines if line.startswith("filters=")).split("=", 1)[1])
+    lists_file = next((line.split("=", 1)[1] for line in lines if line.startswith("list-files-path=")), None)
+    lists = json.loads(Path(lists_file).read_text()) if lists_file else {}
+    for name, files in lists.items():
+        found.setdefault(f"{name}_files", json.dumps(files))
+    return parsed_lists(found)
+
+
+def parsed_lists(answer: dict) -> dict:
+    return {k: json.loads(v) if k.endswith("_files") else v for k, v in answer.items()}
 
 
 def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_file: Path, env: dict) -> list[Figure]:
@@ -97,7 +147,7 @@ def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_fil
         return (time.perf_counter() - start) * 1000
 
     anchor_sample = measure(anchor, ctx.runs)
-    if outputs(out_file) != json.loads(answer["out"]):
+    if outputs(out_file) != parsed_lists(json.loads(answer["out"])):
         return [failed(BENCH, label, "path-classifier and picomatch decided differently")]
     limit = 15.0 if "list" in label else 10.0
     return [versus(BENCH, label + ": ratio to picomatch", ours_sample, anchor_sample, "picomatch/node", 10.0),
@@ -107,7 +157,7 @@ def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_fil
 def figures(ctx: Context) -> list[Figure]:
     tool = ctx.tool("path-classifier")
     out_file = ctx.tmp / "pc-out"
-    env = clean_env(GITHUB_OUTPUT=str(out_file))
+    env = clean_env(GITHUB_OUTPUT=str(out_file), RUNNER_TEMP=str(ctx.tmp))
     n_paths, n_patterns = (300, 50) if ctx.quick else (3000, 500)
     patterns = make_case(ctx.tmp, n_paths, n_patterns)
     ours_cmd = [tool, "--rules", ctx.tmp / "rules.yml", "--files", ctx.tmp / "changes.txt"]
@@ -128,6 +178,42 @@ def figures(ctx: Context) -> list[Figure]:
                        target="<= 1.5", met=None if growth is None else growth <= 1.5, runs=ctx.runs,
                        notes=[f"{per_pair[0]:.2f} vs {per_pair[1]:.2f} ns per pair above the "
                               f"{floor.median:.2f} ms process start"]))
+    rows += matching(ctx, tool, out_file, env, floor)
+    return rows
+
+
+def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list[Figure]:
+    """The matching workload (make_matching_case) with --list-files json, at 5 to 200 patterns
+    per filter: the same decisions and lists as picomatch, the ratio at 50 per filter (the
+    issue's 10 x 50 over 3,300 paths) and at 3,000 x 500, and the cost per pattern across the
+    sizes (flat: the largest size's cost per path x pattern within 1.5x of the smallest's)."""
+    n_paths = 300 if ctx.quick else 3000
+    sizes = (5, 50) if ctx.quick else (5, 25, 50, 100, 200)
+    rows, per_pair = [], {}
+    for per in sizes:
+        count = make_matching_case(ctx.tmp, n_paths, per)
+        ours_cmd = [tool, "--rules", ctx.tmp / "rules.yml", "--files", ctx.tmp / "changes.txt", "--list-files", "json"]
+        pm_cmd = ["node", HERE / "picomatch-decide.js", ctx.tmp / "rules.json", ctx.tmp / "changes.txt", "lists"]
+        label = f"matching: {int(n_paths * 1.1)} paths x {count} patterns ({per} per filter), lists"
+        if per == 50:
+            pair = side_by_side(ctx, label, ours_cmd, pm_cmd, out_file, env)
+            rows += pair
+            if len(pair) != 2:  # decided differently: no figure to give
+                return rows
+            fig_ratio, fig_time = pair
+            fig_ratio.target, fig_ratio.met = "ratio >= 30", None if fig_ratio.ratio is None else fig_ratio.ratio >= 30
+            fig_time.target, fig_time.met = "<= 5 ms", None if fig_time.gatekit is None else fig_time.gatekit <= 5.0
+            took = fig_time.gatekit or 0.0
+        else:
+            print(f"  {label}", flush=True)
+            took = measure(lambda: run_ms(ours_cmd, env=env), ctx.runs).median
+        per_pair[per] = max(took - floor.median, 0.0) * 1e6 / (n_paths * 1.1 * count)
+        rows.append(Figure(BENCH, label + ": ns per path x pattern", "ns", per_pair[per], runs=ctx.runs,
+                           notes=[f"{took:.2f} ms whole process, {floor.median:.2f} ms of it the process start"]))
+    small, large = per_pair[sizes[0]], per_pair[sizes[-1]]
+    flat = large / small if small > 0 else None
+    rows.append(Figure(BENCH, f"matching: cost per path x pattern at {sizes[-1]} per filter, relative to {sizes[0]}",
+                       "x", flat, target="<= 1.5", met=None if flat is None else flat <= 1.5, runs=ctx.runs))
     return rows
 
 

@@ -463,6 +463,35 @@ TEST_CASE("github client: issue updates, comments, labels and refs are typed bot
         "GET /api/v3/repos/o/r/git/ref/heads/main: unexpected response: field `object.sha`: missing");
 }
 
+TEST_CASE("github client: one issue, and the token's own account (GET /user)") {
+  ScriptedTransport t;
+  FakeClock clock;
+  t.add(200, R"({"number": 7, "title": "t", "state": "open", "user": {"login": "octocat", "type": "User"}})");
+  t.add(200, R"({"login": "octocat", "id": 1, "type": "User"})");
+  t.add(403, R"({"message": "Resource not accessible by integration",
+      "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user", "status": "403"})");
+  t.add(403, R"({"message": "Must have admin rights to Repository.", "documentation_url": "https://docs.github.com/rest"})");
+  Client client(test_options(), t, clock, nullptr, 1);
+
+  auto issue = client.get_issue("o/r", 7);
+  REQUIRE(ok(issue));
+  CHECK(issue->author == "octocat");
+  CHECK(t.requests[0].method == "GET");
+  CHECK(t.requests[0].url == "https://ghe.example/api/v3/repos/o/r/issues/7");
+
+  auto me = client.get_authenticated_user();
+  REQUIRE(ok(me));
+  CHECK(me->login == "octocat");
+  CHECK(t.requests[1].url == "https://ghe.example/api/v3/user");
+
+  const Error refused = error_of(client.get_authenticated_user());
+  CHECK(refused.message ==
+        "GET /api/v3/user: HTTP 403: Resource not accessible by integration "
+        "(https://docs.github.com/rest/users/users#get-the-authenticated-user)");
+  CHECK(is_integration_refusal(refused));
+  CHECK_FALSE(is_integration_refusal(error_of(client.get_authenticated_user())));  // another 403
+}
+
 TEST_CASE("github client: the raw call keeps a wrapped listing's other fields across pages") {
   ScriptedTransport t;
   FakeClock clock;

@@ -71,6 +71,30 @@ TEST_CASE("github: files, issues, statuses, runs, jobs, artifacts decode") {
   REQUIRE(issue.ok());
   CHECK(issue->body.empty());
   CHECK(issue->labels == std::vector<std::string>{"flaky", "gpu"});
+  CHECK(issue->author.empty());  // no user: nobody a tool would trust
+
+  // Who opened it: user.login; a deleted account (null) reads as "", a user without a login fails.
+  const std::vector<std::pair<std::string, std::string>> authors = {
+      {R"("user": {"login": "github-actions[bot]", "type": "Bot"})", "github-actions[bot]"},
+      {R"("user": null)", ""},
+  };
+  for (const auto& [user, login] : authors) {
+    INFO(user);
+    auto by = decode_issue(json::parse(R"({"number": 3, "title": "t", "state": "open", )" + user + "}"));
+    REQUIRE(by.ok());
+    CHECK(by->author == login);
+  }
+  CHECK(decode_issue(json::parse(R"({"number": 3, "title": "t", "state": "open", "user": {"id": 1}})")).error().message ==
+        "field `user.login`: missing");
+  CHECK(decode_issue(json::parse(R"({"number": 3, "title": "t", "state": "open", "user": "octocat"})")).error().message ==
+        "field `user`: expected a JSON object");
+
+  auto me = decode_user(json::parse(R"({"login": "octocat", "id": 1, "type": "User"})"));
+  REQUIRE(me.ok());
+  CHECK(me->login == "octocat");
+  CHECK(me->type == "User");
+  CHECK(decode_user(json::parse(R"({"id": 1})")).error().message == "field `login`: missing");
+  CHECK(decode_user(json::parse(R"({"login": ""})")).error().message == "field `login`: empty");
 
   auto status = decode_status(json::parse(R"({"state": "success", "context": "c", "description": null,
       "target_url": null, "created_at": "2024-01-01T00:00:00Z"})"));

@@ -4,6 +4,7 @@
 // and over broken input.
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -289,7 +290,20 @@ TEST_CASE("pytest node ids from classname and name") {
       {"Pre.tests.test_a", "test_x", "", "P", "Pre/tests/test_a.py::test_x"},  // not the prefix
       {"tests.checks", "test_q", "tests/checks.py", "", "tests/checks.py::test_q"},
       {"tests.checks.TestC", "test_q", "tests/checks.py", "", "tests/checks.py::TestC::test_q"},
-      {"other", "test_q", "tests/checks.py", "", "tests/checks.py::test_q"},
+      // `file` names where the function is defined: used only where it starts the classname.
+      {"other", "test_q", "tests/checks.py", "", ""},
+      {"tests.test_tf.TestTF", "test_flip", "tests/common.py", "", "tests/test_tf.py::TestTF::test_flip"},
+      {"tests.test_torch.TestTorch", "test_flip", "tests/common.py", "", "tests/test_torch.py::TestTorch::test_flip"},
+      {"PFX.tests.test_tf.TestTF", "test_flip", "tests/common.py", "PFX", "tests/test_tf.py::TestTF::test_flip"},
+      {"tests.test_a.TestA.TestInner", "test_same", "tests/test_a.py", "", "tests/test_a.py::TestA::TestInner::test_same"},
+      {"tests.checks.Inner", "test_q", "tests/checks.py", "", "tests/checks.py::Inner::test_q"},  // file says where
+      {"tests.guide.txt", "guide.txt", "tests/guide.txt", "", "tests/guide.txt::guide.txt"},    // doctest text file
+      {"tests.test_a", "test_p[x::y]", "", "", "tests/test_a.py::test_p[x::y]"},
+      // What pytest never writes is not taken apart (the caller keeps classname::name).
+      {"a/b.test_c", "test_q", "", "", ""},
+      {"tests.test_a.Te:st", "test_q", "", "", ""},
+      {"tests.test_a", "TestB::test_q", "", "", ""},
+      {"tests.test_a.TestB", "test_q", "tests/test:a.py", "", "tests/test_a.py::TestB::test_q"},
       {"helpers", "test_q", "", "", ""},  // nothing to take apart
       {"a..test_b", "test_q", "", "", ""},
       {"tests.test_a", "", "", "", ""},
@@ -314,4 +328,191 @@ TEST_CASE("node ids: detect only for pytest-looking reports; `pytest` forces, `n
   never.node_ids = junit::NodeIds::none;
   REQUIRE(junit::read_file(kData + "pytest-xunit1.xml", grab, never).ok());
   CHECK(id == "tests.sub.test_mod::test_control_chars");
+}
+
+TEST_CASE("node ids: distinct (classname, name) pairs never share one, whatever the segments") {
+  // Every classname of up to three segments from a hostile alphabet, every name, every file:
+  // two pairs that differ always differ in their node id (or get none: classname::name).
+  const std::vector<std::string> segments = {"tests", "test_a", "TestB", "a/b", "x:y", "", "Te[st", "check", "a.b"};
+  const std::vector<std::string> names = {"test_x", "test_x[a::b]", "TestB::test_x", "test_x[1.5]", ":x", "x:"};
+  const std::vector<std::string> files = {"", "tests/test_a.py", "tests/common.py", "tests/test_a", "a/b/test_a.py"};
+  std::vector<std::string> classnames;
+  for (const auto& a : segments) {
+    classnames.push_back(a);
+    for (const auto& b : segments) {
+      classnames.push_back(a + "." + b);
+      for (const auto& c : segments) classnames.push_back(a + "." + b + "." + c);
+    }
+  }
+  std::map<std::string, std::pair<std::string, std::string>> owner;
+  std::size_t derived = 0;
+  for (const auto& classname : classnames)
+    for (const auto& name : names)
+      for (const auto& file : files) {
+        const std::string id = junit::pytest_node_id(classname, name, file, "");
+        if (id.empty()) continue;
+        ++derived;
+        auto [it, inserted] = owner.emplace(id, std::make_pair(classname, name));
+        if (!inserted && it->second != std::make_pair(classname, name)) {
+          INFO(id << " from " << it->second.first << " / " << it->second.second << " and " << classname << " / " << name);
+          CHECK(false);
+        }
+      }
+  CHECK(derived > 1000);
+}
+
+TEST_CASE("pytest 9 xunit1, a unittest mixin in tests/common.py inherited in two files: one id per test") {
+  // tests/test_torch.py and tests/test_tf.py each inherit test_flip and test_shared from
+  // tests/common.py (xunit1 writes file="tests/common.py" for all four); TestA::test_same is in
+  // both files, a nested TestA::TestInner and a module-level test_same too; parametrised ids.
+  const auto cases = read_all("pytest-mixin-xunit1.xml");
+  CHECK(ids(cases) == std::vector<std::string>{
+                          "tests/test_tf.py::TestTF::test_flip",
+                          "tests/test_tf.py::TestTF::test_shared",
+                          "tests/test_tf.py::TestA::test_same",
+                          "tests/test_torch.py::TestTorch::test_flip",
+                          "tests/test_torch.py::TestTorch::test_shared",
+                          "tests/test_torch.py::TestA::test_same",
+                          "tests/test_torch.py::TestA::TestInner::test_same",
+                          "tests/test_torch.py::test_param[1]",
+                          "tests/test_torch.py::test_param[a.b]",
+                          "tests/test_torch.py::test_param[x::y]",
+                          "tests/test_torch.py::test_same",
+                      });
+  const auto& torch = find(cases, "tests/test_torch.py::TestTorch::test_shared");
+  CHECK(torch.outcome == JunitOutcome::failure);
+  CHECK(torch.file == "tests/common.py");  // annotations point where the code is
+  CHECK(torch.line == 2);
+  CHECK(find(cases, "tests/test_tf.py::TestTF::test_shared").outcome == JunitOutcome::passed);
+}
+
+TEST_CASE("ids of CTest, Surefire and gotestsum reports keep what tells their cases apart") {
+  struct Row {
+    const char* shape;
+    const char* xml;
+    std::vector<std::string> expected;
+  };
+  const Row rows[] = {
+      {"CTest: one project, names unique",
+       R"x(<testsuite name="(empty)" tests="2" failures="0"><testcase name="unit" classname="unit" status="run"/>
+          <testcase name="unit_gpu" classname="unit_gpu" status="run"/></testsuite>)x",
+       {"unit::unit", "unit_gpu::unit_gpu"}},
+      {"Surefire: one method name in two classes",
+       R"x(<testsuites><testsuite name="a.ATest"><testcase name="works" classname="a.ATest"/></testsuite>
+          <testsuite name="b.BTest"><testcase name="works" classname="b.BTest"/></testsuite></testsuites>)x",
+       {"a.ATest::works", "b.BTest::works"}},
+      {"Surefire: JUnit 5 parameters",
+       R"x(<testsuite name="a.ATest"><testcase name="add(int)[1]" classname="a.ATest"/>
+          <testcase name="add(int)[2]" classname="a.ATest"/></testsuite>)x",
+       {"a.ATest::add(int)[1]", "a.ATest::add(int)[2]"}},
+      {"gotestsum: one test name in two packages, subtests",
+       R"x(<testsuites><testsuite name="example.com/p/a"><testcase classname="example.com/p/a" name="TestX"/>
+          <testcase classname="example.com/p/a" name="TestX/sub_1"/></testsuite>
+          <testsuite name="example.com/p/b"><testcase classname="example.com/p/b" name="TestX"/></testsuite></testsuites>)x",
+       {"example.com/p/a::TestX", "example.com/p/a::TestX/sub_1", "example.com/p/b::TestX"}},
+      {"neither name nor classname: each case one test",
+       "<testsuite name='s'>\n<testcase/>\n<testcase time='1'/></testsuite>",
+       {"(unnamed test case, report line 2)", "(unnamed test case, report line 3)"}},
+  };
+  for (const auto& row : rows) {
+    INFO(row.shape);
+    std::vector<std::string> got;
+    REQUIRE(junit::read_text(row.xml, "r.xml", [&](const TestCase& c) { got.push_back(c.id()); }).ok());
+    CHECK(got == row.expected);
+  }
+}
+
+TEST_CASE("names are never cut: ids that differ after 4 KB stay apart; past the hard limit the report is refused") {
+  const std::string common(5000, 'a');
+  const std::string xml = "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_p[" + common +
+                          "1]'/><testcase classname='tests.test_a' name='test_p[" + common + "2]'/></testsuite>";
+  for (std::size_t excerpt : {std::size_t{256}, std::size_t{4096}}) {
+    junit::ReadOptions options;
+    options.excerpt_bytes = excerpt;
+    std::vector<std::string> got;
+    REQUIRE(junit::read_text(xml, "r.xml", [&](const TestCase& c) { got.push_back(c.id()); }, options).ok());
+    REQUIRE(got.size() == 2);
+    CHECK(got[0] == "tests/test_a.py::test_p[" + common + "1]");
+    CHECK(got[1] == "tests/test_a.py::test_p[" + common + "2]");
+  }
+  junit::ReadOptions small;
+  small.max_identity_bytes = 1000;
+  CHECK(read_error(xml, small).message ==
+        "r.xml:1:26: <testcase> attribute `name` is 5009 bytes long, more than the 1000 a test's identity may have "
+        "(it is never cut: two names that differ late would become one test)");
+  CHECK(read_error(xml, small).kind == ErrorKind::could_not_evaluate);
+  const std::string long_file = "<testsuite><testcase name='x' file='" + std::string(70 * 1024, 'f') + "'/></testsuite>";
+  CHECK(read_error(long_file).message.find("<testcase> attribute `file` is 71680 bytes long, more than the 65536") !=
+        std::string::npos);
+}
+
+TEST_CASE("declared failures and errors that the cases do not show: listed per suite, could not evaluate") {
+  struct Row {
+    const char* shape;
+    const char* xml;
+    const char* expected;  // check_declared_counts' message; "" for none
+  };
+  const Row rows[] = {
+      {"a crash outside any test (pytest-shaped)",
+       "<testsuites name='pytest tests'>\n<testsuite name='pytest' errors='1' failures='0' tests='1'>\n"
+       "<testcase classname='tests.test_a' name='test_x'/></testsuite></testsuites>",
+       "r.xml:2: <testsuite name=\"pytest\"> declares 1 failures and errors, but its test cases show 0: the runner "
+       "failed outside any test, or the report was cut short; the report cannot say whether the tests passed"},
+      {"only `failures`, no case at all",
+       "<testsuite name='s' failures='2'/>",
+       "r.xml:1: <testsuite name=\"s\"> declares 2 failures and errors, but its test cases show 0: the runner failed "
+       "outside any test, or the report was cut short; the report cannot say whether the tests passed"},
+      {"the root's totals",
+       "<testsuites failures='3'>\n<testsuite name='a' failures='1'><testcase name='x'><failure/></testcase></testsuite>\n"
+       "<testsuite name='b' failures='1'><testcase name='y'><failure/></testcase></testsuite></testsuites>",
+       "r.xml:1: <testsuites> declares 3 failures and errors, but its test cases show 2: the runner failed outside any "
+       "test, or the report was cut short; the report cannot say whether the tests passed"},
+      {"two suites",
+       "<testsuites><testsuite name='a' errors='1'/>\n<testsuite name='b' errors='1'/>\n<testsuite name='c' errors='1'/></testsuites>",
+       "r.xml:1: <testsuite name=\"a\"> declares 1 failures and errors, but its test cases show 0: the runner failed "
+       "outside any test, or the report was cut short; the report cannot say whether the tests passed (and 2 more "
+       "such suites)"},
+      {"nested suites: the outer one counts the inner one's cases",
+       "<testsuites failures='2' errors='0'><testsuite name='outer' failures='2'><testsuite name='inner' failures='1'>"
+       "<testcase name='x'><failure/></testcase></testsuite><testcase name='y'><failure/></testcase></testsuite></testsuites>",
+       ""},
+      {"nothing declared", "<testsuite name='s'><testcase name='x'><failure/></testcase></testsuite>", ""},
+      {"unreadable counts declare nothing", "<testsuite name='s' failures='many' errors='-1'/>", ""},
+      {"fewer declared than shown", "<testsuite name='s' failures='0'><testcase name='x'><failure/></testcase></testsuite>", ""},
+      {"pytest 9 subtests: one case, a <failure> per failed subtest and one for the test",
+       "<testsuite name='pytest' errors='0' failures='3'><testcase classname='t' name='test_fixture'>"
+       "<failure message='assert 1 == 0'/><failure message='assert 2 == 0'/><failure message='contains 2 failed "
+       "subtests'/></testcase></testsuite>",
+       ""},
+      {"pytest: a failed call and a teardown error, a skip with a teardown error",
+       "<testsuite name='pytest' errors='2' failures='1' skipped='1'>"
+       "<testcase classname='t' name='a'><failure message='x'/></testcase>"
+       "<testcase classname='t' name='a'><error message='failed on teardown with &quot;E&quot;'/></testcase>"
+       "<testcase classname='t' name='b'><skipped message='s'/><error message='failed on teardown with &quot;E&quot;'/>"
+       "</testcase></testsuite>",
+       ""},
+  };
+  for (const auto& row : rows) {
+    INFO(row.shape);
+    auto stats = junit::read_text(row.xml, "r.xml", [](const TestCase&) {});
+    REQUIRE(stats.ok());
+    const auto checked = junit::check_declared_counts(*stats, "r.xml");
+    if (std::string(row.expected).empty()) {
+      CHECK(checked.ok());
+      CHECK(stats->undercounted.empty());
+    } else {
+      REQUIRE_FALSE(checked.ok());
+      CHECK(checked.error().message == row.expected);
+      CHECK(checked.error().kind == ErrorKind::could_not_evaluate);
+    }
+  }
+  // The shapes real runners wrote: nothing undercounted (pytest 9 both families, with a
+  // prefix and with mixins, CTest, Surefire with flaky and rerun failures, gotestsum, nested).
+  for (const char* file : {"pytest-xunit1.xml", "pytest-xunit2.xml", "pytest-prefix.xml", "pytest-mixin-xunit1.xml",
+                           "ctest.xml", "surefire-rerun.xml", "gotestsum.xml", "nested.xml"}) {
+    INFO(file);
+    auto stats = junit::read_file(kData + file, [](const TestCase&) {});
+    REQUIRE(stats.ok());
+    CHECK(junit::check_declared_counts(*stats, file).ok());
+  }
 }

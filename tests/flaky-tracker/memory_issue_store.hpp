@@ -1,7 +1,8 @@
 #pragma once
 // In-memory IssueStore for tests: issues by number, comments, a call log, a failure from the
-// n-th call on (the API going down), and a hook run before each update (another run writing
-// in between: after_update overwrites what this run just wrote).
+// n-th call on (the API going down), failing comments (comment_fails: the next ones answer
+// comment_status), and a hook run before each update (another run writing in between:
+// after_update overwrites what this run just wrote). Issues it creates are opened by `login`.
 #include <functional>
 #include <map>
 #include <string>
@@ -17,6 +18,9 @@ class MemoryIssueStore final : public IssueStore {
   std::map<std::int64_t, std::vector<std::string>> comments;
   std::vector<std::string> calls;
   int fail_from_call = 0;  // 0: never; n: the n-th call and every later one fail
+  int comment_fails = 0;   // the next this many comments fail with comment_status
+  int comment_status = 503;
+  std::string login = "gatekit-bot";
   std::function<void(std::int64_t)> before_update;
   std::function<void(std::int64_t)> after_update;
 
@@ -33,7 +37,7 @@ class MemoryIssueStore final : public IssueStore {
   Result<StoredIssue> create(const std::string& title, const std::string& body, const std::string&) override {
     if (auto s = call("create"); !s) return s.error();
     const std::int64_t n = issues.empty() ? 1 : issues.rbegin()->first + 1;
-    issues[n] = {n, title, body, "open", "https://github.test/o/r/issues/" + std::to_string(n)};
+    issues[n] = {n, title, body, "open", "https://github.test/o/r/issues/" + std::to_string(n), login};
     return issues[n];
   }
   Status update(std::int64_t number, const std::optional<std::string>& body,
@@ -47,6 +51,18 @@ class MemoryIssueStore final : public IssueStore {
   }
   Status comment(std::int64_t number, const std::string& body) override {
     if (auto s = call("comment #" + std::to_string(number)); !s) return s;
+    if (comment_fails > 0) {
+      --comment_fails;
+      Error e = could_not_evaluate("POST /repos/o/r/issues/" + std::to_string(number) + "/comments: HTTP " +
+                                   std::to_string(comment_status));
+      e.http_status = comment_status;
+      return e;
+    }
+    if (!issues.count(number)) {
+      Error e = could_not_evaluate("POST /repos/o/r/issues/" + std::to_string(number) + "/comments: HTTP 404: Not Found");
+      e.http_status = 404;
+      return e;
+    }
     comments[number].push_back(body);
     return {};
   }

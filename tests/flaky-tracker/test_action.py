@@ -80,3 +80,44 @@ def test_issues_kind_comes_from_the_event_and_the_journal_lives_in_runner_temp(t
     assert "## flaky-tracker: issues (daily run)" in (tmp_path / "summary.md").read_text()
     journal = (tmp_path / "gatekit-flaky-journal.json").read_text()
     assert '"key":"7.1"' in journal and '"scope":"cpu"' in journal and '"tests/test_a.py::test_x"' in journal
+
+
+def test_issues_creator_input_names_whose_issues_are_adopted(tmp_path):
+    report = tmp_path / "r.xml"
+    report.write_text('<testsuite name="pytest"><testcase classname="tests.test_a" name="test_x">'
+                      '<flakyFailure message="boom"/></testcase></testsuite>')
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="my-app[bot]", installation=True) as srv:
+        env = {"GITHUB_EVENT_NAME": "push", "GITHUB_API_URL": srv.base_url, "GITHUB_REPOSITORY": "o/r",
+               "GITHUB_RUN_ID": "8", "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+        for attempt in ("1", "2"):
+            done, outputs = run_step(tmp_path, {**env, "GITHUB_RUN_ATTEMPT": attempt}, command="issues",
+                                     report=str(report), token="t0ken", creator="someone-else\nmy-app[bot]\n")
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "updated=true" in outputs
+        [issue] = srv.repos["o/r"]["issues"].values()  # found again: adopted, not opened twice
+        assert issue["user"] == "my-app[bot]" and len(issue["comments"]) == 1
+        assert "/user" not in [r["path"] for r in srv.requests]
+
+
+def test_a_report_declaring_failures_it_does_not_show_fails_the_cpu_templates_verdict_step(tmp_path):
+    # The CPU template's leg verdict is this step (workflows/cpu-tests.yml and the demo's copy):
+    # pytest's own step may fail (continue-on-error), this one may not, so its exit 3 fails the leg.
+    for path in [SOURCE / "workflows" / "cpu-tests.yml",
+                 SOURCE / "examples" / "demo-project" / ".github" / "workflows" / "cpu-tests.yml"]:
+        jobs = yaml.safe_load(path.read_text())["jobs"]
+        steps = [s for job in jobs.values() for s in job.get("steps", [])
+                 if s.get("uses", "").endswith("actions/flaky-tracker") and s.get("with", {}).get("command") == "rerun"]
+        assert steps, path
+        for step in steps:
+            assert "continue-on-error" not in step, path
+    # A real pytest report whose failed case is gone: the suite still declares failures="1".
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-p", "no:rerunfailures", "-k", "ok or broken")
+    text = (project / "report.xml").read_text()
+    start = text.index('<testcase classname="test_mixed" name="test_broken"')
+    (project / "report.xml").write_text(text[:start] + text[text.index("</testcase>", start) + len("</testcase>"):])
+    done, outputs = run_step(tmp_path, {"FLAKY_RUN_DIR": str(project / "run-dir")}, command="rerun",
+                             report=str(project / "report.xml"), **{"working-directory": str(project)})
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "result=error" in outputs
+    assert 'declares 1 failures and errors, but its test cases show 0' in done.stderr

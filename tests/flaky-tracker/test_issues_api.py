@@ -150,3 +150,120 @@ def test_without_a_repository_it_is_a_usage_error(tmp_path):
                           text=True, env={"PATH": os.environ["PATH"]})
     assert done.returncode == 2
     assert done.stderr == "flaky-tracker: error: --repo: not given, and GITHUB_REPOSITORY is not set\n"
+
+
+def copied_body(test_id, state):
+    """The first lines of a tracking issue, as anyone could copy them into an issue of their own."""
+    return (f"<!-- gatekit-flaky-test: {test_id} -->\n"
+            f"<!-- gatekit-flaky-state: {json.dumps(state)} -->\n## Flaky test\n")
+
+
+def test_an_outsiders_issue_with_the_label_and_a_copied_marker_is_not_adopted(tmp_path):
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="gatekit-bot") as srv:
+        # One green from closing, with this run's key already applied: adopted, it would swallow
+        # the flake and close on the next green.
+        planted = copied_body(A, {"v": 1, "greens": 19, "absences": 0, "flakes": 1, "applied": ["1!"]})
+        srv.add_issue("o/r", f"Flaky test: {A}", planted, labels=["flaky"], user="mallory")
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1")
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        outsider, own = flaky_issues(srv)
+        assert outsider["body"] == planted and outsider["state"] == "open" and outsider["comments"] == []
+        assert own["user"] == "gatekit-bot" and state_of(own)["flakes"] == 1
+        assert ("::warning title=Flaky-test issues not adopted::1 issue(s) carry a flaky-test marker but were not "
+                "opened by flaky-tracker's identity; they are left alone: #1 (tests/test_a.py::test_flaky, opened by "
+                "'mallory')") in run.stdout
+        assert "### Issues left alone" in run.summary and "| [\\#1](https://github.com/o/r/issues/1) | `tests/test_a.py::test_flaky` | `mallory` |" in run.summary
+        assert [r["path"] for r in srv.requests][0] == "/user"  # whose issues: the token's account
+
+        run = issues_run(tmp_path, srv, "main", {A: "passed"}, "2")  # its own issue is adopted
+        outsider, own = flaky_issues(srv)
+        assert state_of(own)["greens"] == 1 and outsider["body"] == planted and outsider["state"] == "open"
+
+
+def test_with_github_token_the_issues_of_github_actions_bot_are_adopted(tmp_path):
+    # GITHUB_TOKEN is an installation token: GET /user answers 403, its issues are github-actions[bot]'s.
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="github-actions[bot]",
+                    installation=True) as srv:
+        srv.add_issue("o/r", f"Flaky test: {A}", copied_body(A, {"v": 1}), labels=["flaky"], user="octocat")
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1").code == 0
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "2")
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        assert "adopting the issues opened by github-actions[bot], GITHUB_TOKEN's account" in run.stdout
+        outsider, own = flaky_issues(srv)
+        assert outsider["comments"] == []
+        assert own["user"] == "github-actions[bot]" and state_of(own)["flakes"] == 2 and len(own["comments"]) == 1
+
+
+def test_a_github_app_token_needs_its_creator_named_and_loses_nothing_meanwhile(tmp_path):
+    pending = tmp_path / "pending.json"
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="my-app[bot]", installation=True) as srv:
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1", "--pending", pending)
+        assert run.code == 2
+        assert run.stderr == (
+            "flaky-tracker: error: issue #1 was opened as 'my-app[bot]', which is not among the creators whose issues "
+            "flaky-tracker adopts ('github-actions[bot]'): it would not be found again; give --creator 'my-app[bot]' "
+            "(the action's `creator` input)\n")
+        assert [r["key"] for r in json.loads(pending.read_text())["runs"]] == ["1"]
+
+        asked = len(srv.requests)
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "2", "--pending", pending, "--creator", "my-app[bot]")
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        [issue] = flaky_issues(srv)
+        assert state_of(issue)["flakes"] == 2  # run 1 once (journalled), run 2 once
+        assert "/user" not in [r["path"] for r in srv.requests[asked:]]  # --creator: no need to ask
+
+    bad = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "3", "--creator", "a b")
+    assert bad.code == 2
+    assert bad.stderr == "flaky-tracker: error: --creator: 'a b' is not a GitHub login (NAME, or SLUG[bot] for an app)\n"
+
+
+def test_a_comment_whose_post_fails_is_journalled_and_posted_by_the_next_run(tmp_path):
+    pending = tmp_path / "pending.json"
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1", "--pending", pending).code == 0
+        srv.add_fault("POST", r"/comments$", "status", times=None, status=502)
+        run = issues_run(tmp_path, srv, "main", {A: "flaky"}, "2", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "false", run.stdout + run.stderr
+        assert ("::warning title=Flaky-test comments not posted::1 comment(s) could not be posted: POST "
+                "/repos/o/r/issues/1/comments: ") in run.stdout
+        assert "1 comment(s) could not be posted; they are kept for the next run to post." in run.summary
+        [issue] = flaky_issues(srv)
+        assert state_of(issue)["flakes"] == 2 and issue["comments"] == []  # counted, not commented
+        journal = json.loads(pending.read_text())
+        assert journal["runs"] == []
+        [kept] = journal["comments"]
+        assert kept["issue"] == 1 and kept["id"] == A
+        assert kept["body"].startswith("Flaked again in a main [run](https://github.com/o/r/actions/runs/2)")
+
+        with srv.lock:
+            srv.faults.clear()
+        run = issues_run(tmp_path, srv, "main", {A: "passed"}, "3", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        [issue] = flaky_issues(srv)
+        assert [c["body"] for c in issue["comments"]] == [kept["body"]]
+        assert state_of(issue)["greens"] == 1
+        assert json.loads(pending.read_text()) == {"version": 1, "runs": [], "comments": []}
+
+
+def test_a_full_journal_names_what_it_dropped(tmp_path):
+    pending = tmp_path / "pending.json"
+    old = [{"key": f"old{r}", "url": "", "time": "", "kind": "pr", "scope": "",
+            "flakes": [{"id": f"tests/old{r}.py::t{f}", "message": "m" * 2000, "detail": "", "file": "", "line": 0}
+                       for f in range(100)]} for r in range(12)]
+    pending.write_text(json.dumps({"version": 1, "runs": old}))
+    assert pending.stat().st_size > 2 << 20
+    with FakeGitHub(token="another", state={"repos": {"o/r": {}}}) as srv:  # 401: nothing is recorded
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "new", "--pending", pending)
+    assert run.code == 0 and run.outputs["updated"] == "false", run.stdout + run.stderr
+    journal = json.loads(pending.read_text())
+    assert pending.stat().st_size <= 2 << 20
+    kept = [f["id"] for r in journal["runs"] for f in r["flakes"]]
+    assert journal["runs"][-1]["key"] == "new" and kept[-1] == A  # the newest stay
+    dropped = 1201 - len(kept)
+    assert 0 < dropped < 1201
+    assert kept[0] == f"tests/old{dropped // 100}.py::t{dropped % 100}"  # the oldest went
+    assert (f"::warning title=flaky-tracker journal full::{pending} is full (2 MiB): {dropped} flake(s) and 0 "
+            f"comment(s) were dropped, oldest first, of {dropped} test(s): tests/old0.py::t0, tests/old0.py::t1, ") in run.stdout
+    assert f"and {dropped - 10} more" in run.stdout
+    assert f"The journal is full: {dropped} flake(s) and 0 comment(s) were dropped, oldest first." in run.summary
+    assert "> - `tests/old0.py::t0`" in run.summary

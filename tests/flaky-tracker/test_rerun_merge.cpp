@@ -101,7 +101,9 @@ TEST_CASE("pytest-rerunfailures' repeated cases fold into one, counted as attemp
     <testcase classname="test_t" name="broken" time="0.1"/><testcase classname="test_t" name="broken" time="0.1"/>
     <testcase classname="test_t" name="broken" time="0.1"><failure message="bad">x</failure></testcase>
   </testsuite></testsuites>)";
-  const auto folded = fold_in_process_reruns(read_back(xml));
+  const auto result = fold_in_process_reruns(read_back(xml), "r.xml");
+  REQUIRE(result.ok());
+  const auto& folded = *result;
   REQUIRE(folded.size() == 3);
   CHECK(folded[0].node_id == "test_t.py::flaky");
   CHECK(folded[0].flaky_attempts == 1);
@@ -113,4 +115,99 @@ TEST_CASE("pytest-rerunfailures' repeated cases fold into one, counted as attemp
   const RerunVerdict v = decide_verdict(folded, RerunPlan{}, {}, 1);
   REQUIRE(v.flaky.size() == 1);
   CHECK(v.flaky[0].how == "failed, then passed after 1 earlier attempt recorded in the report");
+}
+
+namespace {
+
+Result<std::vector<junit::TestCase>> fold_xml(const std::string& suites) {
+  return fold_in_process_reruns(read_back("<testsuites>\n" + suites + "</testsuites>"), "r.xml");
+}
+
+}  // namespace
+
+TEST_CASE("pytest's own split of a failed call and a teardown error is one attempt, which erred") {
+  // pytest 9 without rerunfailures; then with `--reruns 1` (the first attempt pass-shaped),
+  // and a skipped test whose teardown erred (rerunfailures writes its attempt as a skip).
+  const auto plain = fold_xml(R"(<testsuite name="pytest">
+<testcase classname="test_t" name="test_fail_td"><failure message="AssertionError: call boom"/></testcase>
+<testcase classname="test_t" name="test_fail_td"><error message="failed on teardown with &quot;RuntimeError: x&quot;"/></testcase>
+</testsuite>)");
+  REQUIRE(plain.ok());
+  REQUIRE(plain->size() == 1);
+  CHECK((*plain)[0].outcome == JunitOutcome::error);
+  CHECK((*plain)[0].rerun_failures == 0);
+  CHECK((*plain)[0].flaky_attempts == 0);
+  const auto reruns = fold_xml(R"(<testsuite name="pytest">
+<testcase classname="test_t" name="test_fail_td"/>
+<testcase classname="test_t" name="test_fail_td"><failure message="AssertionError: call boom"/></testcase>
+<testcase classname="test_t" name="test_fail_td"><error message="failed on teardown with &quot;RuntimeError: x&quot;"/></testcase>
+<testcase classname="test_t" name="test_skip_td"><skipped message="skipping"/></testcase>
+<testcase classname="test_t" name="test_skip_td"><skipped message="skipping"/><error message="failed on teardown with &quot;RuntimeError: x&quot;"/></testcase>
+</testsuite>)");
+  REQUIRE(reruns.ok());
+  REQUIRE(reruns->size() == 2);
+  CHECK((*reruns)[0].outcome == JunitOutcome::error);
+  CHECK((*reruns)[0].rerun_failures == 1);
+  CHECK((*reruns)[1].outcome == JunitOutcome::error);
+  CHECK((*reruns)[1].rerun_failures == 1);
+}
+
+TEST_CASE("two different cases with one id are could not evaluate, never a merge") {
+  struct Row {
+    const char* shape;
+    const char* suites;
+    const char* expected;
+  };
+  const Row rows[] = {
+      {"a failure, then a pass of the same test: not how pytest-rerunfailures records an attempt",
+       R"(<testsuite name="pytest"><testcase classname="tests.test_a.TestB" name="test_x" file="tests/common.py"><failure message="boom"/></testcase>
+<testcase classname="tests.test_a.TestB" name="test_x" file="tests/common.py"/></testsuite>
+)",
+       "r.xml: two test cases share the id \"tests/test_a.py::TestB::test_x\" (line 2: suite \"pytest\", classname "
+       "\"tests.test_a.TestB\", name \"test_x\", file \"tests/common.py\", a failure; line 3: suite \"pytest\", classname "
+       "\"tests.test_a.TestB\", name \"test_x\", file \"tests/common.py\", no failure): the earlier one has a failure of "
+       "its own, which is not how pytest-rerunfailures records an attempt; their results cannot be told apart, so they "
+       "are not merged"},
+      {"the same id from two classnames (hostile: a '/' in a classname)",
+       R"(<testsuite name="pytest"><testcase classname="tests.test_a" name="test_x"/>
+<testcase classname="tests/test_a.py" name="test_x"><failure/></testcase></testsuite>
+)",
+       "r.xml: two test cases share the id \"tests/test_a.py::test_x\" (line 2: suite \"pytest\", classname "
+       "\"tests.test_a\", name \"test_x\", file \"tests/test_a.py\", no failure; line 3: suite \"pytest\", classname \"tests/test_a.py\", name "
+       "\"test_x\", a failure): they are different tests (suite, classname, name or file differ); their results "
+       "cannot be told apart, so they are not merged"},
+      {"CTest: one name in two suites (two projects' reports put together)",
+       R"(<testsuite name="cpu"><testcase classname="unit" name="unit" status="fail"><failure/></testcase></testsuite>
+<testsuite name="gpu"><testcase classname="unit" name="unit" status="run"/></testsuite>
+)",
+       "r.xml: two test cases share the id \"unit::unit\" (line 2: suite \"cpu\", classname \"unit\", name \"unit\", a "
+       "failure; line 3: suite \"gpu\", classname \"unit\", name \"unit\", no failure): they are different tests "
+       "(suite, classname, name or file differ); their results cannot be told apart, so they are not merged"},
+      {"Surefire: one test written twice, with reruns of its own",
+       R"(<testsuite name="a.ATest"><testcase classname="a.ATest" name="works"><flakyFailure message="m"/></testcase>
+<testcase classname="a.ATest" name="works"/></testsuite>
+)",
+       "r.xml: two test cases share the id \"a.ATest::works\" (line 2: suite \"a.ATest\", classname \"a.ATest\", name "
+       "\"works\", no failure; line 3: suite \"a.ATest\", classname \"a.ATest\", name \"works\", no failure): the "
+       "earlier one records reruns of its own, which is not how pytest-rerunfailures records an attempt; their "
+       "results cannot be told apart, so they are not merged"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.shape);
+    const auto folded = fold_xml(row.suites);
+    REQUIRE_FALSE(folded.ok());
+    CHECK(folded.error().kind == ErrorKind::could_not_evaluate);
+    CHECK(folded.error().message == row.expected);
+  }
+}
+
+TEST_CASE("ids that differ only after 4 KB are two tests, not one test's attempts") {
+  const std::string common(5000, 'p');
+  const auto folded = fold_xml("<testsuite name='pytest'><testcase classname='test_t' name='test_p[" + common +
+                               "1]'><failure message='boom'/></testcase><testcase classname='test_t' name='test_p[" +
+                               common + "2]'/></testsuite>");
+  REQUIRE(folded.ok());
+  REQUIRE(folded->size() == 2);
+  CHECK((*folded)[0].outcome == JunitOutcome::failure);
+  CHECK((*folded)[1].flaky_attempts == 0);
 }

@@ -58,6 +58,9 @@ TEST_CASE("unsafe_node_id: what pytest must never be given") {
       {"", "no pytest node id could be derived from the report"},
       {"--help", "the node id starts with '-' and would read as an option"},
       {"-p.py::t", "the node id starts with '-' and would read as an option"},
+      {"@args.txt", "the node id starts with '@' and would read as a file of arguments (pytest 8.2+)"},
+      {"@t.py::x", "the node id starts with '@' and would read as a file of arguments (pytest 8.2+)"},
+      {"tests/t.py::x[@args]", std::nullopt},  // '@' inside the id is only text
       {"t.py::x\n--pdb", "the node id holds control characters"},
       {"/etc/t.py::x", "the node id is an absolute path"},
       {"../other/t.py::x", "the node id points outside the project ('..')"},

@@ -141,3 +141,146 @@ def test_a_run_with_junit_prefix_matches_its_reruns(tmp_path):
                 f"{sys.executable} -m pytest -p no:cacheprovider --junit-prefix=py312 --junitxml={{report}} -- {{tests}}")
     assert run.code == 0, run.stdout + run.stderr
     assert run.outputs["flaky-tests"].splitlines() == [f"test_mixed.py::{n}" for n in FLAKY]
+
+
+# A unittest mixin (tests/common.py) inherited by TestTF (tests/test_tf.py) and TestTorch
+# (tests/test_torch.py): xunit1 writes file="tests/common.py" for the methods of both classes.
+# test_shared is broken in TestTF alone; test_flip fails the first time in each class.
+MIXIN_IDS = [
+    "tests/test_tf.py::TestTF::test_flip", "tests/test_tf.py::TestTF::test_shared", "tests/test_tf.py::TestA::test_same",
+    "tests/test_torch.py::TestTorch::test_flip", "tests/test_torch.py::TestTorch::test_shared",
+    "tests/test_torch.py::TestA::test_same", "tests/test_torch.py::TestA::TestInner::test_same",
+    "tests/test_torch.py::test_param[1]", "tests/test_torch.py::test_param[a.b]",
+    "tests/test_torch.py::test_param[x::y]", "tests/test_torch.py::test_same",
+]
+NO_RERUNS = ["-p", "no:rerunfailures"]
+
+
+def case_list(report):
+    return list(ET.parse(report).iter("testcase"))
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_a_mixin_test_failing_in_one_class_and_passing_in_another_is_a_failure_not_a_flake(tmp_path, family):
+    project = copy_suite("mixins", tmp_path / "p")
+    first = pytest_run(project, project / "report.xml", *NO_RERUNS, "-o", f"junit_family={family}", "-k", "not flip")
+    assert first.returncode == 1, first.stdout
+    if family == "xunit1":  # the shape that made both classes' test_shared one id
+        shared = [c for c in case_list(project / "report.xml") if c.get("name") == "test_shared"]
+        assert [(c.get("classname"), c.get("file")) for c in shared] == [
+            ("tests.test_tf.TestTF", "tests/common.py"), ("tests.test_torch.TestTorch", "tests/common.py")]
+    run = rerun(project)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["failed"] == "1" and run.outputs["flaky"] == "0"
+    assert ("failed: tests/test_tf.py::TestTF::test_shared (failed again on 1 rerun: AssertionError: broken for tf only"
+            in run.stdout)
+    merged = case_list(project / "report.xml")
+    assert len(merged) == 9  # every test kept: none merged into another
+    torch = cases(project / "report.xml")[("tests.test_torch.TestTorch", "test_shared")]
+    assert torch.find("failure") is None and torch.find("flakyFailure") is None
+
+
+MIXIN_RUNS = {
+    "plain": NO_RERUNS,
+    "reruns": ["--reruns", "1"],
+    "reruns-xdist": ["--reruns", "1", "-n", "2"],
+    "prefix": [*NO_RERUNS, "--junit-prefix=py312"],
+}
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+@pytest.mark.parametrize("shape", MIXIN_RUNS)
+def test_mixin_flakes_are_told_apart_per_class_and_every_test_keeps_its_case(tmp_path, family, shape):
+    if "reruns" in shape:
+        pytest.importorskip("pytest_rerunfailures", reason="tests/requirements.txt installs pytest-rerunfailures")
+    if "xdist" in shape:
+        pytest.importorskip("xdist", reason="tests/requirements.txt installs pytest-xdist")
+    project = copy_suite("mixins", tmp_path / "p")
+    pytest_run(project, project / "report.xml", "-o", f"junit_family={family}", *MIXIN_RUNS[shape])
+    extra = []
+    if shape == "prefix":
+        extra = ["--junit-prefix", "py312", "--command",
+                 f"{sys.executable} -m pytest -p no:cacheprovider -p no:rerunfailures --junit-prefix=py312 "
+                 "--junitxml={report} -- {tests}"]
+    run = rerun(project, *extra)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["failed"] == "1", run.stdout
+    assert sorted(run.outputs["flaky-tests"].splitlines()) == [
+        "tests/test_tf.py::TestTF::test_flip", "tests/test_torch.py::TestTorch::test_flip"]
+    assert "failed: tests/test_tf.py::TestTF::test_shared (failed again on 1 rerun" in run.stdout
+    merged = case_list(project / "report.xml")
+    assert len(merged) == len(MIXIN_IDS)  # one case per test: attempts folded, no test lost
+    assert len({(c.get("classname"), c.get("name")) for c in merged}) == len(MIXIN_IDS)
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+@pytest.mark.parametrize("reruns", [[], ["--reruns", "1"]])
+def test_a_failed_call_then_a_teardown_error_is_one_test_that_failed(tmp_path, family, reruns):
+    if reruns:
+        pytest.importorskip("pytest_rerunfailures", reason="tests/requirements.txt installs pytest-rerunfailures")
+    (tmp_path / "test_td.py").write_text(
+        "import pytest\n\n@pytest.fixture\ndef bad_teardown():\n    yield\n    raise RuntimeError('teardown boom')\n\n"
+        "def test_fail_td(bad_teardown):\n    assert False, 'call boom'\n\ndef test_ok():\n    pass\n")
+    (tmp_path / "run-dir").mkdir()
+    pytest_run(tmp_path, tmp_path / "report.xml", *(reruns or NO_RERUNS), "-o", f"junit_family={family}")
+    written = [c.get("name") for c in case_list(tmp_path / "report.xml")]
+    assert written.count("test_fail_td") == (3 if reruns else 2)  # pytest's own shape: two cases for one test
+    run = rerun(tmp_path)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["failed"] == "1" and run.outputs["flaky"] == "0"
+    assert ("failed: test_td.py::test_fail_td (an error (collection, setup or teardown) is never flaky: failed on "
+            "teardown with \"RuntimeError: teardown boom\")") in run.stdout
+    assert [c.get("name") for c in case_list(tmp_path / "report.xml")] == ["test_fail_td", "test_ok"]
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_a_suite_declaring_a_failure_its_cases_do_not_show_could_not_be_evaluated(tmp_path, family):
+    # A real pytest report with the failed test's case gone (a writer cut short between cases,
+    # a runner that died outside any test): the suite still declares failures="1".
+    project = copy_suite("mixed", tmp_path / "p")
+    pytest_run(project, project / "report.xml", *NO_RERUNS, "-o", f"junit_family={family}", "-k", "ok or broken")
+    text = (project / "report.xml").read_text()
+    start = text.index('<testcase classname="test_mixed" name="test_broken"')
+    text = text[:start] + text[text.index("</testcase>", start) + len("</testcase>"):]
+    assert 'failures="1"' in text and "<failure" not in text
+    (project / "report.xml").write_text(text)
+    before = text
+    run = rerun(project)
+    assert run.code == 3, run.stdout + run.stderr
+    assert run.outputs["result"] == "error"
+    assert run.stderr == (f"flaky-tracker: error: {project / 'report.xml'}:1: <testsuite name=\"pytest\"> declares 1 "
+                          "failures and errors, but its test cases show 0: the runner failed outside any test, or the "
+                          "report was cut short; the report cannot say whether the tests passed\n")
+    assert (project / "report.xml").read_text() == before  # not rewritten as a pass
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_parametrised_ids_that_differ_only_after_4_kb_are_two_tests(tmp_path, family):
+    (tmp_path / "test_long.py").write_text(
+        "import pytest\n\nLONG = ['a' * 5000 + '1', 'a' * 5000 + '2']\n\n@pytest.mark.parametrize('s', LONG, ids=LONG)\n"
+        "def test_p(s):\n    assert s.endswith('2'), 'broken for 1'\n")
+    (tmp_path / "run-dir").mkdir()
+    pytest_run(tmp_path, tmp_path / "report.xml", *NO_RERUNS, "-o", f"junit_family={family}")
+    run = rerun(tmp_path)
+    assert run.code == 1, run.stdout[-2000:] + run.stderr
+    assert run.outputs["failed"] == "1" and run.outputs["flaky"] == "0"
+    assert f"failed: test_long.py::test_p[{'a' * 5000}1] (failed again on 1 rerun: AssertionError: broken for 1" in run.stdout
+    assert len(case_list(tmp_path / "report.xml")) == 2
+
+
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_subtests_failing_several_times_in_one_case_are_counted_as_pytest_declares_them(tmp_path, family):
+    # pytest 9 writes each failed subtest as one more <failure> in the test's one <testcase>
+    # (and the subtests fixture one more for the test): failures="6" over 3 cases agrees.
+    (tmp_path / "test_sub.py").write_text(
+        "import unittest\n\nclass TestU(unittest.TestCase):\n    def test_two(self):\n        for i in range(3):\n"
+        "            with self.subTest(i=i):\n                self.assertEqual(i, 0)\n\n"
+        "def test_fixture(subtests):\n    for i in range(3):\n        with subtests.test(i=i):\n            assert i == 0\n\n"
+        "def test_ok(subtests):\n    with subtests.test(i=0):\n        pass\n")
+    (tmp_path / "run-dir").mkdir()
+    pytest_run(tmp_path, tmp_path / "report.xml", *NO_RERUNS, "-o", f"junit_family={family}")
+    suite = ET.parse(tmp_path / "report.xml").getroot().find("testsuite")
+    assert suite.get("failures") == "5" and len(suite.findall("testcase")) == 3
+    run = rerun(tmp_path)
+    assert run.code == 1, run.stdout + run.stderr
+    assert run.outputs["failed"] == "2" and run.outputs["flaky"] == "0"

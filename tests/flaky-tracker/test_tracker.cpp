@@ -6,6 +6,11 @@
 
 #include "catch.hpp"
 #include "memory_issue_store.hpp"
+#include "batch.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/junit_reader.hpp"
+#include "gatekit/sha256.hpp"
+#include "report.hpp"
 #include "tracker.hpp"
 
 using namespace gatekit;
@@ -33,8 +38,10 @@ IssueState state(const StoredIssue& issue) {
   return *s;
 }
 
+const std::vector<std::string> kCreators = {"gatekit-bot"};
+
 Status apply(MemoryIssueStore& store, const Batch& b, Rules rules = {3, 2}) {
-  Tracker tracker(store, "flaky", rules);
+  Tracker tracker(store, "flaky", rules, kCreators);
   if (auto s = tracker.load(); !s) return s;
   return tracker.apply(b);
 }
@@ -116,7 +123,7 @@ TEST_CASE("another run opening the same issue at the same moment: one stays, no 
   MemoryIssueStore store;
   // The other run creates its issue right after this run's re-read (between list and create).
   bool raced = false;
-  Tracker tracker(store, "flaky", Rules{});
+  Tracker tracker(store, "flaky", Rules{}, kCreators);
   REQUIRE(tracker.load().ok());
   const Batch other = batch("other", RunKind::pr, {{kId, Observation::flaky}});
   {
@@ -161,4 +168,175 @@ TEST_CASE("the API failing mid-run stops with the error; what was written stays 
   store.fail_from_call = 0;
   REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());  // caught up
   CHECK(state(store.issues.at(1)).flakes == 1);
+}
+
+TEST_CASE("adoption: an issue with the label and a copied marker that someone else opened is left alone") {
+  MemoryIssueStore store;
+  // Someone copied a tracking issue's first lines: a state that is one green from closing, and
+  // this run's key already applied (so that this run's flake would count for nothing).
+  IssueState planted;
+  planted.greens = 2;
+  planted.applied = {"r1!"};
+  store.issues[1] = {1, "Flaky test: " + kId, issue_body(kId, planted, Rules{3, 2}, ""), "open", "u1", "mallory"};
+  const std::string planted_body = store.issues.at(1).body;
+  Tracker tracker(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(tracker.load().ok());
+  CHECK(tracker.issues().empty());
+  REQUIRE(tracker.apply(batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  REQUIRE(store.issues.size() == 2);  // the test got an issue of the tool's own
+  CHECK(store.issues.at(2).author == "gatekit-bot");
+  CHECK(state(store.issues.at(2)).flakes == 1);
+  CHECK(store.issues.at(1).body == planted_body);  // never written, commented on or closed
+  CHECK(store.issues.at(1).state == "open");
+  CHECK(store.comments[1].empty());
+  REQUIRE(tracker.not_adopted().size() == 1);  // found by every re-read, listed once
+  CHECK(tracker.not_adopted()[0].number == 1);
+  CHECK(tracker.not_adopted()[0].id == kId);
+  CHECK(tracker.not_adopted()[0].author == "mallory");
+
+  // Its own issue is adopted on the next run: greens count there, the planted one stays.
+  REQUIRE(apply(store, batch("g1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(state(store.issues.at(2)).greens == 1);
+  CHECK(store.issues.at(1).body == planted_body);
+}
+
+TEST_CASE("adoption: an issue opened under a login that is not a creator stops the run (it would be lost)") {
+  MemoryIssueStore store;
+  store.login = "my-app[bot]";
+  Tracker tracker(store, "flaky", Rules{}, {"github-actions[bot]"});
+  REQUIRE(tracker.load().ok());
+  const Status s = tracker.apply(batch("r1", RunKind::pr, {{kId, Observation::flaky}}));
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().kind == ErrorKind::bad_input);
+  CHECK(s.error().message ==
+        "issue #1 was opened as 'my-app[bot]', which is not among the creators whose issues flaky-tracker adopts "
+        "('github-actions[bot]'): it would not be found again; give --creator 'my-app[bot]' (the action's `creator` "
+        "input)");
+}
+
+TEST_CASE("comments: a failed POST is kept for the next run, which posts it first") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  store.comment_fails = 1;
+  std::vector<PendingComment> kept;
+  {
+    Tracker tracker(store, "flaky", Rules{3, 2}, kCreators);
+    REQUIRE(tracker.load().ok());
+    REQUIRE(tracker.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());  // the state is in
+    CHECK(state(store.issues.at(1)).flakes == 2);
+    CHECK(store.comments[1].empty());
+    REQUIRE(tracker.unposted().size() == 1);
+    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/1/comments: HTTP 503");
+    kept = tracker.unposted();
+  }
+  CHECK(kept[0].issue == 1);
+  CHECK(kept[0].id == kId);
+  CHECK(kept[0].body.starts_with("Flaked again in a main [run](https://ci/runs/r2)"));
+  // Applying r2 again would add nothing (its key is in the state): the comment lives on only
+  // through the journal.
+  Tracker next(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(next.post_journalled(kept).ok());
+  REQUIRE(next.load().ok());
+  REQUIRE(next.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());
+  REQUIRE(store.comments[1].size() == 1);
+  CHECK(store.comments[1][0] == kept[0].body);
+  CHECK(next.unposted().empty());
+}
+
+TEST_CASE("comments: a closing comment that fails is kept too; the issue is closed all the same") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}}), Rules{1, 2}).ok());
+  store.comment_fails = 1;
+  Tracker tracker(store, "flaky", Rules{1, 2}, kCreators);
+  REQUIRE(tracker.load().ok());
+  REQUIRE(tracker.apply(batch("g1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(store.issues.at(1).state == "closed");
+  REQUIRE(tracker.unposted().size() == 1);
+  CHECK(tracker.unposted()[0].body.starts_with("Closing: 1 green runs in a row on main"));
+}
+
+TEST_CASE("comments: journalled ones stop at an API failure (kept) and give up on a gone issue (named)") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  const std::vector<PendingComment> journal = {{9, "gone.py::t", "to a deleted issue"}, {1, kId, "first"}, {1, kId, "second"}};
+  {
+    store.comment_fails = 2;  // the deleted issue's answer comes first: 503 is not "gone"
+    store.comment_status = 503;
+    Tracker tracker(store, "flaky", Rules{}, kCreators);
+    const Status s = tracker.post_journalled(journal);
+    REQUIRE_FALSE(s.ok());
+    CHECK(tracker.unposted().size() == 3);  // all kept, in order
+    CHECK(tracker.unposted()[0].id == "gone.py::t");
+    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/9/comments: HTTP 503");
+    CHECK(tracker.given_up().empty());
+  }
+  store.comment_fails = 0;
+  Tracker tracker(store, "flaky", Rules{}, kCreators);
+  REQUIRE(tracker.post_journalled(journal).ok());
+  CHECK(store.comments[1] == std::vector<std::string>{"first", "second"});
+  REQUIRE(tracker.given_up().size() == 1);
+  CHECK(tracker.given_up()[0].comment.id == "gone.py::t");
+  CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/9/comments: HTTP 404: Not Found");
+  CHECK(tracker.unposted().empty());
+TEST_CASE("two tests whose ids differ only after 4 KB get two issues, each found again by its marker") {
+  // A merged report (flaky-tracker rerun writes <flakyFailure>) with two parametrised tests
+  // whose names differ only in their last byte, read as `issues` reads it.
+  const std::string common(6000, 'p');
+  std::string xml = "<testsuites><testsuite name=\"pytest\">";
+  for (const char* last : {"0", "1"})
+    xml += "<testcase classname=\"tests.test_a\" name=\"test_p[" + common + last +
+           "]\"><flakyFailure message=\"boom\"/></testcase>";
+  xml += "</testsuite></testsuites>";
+  MemoryFiles files;
+  REQUIRE(files.write("/r.xml", xml).ok());
+  const auto report = load_report(files, "/r.xml", "");
+  REQUIRE(report.ok());
+  Batch b;
+  b.run = {"r1", "https://ci/runs/r1", "2026-12-01T10:00:00Z", RunKind::pr};
+  b.complete = true;
+  add_report(b, report->cases);
+  REQUIRE(b.flakes.size() == 2);
+  MemoryIssueStore store;
+  REQUIRE(apply(store, b).ok());
+  REQUIRE(store.issues.size() == 2);
+  const auto first = marker_id(store.issues.at(1).body), second = marker_id(store.issues.at(2).body);
+  REQUIRE(first.has_value());
+  REQUIRE(second.has_value());
+  CHECK(*first != *second);
+  CHECK(first->starts_with("tests/test_a.py::test_p[ppp"));
+  b.run.key = "r2";
+  REQUIRE(apply(store, b).ok());  // the next flake of each lands on its own issue
+  CHECK(store.issues.size() == 2);
+  CHECK(state(store.issues.at(1)).flakes == 2);
+  CHECK(state(store.issues.at(2)).flakes == 2);
+}
+
+TEST_CASE("issue keys: ids up to 4096 bytes are kept as they are; a longer one is cut and hashed") {
+  const std::string at_limit(kMaxMarkerIdBytes, 'x');
+  CHECK(issue_key(at_limit) == at_limit);
+  CHECK(issue_key("tests/test_a.py::test_x") == "tests/test_a.py::test_x");
+  const std::string longer = at_limit + "y";
+  CHECK(issue_key(longer) == at_limit + " [sha256 of the whole id: " + sha256_hex(longer) + "]");
+  CHECK(issue_key(longer).size() > kMaxMarkerIdBytes);  // never equal to a short id
+  const std::string utf8 = std::string(kMaxMarkerIdBytes - 1, 'x') + "\xE2\x98\xBA" + "z";  // cut before the character
+  CHECK(issue_key(utf8).starts_with(std::string(kMaxMarkerIdBytes - 1, 'x') + " [sha256"));
+  // A 60 KB id (the reader takes names up to 64 KiB whole): the issue body stays within
+  // GitHub's 65536 characters, and the test's next flake finds the issue again.
+  junit::TestCase c;
+  c.classname = "tests.test_a";
+  c.name = "test_p[" + std::string(60'000, '%') + "]";  // '%' is escaped in the marker: 3 bytes each
+  c.node_id = "tests/test_a.py::" + c.name;
+  c.flaky_attempts = 1;
+  Batch b;
+  b.run = {"r1", "https://ci/runs/r1", "2026-12-01T10:00:00Z", RunKind::pr};
+  add_report(b, {c});
+  MemoryIssueStore store;
+  REQUIRE(apply(store, b).ok());
+  REQUIRE(store.issues.size() == 1);
+  CHECK(store.issues.at(1).body.size() < 65536);
+  CHECK(marker_id(store.issues.at(1).body) == issue_key(c.id()));
+  b.run.key = "r2";
+  REQUIRE(apply(store, b).ok());
+  CHECK(store.issues.size() == 1);
+  CHECK(state(store.issues.at(1)).flakes == 2);
 }

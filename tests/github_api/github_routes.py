@@ -64,7 +64,7 @@ def list_issues(fake, api, repo, r, m, query, body, path):
 def create_issue(fake, api, repo, r, m, query, body):
     if not isinstance(body, dict) or not isinstance(body.get("title"), str) or not body["title"]:
         return _invalid("Issue", "title")
-    number = fake.add_issue(repo, body["title"], body.get("body") or "", body.get("labels") or [])
+    number = fake.add_issue(repo, body["title"], body.get("body") or "", body.get("labels") or [], user=fake.login)
     return _reply(201, shapes.issue(api, repo, r["issues"][number]),
                   {"location": f"{api}/repos/{repo}/issues/{number}"})
 
@@ -97,8 +97,8 @@ def add_comment(fake, api, repo, r, m, query, body):
     if not isinstance(body, dict) or not isinstance(body.get("body"), str):
         return _invalid("IssueComment", "body")
     cid = fake._id()
-    it["comments"].append({"id": cid, "body": body["body"]})
-    return _reply(201, shapes.issue_comment(api, repo, it["number"], cid, body["body"]))
+    it["comments"].append({"id": cid, "body": body["body"], "user": fake.login})
+    return _reply(201, shapes.issue_comment(api, repo, it["number"], cid, body["body"], fake.login))
 
 
 def list_comments(fake, api, repo, r, m, query, body, path):
@@ -106,7 +106,8 @@ def list_comments(fake, api, repo, r, m, query, body, path):
     if not it:
         return _not_found()
     chunk, headers = fake.paginate(it["comments"], query, path)
-    return _reply(200, [shapes.issue_comment(api, repo, it["number"], c["id"], c["body"]) for c in chunk], headers)
+    return _reply(200, [shapes.issue_comment(api, repo, it["number"], c["id"], c["body"], c.get("user") or "octocat")
+                        for c in chunk], headers)
 
 
 def add_labels(fake, api, repo, r, m, query, body):
@@ -226,6 +227,16 @@ ROUTES = [
     ("GET", r"/actions/runs/(\d+)/artifacts", list_artifacts, True),
     ("POST", r"/actions/workflows/([^/]+)/dispatches", dispatch_workflow, False),
 ]
+
+
+def authenticated_user(fake, api, method):
+    """GET /user: the token's account; an installation token is refused as GitHub refuses it."""
+    if method != "GET":
+        return _not_found()
+    if fake.installation:
+        return _reply(403, shapes.error("Resource not accessible by integration", 403,
+                                        "https://docs.github.com/rest/users/users#get-the-authenticated-user"))
+    return _reply(200, shapes.public_user(api, fake.login))
 
 
 def dispatch(fake, api, repo, r, method, rest, query, body, path):

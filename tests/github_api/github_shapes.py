@@ -6,6 +6,7 @@ shape the server emits against that description, so a drift is a failing test.
 Values are deterministic (ids derive from names and numbers) so tests can compare bodies.
 """
 import hashlib
+from urllib.parse import quote
 
 EPOCH_ISO = "2024-01-01T00:00:00Z"
 
@@ -20,8 +21,11 @@ def node_id(*parts) -> str:
 
 
 def user(api: str, login: str = "octocat") -> dict:
-    html = "https://github.com/" + login
-    url = f"{api}/users/{login}"
+    """A simple-user; a login ending in [bot] (an app's account, e.g. github-actions[bot]) is a Bot."""
+    bot = login.endswith("[bot]")
+    # As GitHub writes them: an app's account links to the app; [ and ] are percent-encoded.
+    html = "https://github.com/apps/" + login[:-5] if bot else "https://github.com/" + login
+    url = f"{api}/users/{quote(login)}"
     return {
         "login": login, "id": stable_id("user", login), "node_id": node_id("user", login),
         "avatar_url": f"https://avatars.githubusercontent.com/u/{stable_id('user', login)}",
@@ -30,8 +34,18 @@ def user(api: str, login: str = "octocat") -> dict:
         "gists_url": url + "/gists", "starred_url": url + "/starred",
         "subscriptions_url": url + "/subscriptions", "organizations_url": url + "/orgs",
         "repos_url": url + "/repos", "events_url": url + "/events",
-        "received_events_url": url + "/received_events", "type": "User", "site_admin": False,
+        "received_events_url": url + "/received_events", "type": "Bot" if bot else "User",
+        "site_admin": False,
     }
+
+
+def public_user(api: str, login: str) -> dict:
+    """GET /user as GitHub answers it without the user scope (public profile only)."""
+    out = user(api, login)
+    out.update({"name": None, "company": None, "blog": "", "location": None, "email": None, "hireable": None,
+                "bio": None, "public_repos": 0, "public_gists": 0, "followers": 0, "following": 0,
+                "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "user_view_type": "public"})
+    return out
 
 
 _REPO_URL_FIELDS = [
@@ -140,7 +154,8 @@ def issue(api: str, repo: str, it: dict) -> dict:
         "repository_url": f"{api}/repos/{repo}", "labels_url": url + "/labels{/name}",
         "comments_url": url + "/comments", "events_url": url + "/events",
         "html_url": f"https://github.com/{repo}/issues/{number}", "number": number,
-        "state": it.get("state", "open"), "title": it["title"], "body": it.get("body"), "user": user(api),
+        "state": it.get("state", "open"), "title": it["title"], "body": it.get("body"),
+        "user": user(api, it.get("user") or "octocat"),
         "labels": [label(api, repo, name) for name in it.get("labels", [])], "assignee": None,
         "milestone": None, "locked": False, "comments": len(it.get("comments", [])),
         "closed_at": EPOCH_ISO if it.get("state") == "closed" else None,
@@ -155,12 +170,12 @@ def issue(api: str, repo: str, it: dict) -> dict:
     return out
 
 
-def issue_comment(api: str, repo: str, number: int, comment_id: int, body: str) -> dict:
+def issue_comment(api: str, repo: str, number: int, comment_id: int, body: str, login: str = "octocat") -> dict:
     return {
         "id": comment_id, "node_id": node_id("comment", comment_id),
         "url": f"{api}/repos/{repo}/issues/comments/{comment_id}",
         "html_url": f"https://github.com/{repo}/issues/{number}#issuecomment-{comment_id}",
-        "issue_url": f"{api}/repos/{repo}/issues/{number}", "body": body, "user": user(api),
+        "issue_url": f"{api}/repos/{repo}/issues/{number}", "body": body, "user": user(api, login),
         "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "author_association": "OWNER",
     }
 

@@ -71,8 +71,13 @@ class Fault:
 
 
 class FakeGitHub:
-    def __init__(self, token=None, rate_limit=5000, state=None):
+    def __init__(self, token=None, rate_limit=5000, state=None, login="octocat", installation=False):
         self.token = token
+        # Who the token acts as: the user of GET /user and of the issues and comments it creates.
+        # installation=True: a GitHub App installation token (Actions' GITHUB_TOKEN), which
+        # GET /user refuses with 403 "Resource not accessible by integration".
+        self.login = login
+        self.installation = installation
         self.lock = threading.RLock()
         self.repos = {}
         self.faults = []
@@ -113,12 +118,14 @@ class FakeGitHub:
                 "head_sha": head_sha, "base_sha": base_sha, "head_ref": head_ref, "base_ref": base_ref,
                 "state": state, "title": title or f"PR {number}"}
 
-    def add_issue(self, repo, title, body="", labels=(), state="open", number=None, pull_request=False):
+    def add_issue(self, repo, title, body="", labels=(), state="open", number=None, pull_request=False,
+                  user="octocat"):
+        """user: the login that opened it (as GitHub records it in the issue's `user`)."""
         with self.lock:
             issues = self._repo(repo)["issues"]
             number = number or (max(issues, default=0) + 1)
             issues[number] = {"number": number, "title": title, "body": body, "labels": list(labels),
-                              "state": state, "pull_request": pull_request, "comments": []}
+                              "state": state, "pull_request": pull_request, "comments": [], "user": user}
             return number
 
     def add_status(self, repo, sha, state, context="default", description=None, target_url=None):
@@ -157,6 +164,10 @@ class FakeGitHub:
             self.rate.update(state["rate_limit"])
         if "token" in state:
             self.token = state["token"]
+        if "login" in state:
+            self.login = state["login"]
+        if "installation" in state:
+            self.installation = bool(state["installation"])
         for repo, content in state.get("repos", {}).items():
             self._repo(repo)
             for pr in content.get("pulls", []):
@@ -258,6 +269,9 @@ class FakeGitHub:
 
     def route(self, method, path, query, body):
         api = self.base_url
+        if path == "/user":
+            with self.lock:
+                return _routes.authenticated_user(self, api, method)
         m = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)?", path)
         if not m:
             return Reply(404, shapes.error("Not Found", 404))

@@ -45,7 +45,7 @@ def exchanges():
                  head_sha=SHA)
     srv.add_issue("o/r", "flaky: test_a", body="seen twice", labels=["flaky"])
     srv.add_issue("o/r", "a pull request", pull_request=True)
-    srv.add_issue("o/r", "closed one", state="closed", labels=["flaky"])
+    srv.add_issue("o/r", "closed one", state="closed", labels=["flaky"], user="github-actions[bot]")
     srv.add_status("o/r", SHA, "success", "gatekit/gpu", "all good", "https://example.com/run/1")
     srv.add_ref("o/r", "heads/main", SHA)
     run = srv.add_run("o/r", head_sha=SHA, jobs=[{"name": "build"}, {"name": "test (gpu)", "status": "in_progress"},
@@ -79,7 +79,10 @@ def exchanges():
             call(base, "GET", f"/repos/o/r/actions/runs/{run}/artifacts"),
             call(base, "POST", "/repos/o/r/actions/workflows/ci.yml/dispatches", {"ref": "main", "inputs": {"a": "1"}}),
             call(base, "POST", "/repos/o/r/actions/workflows/ci.yml/dispatches", {"inputs": {}}),
+            call(base, "GET", "/user"),
         ]
+        srv.installation = True  # an installation token (GITHUB_TOKEN): GET /user is refused
+        ex.append(call(base, "GET", "/user"))
     finally:
         srv.stop()
     return ex
@@ -97,7 +100,19 @@ def test_every_route_is_exercised(exchanges):
 
 
 def test_error_answers_are_exercised(exchanges):
-    assert {404, 422, 204} <= {ex["status"] for ex in exchanges}
+    assert {404, 422, 204, 403} <= {ex["status"] for ex in exchanges}
+
+
+def test_the_tokens_own_account_and_who_opened_an_issue(exchanges):
+    """GET /user names the token's account; an installation token gets GitHub's 403; an
+    issue's `user` is who opened it (a Bot for an app's account)."""
+    me, refused = [ex for ex in exchanges if ex["path"] == "/user"]
+    assert me["status"] == 200 and me["body"]["login"] == "octocat" and me["body"]["type"] == "User"
+    assert refused["status"] == 403 and refused["body"]["message"] == "Resource not accessible by integration"
+    listing = next(ex for ex in exchanges if ex["path"] == "/repos/o/r/issues" and ex["status"] == 200)
+    by = {it["title"]: it["user"] for it in listing["body"]}
+    assert by["closed one"]["login"] == "github-actions[bot]" and by["closed one"]["type"] == "Bot"
+    assert by["flaky: test_a"]["login"] == "octocat"
 
 
 def test_responses_match_githubs_openapi_description(exchanges, tmp_path):

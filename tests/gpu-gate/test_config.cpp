@@ -77,7 +77,7 @@ colour: red
         "11 errors in gate.yml:\n"
         "gate.yml:1:10: command: must hold {paths} (the tests to run)\n"
         "gate.yml:1:10: command: must hold {junit} (the JUnit report the gate reads its counts from)\n"
-        "gate.yml:1:19: command[1]: unknown placeholder {threads} (known: {workers}, {paths}, {junit})\n"
+        "gate.yml:1:19: command[1]: unknown placeholder {threads} (known: {workers}, {paths}, {junit}, {markers})\n"
         "gate.yml:2:10: workers: must be from 1 to 1024, got 0\n"
         "gate.yml:3:12: namespace: the namespace 'a-mine' must not end in '-mine' (refs/<namespace>-mine/ holds this machine's results)\n"
         "gate.yml:5:3: scope.folder: unknown key 'folder' (did you mean 'folders'?)\n"
@@ -86,5 +86,5 @@ colour: red
         "gate.yml:8:10: signing: expected a map with sign, allowed_signers, got 'yes'\n"
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
-        "expiry_days, docs, concurrency, stress_repeats, signing, test_map)");
+        "expiry_days, docs, concurrency, stress_repeats, signing, test_map, selection)");
 }

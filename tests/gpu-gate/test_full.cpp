@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "full.hpp"
+#include "markers.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
@@ -62,9 +63,10 @@ TEST_CASE("full: the extras line is YAML that reads back as the file name") {
         "python -m pytest -m 'nightly or not nightly' 'it'\\''s'");
 }
 
-TEST_CASE("full: each pass's command: every path, nightly included, coverage on the GPU") {
+TEST_CASE("full: each pass's command: every path, the markers applied before, coverage on the GPU") {
   Config config;
-  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"};
+  config.command = apply_markers({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"},
+                                 "nightly or not nightly");
   CHECK(full_command(config, 4, "/t/j.xml", Device::gpu) ==
         std::vector<std::string>{"python", "-m", "pytest", "-n", "4", "--junitxml=/t/j.xml", "-m",
                                  "nightly or not nightly", "--cov=.", "--cov-context=test", "--cov-report="});

@@ -1,5 +1,6 @@
 // run and status end to end: real git repositories with a bare remote, real pytest runs of
 // the fixture suite (tests/gpu-gate/data/gate_suite), and an injected clock for the times.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -209,9 +210,16 @@ TEST_CASE("a change to concurrency code adds the stress pass: three more runs un
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
   CHECK(p.test_log() == "device=gpu stress=\ndevice=gpu stress=1\ndevice=gpu stress=1\ndevice=gpu stress=1\n");
   const std::string message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
-  CHECK(message.find("stress: passed 3x (src/stream/queue.py)\n") != std::string::npos);
-  // The gate pass ran 2 tests, each stress repeat the stream test only.
-  CHECK(message.find("passed: 5\n") != std::string::npos);
+  // The stress pass runs the test files that import the changed module, wherever they are:
+  // tests/test_queue_load.py lies outside the gate's scope (tests/gpu); the kernel test,
+  // which does not import it, is not stressed.
+  CHECK(message.find("stress: passed 3x on 2 test files: tests/gpu/stream/test_queue.py, tests/test_queue_load.py "
+                     "(src/stream/queue.py)\n") != std::string::npos);
+  // The gate pass ran 2 tests, each stress repeat the two stream tests.
+  CHECK(message.find("passed: 8\n") != std::string::npos);
+  const auto& log = seams.workflow.lines;
+  CHECK(std::find(log.begin(), log.end(), "  tests/test_queue_load.py: imports src/stream/queue.py") != log.end());
+  CHECK(seams.workflow.summary.find("| `tests/test_queue_load.py` | imports src/stream/queue.py |") != std::string::npos);
 }
 
 TEST_CASE("a dirty tree is refused, naming the files; nothing runs") {
@@ -255,4 +263,121 @@ TEST_CASE("with signing on, the record commit carries a good SSH signature") {
     CHECK(failure.error().message.starts_with("cannot sign the record (signing: sign is on; set user.signingkey to an SSH key): "));
   }
   CHECK(run_sh(p.work, "git for-each-ref refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}")) == "");
+}
+
+namespace {
+
+void write_file(Project& p, const std::string& file, const std::string& text) {
+  std::filesystem::create_directories((p.work / file).parent_path());
+  std::ofstream(p.work / file) << text;
+}
+
+void commit_all(Project& p, const std::string& message) { run_sh(p.work, "git add -A && " + std::string(kCommit) + " -m '" + message + "'"); }
+
+ExitCode full_run(Project& p, Seams& seams) {
+  RunOptions options;
+  options.repo_dir = p.work.string();
+  options.machine = "m1";
+  options.allow_no_gpu = true;
+  options.full = true;
+  auto context = seams.context();
+  return run_run(options, context);
+}
+
+// A GPU test marked `marker` that leaves a line in the test log when it runs.
+std::string costly_test(const std::string& marker) {
+  return "import os\n\nimport pytest\n\n\n@pytest.mark." + marker +
+         "\ndef test_costly():\n    with open(os.environ[\"GATE_TEST_LOG\"], \"a\") as f:\n"
+         "        f.write(\"costly ran on %s\\n\" % os.environ[\"GATEKIT_DEVICE\"])\n";
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the selection file says") {
+  // Both JUnit report families pytest writes.
+  const std::string family = GENERATE(std::string("xunit2"), std::string("xunit1"));
+  CAPTURE(family);
+  Project p;
+  Seams seams;
+  write_file(p, ".github/gatekit/gpu-gate.yml",
+             "command: [python3, -m, pytest, -q, -p, no:cacheprovider, -o, junit_family=" + family +
+                 ", -n, '{workers}', '--junitxml={junit}', '{paths}']\nworkers: 2\nscope:\n  folders: [tests/gpu]\n");
+  write_file(p, "tests/gpu/test_costly.py", costly_test("nightly"));
+  write_file(p, ".gitignore", "__pycache__/\n.gatekit/\n");
+  commit_all(p, "a nightly GPU test");
+
+  SECTION("no selection file: the gate leaves out `nightly` (the configuration's nightly_marker)") {
+    REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+    CHECK(p.test_log() == "device=gpu stress=\n");  // the gate pass ran, the costly test did not
+    const auto message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
+    CHECK(message.find("passed: 2\nfailed: 0\nskipped: 0\n") != std::string::npos);
+    CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
+                    "markers: not nightly: the nightly tests left out (no selection file at .github/gatekit/suite.yml)") !=
+          seams.workflow.lines.end());
+    // The full run runs it, on both devices (tests/test_plain.py fails there: every test runs).
+    CHECK(full_run(p, seams) == ExitCode::verdict_fail);
+    CHECK(count_of(p.test_log(), "costly ran on ") == 2);
+    CHECK(p.test_log().find("costly ran on gpu\n") != std::string::npos);
+  }
+
+  SECTION("the selection file's marker and contexts decide, for both") {
+    write_file(p, "tests/gpu/test_costly.py", costly_test("slow"));
+    write_file(p, ".github/gatekit/suite.yml",
+               "version: 1\nnightly-marker: slow\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {markers: gpu, device: gpu}\n");
+    commit_all(p, "a selection file");
+    REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+    CHECK(p.test_log() == "device=gpu stress=\n");
+    CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
+                    "markers: not slow: the nightly tests left out (.github/gatekit/suite.yml, context gate)") !=
+          seams.workflow.lines.end());
+    CHECK(full_run(p, seams) == ExitCode::verdict_fail);
+    CHECK(count_of(p.test_log(), "costly ran on ") == 2);
+    // A file whose contexts include the regular gate runs them there too.
+    std::ofstream(p.work / ".github/gatekit/suite.yml", std::ios::app) << "nightly-contexts: [daily, gate, gate-full]\n";
+    commit_all(p, "the gate runs the slow tests");
+    std::filesystem::remove(p.log);
+    REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
+    CHECK(p.test_log() == "device=gpu stress=\ncostly ran on gpu\n");
+  }
+}
+
+TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, line and field") {
+  Project p;
+  Seams seams;
+  p.commit("src/kernels.py", "\\n# change\\n", "code change");
+  const auto refusal = [&]() -> std::string {
+    try {
+      (void)gate_run(p, seams, "m1");
+    } catch (const Failure& failure) {
+      CHECK(failure.error().kind == ErrorKind::bad_input);
+      return failure.error().message;
+    }
+    FAIL("the run was not refused");
+    return "";
+  };
+  // Wrapped as `(not gpu) or (gpu) and not nightly`, this would run every gpu test.
+  write_file(p, ".github/gatekit/suite.yml", "version: 1\nlegs:\n  cpu: {markers: gpu) or (not gpu}\n");
+  commit_all(p, "unbalanced");
+  CHECK(refusal() == "1 error in .github/gatekit/suite.yml:\n.github/gatekit/suite.yml:3:18: legs.cpu.markers: the marker "
+                     "expression's parentheses do not balance: the ')' at character 4 closes no '('");
+  // Two nightly markers for one rule: the configuration's and the file's.
+  write_file(p, ".github/gatekit/suite.yml", "version: 1\nlegs:\n  cpu: {markers: not gpu}\n");
+  std::ofstream(p.work / ".github/gatekit/gpu-gate.yml", std::ios::app) << "nightly_marker: slow\n";
+  commit_all(p, "two markers");
+  CHECK(refusal() == (p.work / ".github/gatekit/gpu-gate.yml").string() +
+                         ":8:17: nightly_marker: 'slow' differs from nightly-marker 'nightly' in .github/gatekit/suite.yml, "
+                         "which gpu-gate reads too: remove nightly_marker (the selection file decides)");
+  // A selection file named in the configuration must be in the tested commit.
+  std::ofstream(p.work / ".github/gatekit/gpu-gate.yml", std::ios::app) << "selection: ci/suite.yml\n";
+  commit_all(p, "named");
+  CHECK(refusal() == (p.work / ".github/gatekit/gpu-gate.yml").string() +
+                         ":9:12: selection: the tested commit has no file 'ci/suite.yml'");
+  CHECK(p.test_log().empty());  // nothing ran
+  CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
 }

@@ -88,3 +88,17 @@ TEST_CASE("aggregate: without a verdict the outputs say error and the frame gets
     CHECK(seams.workflow.summary.rfind("## ⚠️ Aggregated result" + row.headline + "\n\n", 0) == 0);
   }
 }
+
+TEST_CASE("aggregate: a rejected command line leaves the outputs of a run without a verdict") {
+  FakeSeams seams;
+  Options o;
+  o.title = "CPU tests";
+  auto context = seams.context();
+  report_usage_error(o, "The following argument was not expected: --allowed-skip", context);
+  CHECK(seams.workflow.outputs.at("result") == "error");
+  CHECK(seams.workflow.outputs.at("reasons") == "{}");
+  CHECK(seams.workflow.outputs.at("error") == "The following argument was not expected: --allowed-skip");
+  CHECK(seams.workflow.summary ==
+        "## ⚠️ CPU tests: invalid options\n\nThe following argument was not expected: --allowed-skip\n\n"
+        "This is not a pass: fix the input and re-run the job.\n");
+}

@@ -214,24 +214,77 @@ TEST_CASE("everything skipped passes only when allowed, and then warns") {
   CHECK(d->warnings[0] == "every needed job was skipped: nothing was tested in this run");
 }
 
+// The shapes alls-green's own tests and README pass (JSON arrays as json.dumps writes them,
+// a bare comma list, an empty string, `[]`), and what its action's heredoc and a YAML block
+// make of them (leading spaces, newlines, a trailing newline).
 TEST_CASE("list options accept alls-green's comma and JSON forms") {
-  auto a = parse_name_list(" docs, linters ,,", "allowed-failures");
-  REQUIRE(a);
-  CHECK(*a == std::vector<std::string>{"docs", "linters"});
-  auto b = parse_name_list(R"(["docs", "linters"])", "allowed-failures");
-  REQUIRE(b);
-  CHECK(*b == std::vector<std::string>{"docs", "linters"});
-  auto c = parse_name_list("", "allowed-skips");
-  REQUIRE(c);
-  CHECK(c->empty());
-  auto d = parse_name_list("[1, 2]", "allowed-skips");
-  REQUIRE_FALSE(d);
-  CHECK(d.error().message == "allowed-skips: the JSON array must hold job names (strings) only");
-  CHECK(d.error().kind == ErrorKind::bad_input);
-  auto e = parse_name_list("[docs", "allowed-skips");
-  REQUIRE_FALSE(e);
-  CHECK(e.error().message == "allowed-skips: starts with '[' but is not a JSON array of job names");
-  CHECK(e.error().kind == ErrorKind::bad_input);
+  struct Row {
+    const char* text;
+    std::vector<std::string> names;
+  };
+  const std::vector<Row> rows = {
+      {R"(["failing-job", "skipped-job"])", {"failing-job", "skipped-job"}},
+      {"check-links-markdown, nightly", {"check-links-markdown", "nightly"}},
+      {"succeeding-job", {"succeeding-job"}},
+      {"", {}},
+      {"[]", {}},
+      {"  []\n", {}},
+      {"   \n", {}},
+      {"  [\"failing-job\", \"skipped-job\"]\n", {"failing-job", "skipped-job"}},
+      {"[\n  \"docs\",\n  \"linters\"\n]\n", {"docs", "linters"}},
+      {"[\"docs\",\"linters\"]", {"docs", "linters"}},
+      {"[\"docs\", \"\", \" \"]", {"docs"}},
+      {" docs, linters ,,", {"docs", "linters"}},
+      {"docs\nlinters\n", {"docs", "linters"}},
+      {"docs,\r\nlinters\r\n", {"docs", "linters"}},
+      {"_private, Job-2", {"_private", "Job-2"}},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text);
+    auto names = parse_name_list(row.text, "allowed-failures");
+    REQUIRE(names);
+    CHECK(*names == row.names);
+  }
+}
+
+TEST_CASE("list options refuse what is not clearly a list of job names") {
+  const std::string json_hint = R"(: write ["a", "b"] with double quotes, or a plain list a, b)";
+  const std::string id_hint =
+      " is not a job id (a letter or '_', then letters, digits, '-' and '_'); separate names with commas or newlines";
+  struct Row {
+    const char* text;
+    std::string message;
+  };
+  const std::vector<Row> rows = {
+      {"[docs, lint]", "allowed-skips: starts with '[' but is not a JSON array (syntax error)" + json_hint},
+      {"['docs', 'lint']", "allowed-skips: starts with '[' but is not a JSON array (syntax error)" + json_hint},
+      {"[docs", "allowed-skips: starts with '[' but is not a JSON array (syntax error)" + json_hint},
+      {R"(["docs")", "allowed-skips: starts with '[' but is not a JSON array (incomplete JSON)" + json_hint},
+      {"[] docs", "allowed-skips: starts with '[' but is not a JSON array (extra data)" + json_hint},
+      {"[1, 2]", "allowed-skips: item 1 of the JSON array is a number, not a job name (a string)"},
+      {R"(["docs", null])", "allowed-skips: item 2 of the JSON array is null, not a job name (a string)"},
+      {R"([["docs"]])", "allowed-skips: item 1 of the JSON array is an array, not a job name (a string)"},
+      {R"([[]])", "allowed-skips: item 1 of the JSON array is an array, not a job name (a string)"},
+      {R"([{"docs": true}])", "allowed-skips: item 1 of the JSON array is an object, not a job name (a string)"},
+      {R"("docs", "lint")",
+       R"(allowed-skips: '"docs"' has quotes left over: write a JSON array ["a", "b"] or a plain list a, b)"},
+      {"docs, 'lint'",
+       R"(allowed-skips: ''lint'' has quotes left over: write a JSON array ["a", "b"] or a plain list a, b)"},
+      {R"(["\"docs\""])",
+       R"(allowed-skips: '"docs"' has quotes left over: write a JSON array ["a", "b"] or a plain list a, b)"},
+      {"docs lint", "allowed-skips: 'docs lint'" + id_hint},
+      {R"(["docs lint"])", "allowed-skips: 'docs lint'" + id_hint},
+      {"docs]", "allowed-skips: 'docs]'" + id_hint},
+      {"2nd-job", "allowed-skips: '2nd-job'" + id_hint},
+      {"docs\x1b[31m", "allowed-skips: 'docs\\x1b[31m'" + id_hint},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text);
+    auto names = parse_name_list(row.text, "allowed-skips");
+    REQUIRE_FALSE(names);
+    CHECK(names.error().message == row.message);
+    CHECK(names.error().kind == ErrorKind::bad_input);
+  }
 }
 
 TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or newlines") {

@@ -1,6 +1,7 @@
 // The whole gate (gate.cpp, listing.cpp) and --match-batch (match_batch.cpp) over the core's
 // in-memory seams: rules, lists and payloads in MemoryFiles or the input stream, the GitHub API
 // through a canned transport, outputs and annotations in the RecordingWorkflow.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "catch.hpp"
 #include "gatekit/fake_context.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/text.hpp"
 #include "path-classifier.hpp"
 
 using namespace gatekit;
@@ -234,6 +236,55 @@ TEST_CASE("gate: a rules file is read through the files seam and its warnings po
   CHECK(seams.workflow.summary.find("- /rules.yml:2:12: filters.web\\[0\\]: ") != std::string::npos);
 }
 
+TEST_CASE("gate: --explain on a guarded file says self-protect decides, or that the rules turned it off") {
+  struct Row {
+    const char* name;
+    std::string rules;
+    std::string env_ref;  // GITHUB_WORKFLOW_REF
+    std::string path;
+    std::string says;     // the line after the heading
+    std::string cpu;      // cpu's conclusion
+  };
+  const std::string protect = "`.github/path-gate.yml` is the gate's rules file: a change to it makes every filter "
+                              "relevant (self-protect), whatever the patterns below say";
+  const std::vector<Row> rows = {
+      {"the rules file", kRules, "", ".github/path-gate.yml", protect,
+       "  => self-protect: this path alone makes cpu relevant (the patterns are not consulted)"},
+      {"the rules file, written ./", kRules, "", "./.github/path-gate.yml", protect,
+       "  => self-protect: this path alone makes cpu relevant (the patterns are not consulted)"},
+      {"the running workflow", kRules, "octo/app/.github/workflows/gpu.yml@refs/pull/7/merge",
+       ".github/workflows/gpu.yml",
+       "`.github/workflows/gpu.yml` is the workflow running the gate: a change to it makes every filter relevant "
+       "(self-protect), whatever the patterns below say",
+       "  => self-protect: this path alone makes cpu relevant (the patterns are not consulted)"},
+      {"self-protect: false", std::string("self-protect: false\n") + kRules, "", ".github/path-gate.yml",
+       "`.github/path-gate.yml` is the gate's rules file, but the rules say `self-protect: false`: the patterns "
+       "below decide, as for any other path",
+       "  => denied by #1 `.github/**`: this path alone does not make cpu relevant"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.name);
+    FakeSeams seams;
+    seams.files.files["/repo/.github/path-gate.yml"] = row.rules;
+    if (!row.env_ref.empty()) seams.env.set("GITHUB_WORKFLOW_REF", row.env_ref);
+    Options o;
+    o.rules_file = "/repo/.github/path-gate.yml";
+    o.repo_dir = "/repo";
+    o.explain = row.path;
+    auto context = seams.context();
+    CHECK(run_gate(o, context) == ExitCode::pass);
+    const auto lines = split_lines(seams.out.str());
+    REQUIRE(lines.size() > 3);
+    CHECK(lines[1] == row.says);
+    CHECK(lines[3] == "cpu (deny list)");
+    const auto verdict =
+        std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("  => ", 0) == 0; });
+    REQUIRE(verdict != lines.end());
+    CHECK(*verdict == row.cpu);
+    CHECK(seams.workflow.outputs.empty());
+  }
+}
+
 TEST_CASE("gate: list-files writes every list to a file in RUNNER_TEMP, named by its content") {
   auto run = [](FakeSeams& seams, const std::string& list) {
     seams.env.set("RUNNER_TEMP", "/tmp/runner");
@@ -278,4 +329,30 @@ TEST_CASE("match-batch: records from the input stream, answers on the output str
     CHECK(run_match_batch(o, context) == ExitCode::pass);
     CHECK(seams.out.str() == row.output);
   }
+}
+
+TEST_CASE("match-batch with rules: the filters a one-file pull request makes relevant, per path") {
+  FakeSeams seams;
+  // cpu is a deny list with an `always`; gpu an allow list; README.md is excluded by gpu's '!**.md'.
+  seams.in.str("src/kernels/a.cu\n.github/ci.yml\n.github/workflows/cpu-tests.yml\nsrc/kernels/README.md\n./src/kernels/b.cu\n");
+  Options o;
+  o.rules_text = kRules;
+  o.match_batch = true;
+  auto context = seams.context();
+  CHECK(run_match_batch(o, context) == ExitCode::pass);
+  CHECK(seams.out.str() == "cpu=1 gpu=1\ncpu=0 gpu=0\ncpu=1 gpu=0\ncpu=1 gpu=0\ncpu=1 gpu=1\n");
+
+  FakeSeams nul;
+  const char records[] = "src/kernels/a\nb.cu\0docs/x.md\0";
+  nul.in.str(std::string(records, sizeof records - 1));
+  auto nul_context = nul.context();
+  CHECK(run_match_batch(o, nul_context) == ExitCode::pass);
+  CHECK(nul.out.str() == "cpu=1 gpu=1\ncpu=1 gpu=0\n");
+
+  FakeSeams bad;
+  Options invalid;
+  invalid.rules_text = "filters: [1]\n";
+  invalid.match_batch = true;
+  auto bad_context = bad.context();
+  CHECK_THROWS_AS(run_match_batch(invalid, bad_context), Failure);
 }

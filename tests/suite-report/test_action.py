@@ -52,6 +52,41 @@ def test_nightly_through_the_action(project):
     assert outputs["markers"] == "(docs) and not nightly"
 
 
+def test_a_docs_variant_no_matrix_job_has_fails_the_step(project):
+    """A docs-only change on a matrix without the docs variant: every job would pass without
+    running the docs tests. The job that computes its expression refuses (exit 3), with the
+    matrix's values from the `variants` input."""
+    message = ("suite.yml:8:27: docs.variant: '3.13' is none of the matrix values (3.10, 3.11, 3.12): "
+               "a documentation-only change would run the docs tests on no job")
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.10 3.11 3.12")
+    assert done.returncode == 3
+    assert done.stderr == f"suite-report: error: {message}\n"
+    assert outputs == {"result": "error"}
+    # With the docs variant in the matrix, the other jobs pass without running.
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12, 3.13")
+    assert done.returncode == 0, done.stderr
+    assert outputs["run"] == "none"
+    # The matrix lost its 3.13 job but the list still names it: the job count tells.
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_DOCS_ONLY="true", INPUT_VARIANT="3.12", INPUT_VARIANTS="3.12 3.13",
+                             INPUT_MATRIX_JOBS="1")
+    assert done.returncode == 2
+    assert done.stderr == ("suite-report: error: --variants lists 2 values (3.12, 3.13) but the matrix has 1 jobs "
+                           "(--matrix-jobs): list every value of the matrix, once\n")
+    done, outputs = run_step("run", project, INPUT_COMMAND="nightly", INPUT_LEG="cpu", INPUT_CONTEXT="pr",
+                             INPUT_VARIANT="3.11", INPUT_VARIANTS="3.12 3.13", INPUT_MATRIX_JOBS="2")
+    assert done.returncode == 2
+    assert done.stderr == "suite-report: error: --variant '3.11' is none of --variants (3.12, 3.13)\n"
+    # partition refuses it before collecting anything, on any change.
+    done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr",
+                             INPUT_VARIANTS="3.10 3.11 3.12")
+    assert done.returncode == 2
+    assert done.stderr == f"suite-report: error: {message}\n"
+    assert outputs == {"result": "error"}
+
+
 def test_partition_and_ran_through_the_action(project, tmp_path):
     done, outputs = run_step("run", project, INPUT_COMMAND="partition", INPUT_CONTEXT="pr")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -70,7 +105,8 @@ def test_input_mistakes_are_usage_errors(project):
     assert outputs == {"result": "error"}
     done, outputs = run_step("run", project, INPUT_COMMAND="proof")
     assert done.returncode == 2
-    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly or growth\n"
+    assert done.stdout == ("::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth or "
+                           "gpu-filter\n")
 
 
 @pytest.mark.parametrize("step_id", ["run", "find"])
@@ -149,3 +185,31 @@ def test_the_store_step_uploads_only_on_pushes_to_the_baseline_branch_never_on_a
     assert {name: run for (name, _, _), run in zip(STORE_CASES, runs)} == {name: want for name, _, want in STORE_CASES}
     assert STEPS["store"]["with"]["name"] == "${{ steps.find.outputs.artifact }}"
     assert STEPS["download"]["with"]["run-id"] == "${{ steps.find.outputs.run-id }}"
+
+
+def test_gpu_filter_through_the_action_finds_path_classifier_beside_suite_report(tmp_path):
+    project = make_project(tmp_path / "p", {
+        "tests/test_a.py": "def test_a():\n    pass\n",
+        "tests/test_gpu_helper.py": "import pytest\n\n@pytest.mark.gpu\ndef test_g():\n    pass\n",
+    })
+    (project / "filters.yml").write_text("filters:\n  gpu:\n    paths: ['tests/gpu/**']\n  cpu:\n    mode: deny\n"
+                                         "    paths: ['docs/**']\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    bin_dir = tmp_path / "bin"  # one folder holding the tools, as setup-gatekit leaves them
+    bin_dir.mkdir()
+    for tool in ("suite-report", "path-classifier"):
+        (bin_dir / tool).symlink_to(BUILD / "tools" / tool / tool)
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outputs == {"result": "fail", "escapes": "1"}
+    assert ("tests/test_gpu_helper.py: tests/test_gpu_helper.py is not in the gpu filter of filters.yml (the GPU leg "
+            "runs it), so a pull request changing it runs no GPU job; add tests/test_gpu_helper.py to the filter"
+            in done.stdout.splitlines())
+    # Without path-classifier beside it: an error, never a pass.
+    (bin_dir / "path-classifier").unlink()
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert done.stdout == "::error title=suite-report::path-classifier not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == {"result": "error"}

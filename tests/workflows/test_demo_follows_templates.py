@@ -17,7 +17,7 @@ import yaml
 
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 DEMO = SOURCE / "examples" / "demo-project" / ".github" / "workflows"
-PROJECT_OWN_INPUTS = {"python-version"}  # which Pythons the project tests: its own choice
+PROJECT_OWN_INPUTS = {"python-version", "variants"}  # which Pythons the project tests: its own choice
 JOB_KEYS = ("name", "needs", "if", "runs-on", "container", "permissions", "outputs", "timeout-minutes")
 
 

@@ -10,7 +10,10 @@ Over the templates (workflows/), the demo's workflows and gatekit's own (.github
   job's own checkout, which keeps them with the reason on the line;
 - test legs (the templates and the demo): every job that runs pytest uploads its JUnit with
   `always()` under a name unique to the leg and the attempt;
-- GPU jobs (self-hosted `gpu`): a container pinned by digest, with the AMD GPU devices.
+- GPU jobs (self-hosted `gpu`): a container pinned by digest, with the AMD GPU devices;
+- the docs variant (the templates and the demo): a suite-report step given a matrix job's
+  `variant` lists every value of that matrix under `variants`, with `matrix-jobs:
+  ${{ strategy.job-total }}`, and the workflow's `partition` step lists the same values.
 """
 import os
 import re
@@ -42,6 +45,28 @@ def uses(step: dict, action: str) -> bool:
 
 def runs_path_gate(job: dict) -> bool:
     return any(uses(s, "actions/path-gate") for s in job.get("steps", []))
+
+
+def docs_variant_problems(document: dict) -> list[str]:
+    found = []
+    steps = [(job_id, job, s) for job_id, job in document["jobs"].items() for s in job.get("steps", [])
+             if uses(s, "actions/suite-report")]
+    partition = [str((s.get("with") or {}).get("variants", "")).split() for _, _, s in steps
+                 if (s.get("with") or {}).get("command") == "partition"]
+    for job_id, job, step in steps:
+        given = step.get("with") or {}
+        axis = re.fullmatch(r"\$\{\{ matrix\.([a-z-]+) \}\}", str(given.get("variant", "")))
+        if not axis:
+            continue
+        values = [str(v) for v in ((job.get("strategy") or {}).get("matrix") or {}).get(axis.group(1), [])]
+        if str(given.get("variants", "")).split() != values:
+            found.append(f"{job_id}: variants {given.get('variants')!r} is not the matrix's {axis.group(1)} {values}")
+        if given.get("matrix-jobs") != "${{ strategy.job-total }}":
+            found.append(f"{job_id}: matrix-jobs is not ${{{{ strategy.job-total }}}}")
+        for listed in partition:
+            if listed != values:
+                found.append(f"partition: variants {' '.join(listed)!r} is not the matrix's {axis.group(1)} {values}")
+    return found
 
 
 def problems(path: Path) -> list[str]:
@@ -86,6 +111,8 @@ def problems(path: Path) -> list[str]:
                 found.append(f"{job_id}: the GPU job's container image is not pinned by digest")
             if "--device=/dev/kfd" not in options or "--device=/dev/dri" not in options:
                 found.append(f"{job_id}: the GPU job's container lacks --device=/dev/kfd --device=/dev/dri")
+    if path in TEMPLATES:
+        found += docs_variant_problems(document)
     return found
 
 
@@ -121,3 +148,15 @@ def test_each_broken_rule_is_named(tmp_path):
         ]
     finally:
         TEMPLATES.remove(workflow)
+
+
+def test_a_variants_list_that_drifts_from_the_matrix_is_named():
+    document = load(SOURCE / "workflows" / "cpu-tests.yml")
+    assert docs_variant_problems(document) == []
+    document["jobs"]["tests"]["strategy"]["matrix"]["python"].append("3.13")
+    del document["jobs"]["tests"]["steps"][3]["with"]["matrix-jobs"]
+    assert docs_variant_problems(document) == [
+        "tests: variants '3.10 3.11 3.12' is not the matrix's python ['3.10', '3.11', '3.12', '3.13']",
+        "tests: matrix-jobs is not ${{ strategy.job-total }}",
+        "partition: variants '3.10 3.11 3.12' is not the matrix's python ['3.10', '3.11', '3.12', '3.13']",
+    ]

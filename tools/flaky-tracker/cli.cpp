@@ -55,7 +55,10 @@ void configure_issues(CLI::App& app, Parsed& p) {
   s->add_option("--run-key", o.run_key, "Unique per run: its legs count once (default: GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT)");
   s->add_option("--scope", o.scope, "The suite the reports cover, e.g. cpu or gpu: daily absences count only within it");
   s->add_option("--run-url", o.run_url, "Link to the run (default: from GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID)");
-  s->add_option("--pending", o.pending, "Journal of flakes not yet recorded, kept between runs");
+  s->add_option("--pending", o.pending, "Journal of flakes and comments not yet recorded, kept between runs");
+  s->add_option("--creator", o.creators,
+                "Login whose issues are adopted (repeatable; default: the token's account, github-actions[bot] for "
+                "GITHUB_TOKEN)");
   s->add_option("--junit-prefix", o.junit_prefix, "pytest's --junit-prefix, when the run used one");
   s->add_option("--api-budget", o.api_budget_s, "Seconds all API calls may take together")->check(CLI::Range(1, 3600));
 }

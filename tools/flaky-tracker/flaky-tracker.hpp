@@ -44,7 +44,8 @@ struct IssuesOptions {
   std::string run_key;               // --run-key (default GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT)
   std::string scope;                 // --scope: the suite the reports cover (absences count within it)
   std::string run_url;               // --run-url (default from GITHUB_SERVER_URL/REPOSITORY/RUN_ID)
-  std::string pending;               // --pending FILE: observations not yet applied (kept between runs)
+  std::string pending;               // --pending FILE: flakes and comments not yet recorded (kept between runs)
+  std::vector<std::string> creators; // --creator LOGIN (repeatable): whose issues are adopted (default: the token's)
   std::string junit_prefix;          // --junit-prefix
   int api_budget_s = 120;            // --api-budget
 };

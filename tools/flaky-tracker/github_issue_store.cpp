@@ -1,6 +1,5 @@
 // The issue store over the core GitHub client.
 #include "gatekit/github.hpp"
-#include "gatekit/github_json.hpp"
 #include "issue_store.hpp"
 
 namespace gatekit::flaky_tracker {
@@ -8,7 +7,7 @@ namespace gatekit::flaky_tracker {
 namespace {
 
 StoredIssue stored(const github::Issue& issue) {
-  return {issue.number, issue.title, issue.body, issue.state, issue.html_url};
+  return {issue.number, issue.title, issue.body, issue.state, issue.html_url, issue.author};
 }
 
 class GitHubIssueStore final : public IssueStore {
@@ -23,18 +22,12 @@ class GitHubIssueStore final : public IssueStore {
     return out;
   }
 
-  // The client has no typed single-issue call: the raw one, decoded here.
   Result<StoredIssue> get(std::int64_t number) override {
-    auto value = github::request(client_, "GET", "/repos/" + repo_ + "/issues/" + std::to_string(number));
-    if (!value) return value.error();
-    if (!value->is_object()) return could_not_evaluate("GET issue #" + std::to_string(number) + ": not a JSON object");
-    const auto& o = value->get_object();
-    StoredIssue issue{json_int_at(o, "number").value_or(0), json_string_at(o, "title").value_or(""),
-                      json_string_at(o, "body").value_or(""), json_string_at(o, "state").value_or(""),
-                      json_string_at(o, "html_url").value_or("")};
-    if (issue.number != number || (issue.state != "open" && issue.state != "closed"))
+    auto issue = client_.get_issue(repo_, number);
+    if (!issue) return issue.error();
+    if (issue->number != number || (issue->state != "open" && issue->state != "closed"))
       return could_not_evaluate("GET issue #" + std::to_string(number) + ": the answer has no number or state");
-    return issue;
+    return stored(*issue);
   }
 
   Result<StoredIssue> create(const std::string& title, const std::string& body, const std::string& label) override {

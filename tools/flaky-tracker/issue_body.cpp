@@ -51,7 +51,8 @@ std::string issue_body(std::string_view test_id, const IssueState& s, const Rule
                        std::string_view failure_section) {
   std::string md = marker_line(test_id) + "\n" + state_line(s) + "\n";
   md += "## Flaky test " + markdown_code(shorten(test_id, 1000)) + "\n\n";
-  md += "This test failed, then passed when rerun. gatekit's flaky-tracker keeps this issue: it closes it after " +
+  md += "This test failed, then passed when rerun (or failed under load in a stress run). gatekit's flaky-tracker "
+        "keeps this issue: it closes it after " +
         std::to_string(rules.close_after_greens) + " green runs in a row on main, or when " +
         std::to_string(rules.close_after_absences) + " daily runs in a row no longer have the test.\n\n";
   md += markdown_table({"", ""}, {{"Flakes recorded", std::to_string(s.flakes)},

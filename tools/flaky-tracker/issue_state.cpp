@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "gatekit/json.hpp"
+#include "gatekit/sha256.hpp"
+#include "gatekit/utf8.hpp"
 
 namespace gatekit::flaky_tracker {
 
@@ -119,6 +121,17 @@ IssueAction update_issue_state(const IssueState& state, bool open, Observation o
   if (applied(state, run.key, observation)) return {false, false, IssueMove::keep, state};
   if (observation == Observation::flaky) return on_flake(state, open, run);
   return on_other(state, open, observation, run, rules);
+}
+
+std::string issue_key(std::string_view test_id) {
+  if (test_id.size() <= kMaxMarkerIdBytes) return std::string(test_id);
+  std::size_t end = 0;
+  while (end < test_id.size()) {
+    const Utf8Char c = decode_utf8(test_id, end);
+    if (end + c.length > kMaxMarkerIdBytes) break;
+    end += c.length;
+  }
+  return std::string(test_id.substr(0, end)) + " [sha256 of the whole id: " + sha256_hex(test_id) + "]";
 }
 
 std::string marker_line(std::string_view test_id) { return std::string(kMarker) + encode(test_id) + std::string(kEnd); }

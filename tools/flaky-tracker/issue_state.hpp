@@ -71,6 +71,14 @@ struct IssueAction {
 IssueAction update_issue_state(const IssueState& state, bool open, Observation observation, const RunStamp& run,
                                const Rules& rules);
 
+// The id a test's issue is kept under (its marker): the test id itself up to
+// kMaxMarkerIdBytes; a longer id is its first kMaxMarkerIdBytes bytes (cut at a character)
+// followed by " [sha256 of the whole id: HEX]". Identity is the whole id, so two tests whose
+// ids differ only late get two issues, and an issue body stays within GitHub's size; a long
+// key is always longer than kMaxMarkerIdBytes, so it never equals a short id.
+inline constexpr std::size_t kMaxMarkerIdBytes = 4096;
+std::string issue_key(std::string_view test_id);
+
 // The hidden lines.
 std::string marker_line(std::string_view test_id);
 std::string state_line(const IssueState& state);

@@ -20,6 +20,7 @@ struct StoredIssue {
   std::string body;
   std::string state;  // open|closed
   std::string url;
+  std::string author;  // the login that opened it (GitHub's record; "" when unknown)
 };
 
 class IssueStore {

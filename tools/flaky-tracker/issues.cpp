@@ -1,5 +1,8 @@
 // flaky-tracker issues: one GitHub issue per flaky test, its state kept in the issue.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <optional>
 
 #include "flaky-tracker.hpp"
 #include "gatekit/clock.hpp"
@@ -9,6 +12,7 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "issues_summary.hpp"
+#include "summary.hpp"
 #include "tracker.hpp"
 
 namespace gatekit::flaky_tracker {
@@ -49,45 +53,119 @@ Batch this_run(const IssuesOptions& o, Context& ctx) {
   return batch;
 }
 
-// Runs journalled by earlier runs whose API calls failed; a damaged journal is reported and
-// replaced (its flakes cannot be read back).
-std::vector<Batch> journalled(const IssuesOptions& o, Context& ctx) {
+constexpr const char* kActionsBot = "github-actions[bot]";
+
+// Runs and comments journalled by earlier runs whose API calls failed; a damaged journal is
+// reported and replaced (its entries cannot be read back).
+Journal journalled(const IssuesOptions& o, Context& ctx) {
   if (o.pending.empty() || !ctx.files.exists(o.pending)) return {};
   auto text = ctx.files.read(o.pending, kMaxJournalBytes);
-  auto batches = text ? parse_journal(*text) : Result<std::vector<Batch>>(text.error());
-  if (batches) return *batches;
-  ctx.workflow.annotate({Severity::warning, o.pending + ": " + batches.error().message + "; it is replaced",
+  auto journal = text ? parse_journal(*text) : Result<Journal>(text.error());
+  if (journal) return *journal;
+  ctx.workflow.annotate({Severity::warning, o.pending + ": " + journal.error().message + "; it is replaced",
                          "flaky-tracker journal unreadable"});
   return {};
 }
 
-// Applies the runs in order; returns the runs still to apply (from the first that failed).
-std::vector<Batch> apply_all(Tracker& tracker, const std::vector<Batch>& runs, std::string& error) {
-  if (auto loaded = tracker.load(); !loaded) {
-    error = loaded.error().message;
-    return runs;
+// A GitHub login: letters, digits and single hyphens, or an app's account, NAME[bot].
+bool is_login(std::string_view login) {
+  if (login.ends_with("[bot]")) login.remove_suffix(5);
+  if (login.empty() || login.size() > 39 || login.front() == '-' || login.back() == '-') return false;
+  return std::all_of(login.begin(), login.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
+}
+
+// Whose issues are adopted: --creator, else the token's own account (GET /user). An
+// installation token cannot call GET /user (GitHub answers 403 "Resource not accessible by
+// integration"); the one a workflow has is Actions' GITHUB_TOKEN, whose issues GitHub records
+// as opened by github-actions[bot]. A GitHub App's own token needs --creator 'SLUG[bot]'.
+Result<std::vector<std::string>> creators_of(const IssuesOptions& o, github::Client& client, Context& ctx) {
+  if (!o.creators.empty()) return o.creators;
+  auto me = client.get_authenticated_user();
+  if (me) {
+    ctx.workflow.log("adopting the issues opened by " + me->login + " (the token's account)");
+    return std::vector<std::string>{me->login};
   }
+  if (!github::is_integration_refusal(me.error())) return me.error();
+  ctx.workflow.log(std::string("the token cannot call GET /user (an installation token): adopting the issues opened by ") +
+                   kActionsBot + ", GITHUB_TOKEN's account; for a GitHub App's token give --creator 'SLUG[bot]'");
+  return std::vector<std::string>{kActionsBot};
+}
+
+struct Applied {
+  std::vector<Batch> left;  // runs still to apply, from the first that failed
+  std::optional<Error> error;
+};
+
+// Posts the journalled comments, then applies the runs in order.
+Applied apply_all(Tracker& tracker, const Journal& journal, const std::vector<Batch>& runs) {
+  if (auto posted = tracker.post_journalled(journal.comments); !posted) return {runs, posted.error()};
+  if (auto loaded = tracker.load(); !loaded) return {runs, loaded.error()};
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (auto applied = tracker.apply(runs[i]); !applied) {
-      error = applied.error().message;
-      return {runs.begin() + static_cast<std::ptrdiff_t>(i), runs.end()};
-    }
+    if (auto applied = tracker.apply(runs[i]); !applied)
+      return {{runs.begin() + static_cast<std::ptrdiff_t>(i), runs.end()}, applied.error()};
   }
   return {};
 }
 
-void keep_journal(const IssuesOptions& o, std::vector<Batch> left, Context& ctx) {
-  std::vector<Batch> keep;
-  for (auto& b : left)
-    if (!b.flakes.empty()) keep.push_back(std::move(b));
+std::string listed(const std::vector<std::string>& tests) {
+  constexpr std::size_t kShown = 10;
+  std::string out;
+  for (std::size_t i = 0; i < tests.size() && i < kShown; ++i) out += (i ? ", " : "") + shorten(tests[i], 200);
+  if (tests.size() > kShown) out += " and " + std::to_string(tests.size() - kShown) + " more";
+  return out;
+}
+
+// Writes what is left for the next run; returns what the journal's bound left out.
+JournalDrop keep_journal(const IssuesOptions& o, Journal left, Context& ctx) {
+  std::erase_if(left.runs, [](const Batch& b) { return b.flakes.empty(); });
+  const bool nothing = left.runs.empty() && left.comments.empty();
   if (o.pending.empty()) {
-    if (!keep.empty())
-      ctx.workflow.annotate({Severity::warning, "no --pending file: the flakes of this run are not kept for the next run",
+    if (!nothing)
+      ctx.workflow.annotate({Severity::warning,
+                             "no --pending file: the flakes and comments not recorded by this run are not kept for the next run",
                              "Flakes not recorded"});
-    return;
+    return {};
   }
-  if (keep.empty() && !ctx.files.exists(o.pending)) return;
-  throw_if_error(ctx.files.write(o.pending, journal_json(keep)));
+  if (nothing && !ctx.files.exists(o.pending)) return {};
+  JournalText text = journal_json(left);
+  throw_if_error(ctx.files.write(o.pending, text.json));
+  if (!text.dropped.empty())
+    ctx.workflow.annotate({Severity::warning,
+                           o.pending + " is full (" + std::to_string(kJournalBudgetBytes >> 20) + " MiB): " +
+                               std::to_string(text.dropped.flakes) + " flake(s) and " +
+                               std::to_string(text.dropped.comments) + " comment(s) were dropped, oldest first, of " +
+                               std::to_string(text.dropped.tests.size()) + " test(s): " + listed(text.dropped.tests),
+                           "flaky-tracker journal full"});
+  return text.dropped;
+}
+
+void warn_about(const IssuesOptions& o, const Tracker& tracker, Context& ctx) {
+  if (!tracker.unposted().empty())
+    ctx.workflow.annotate({Severity::warning,
+                           std::to_string(tracker.unposted().size()) + " comment(s) could not be posted: " +
+                               tracker.comment_error() +
+                               (o.pending.empty() ? "" : "; they are kept in " + o.pending + " for the next run"),
+                           "Flaky-test comments not posted"});
+  for (const auto& g : tracker.given_up())
+    ctx.workflow.annotate({Severity::warning,
+                           "a comment kept from an earlier run on #" + std::to_string(g.comment.issue) + " (" +
+                               shorten(g.comment.id, 300) + ") is given up: " + g.reason,
+                           "Flaky-test comment given up"});
+  if (!tracker.not_adopted().empty()) {
+    std::string which;
+    for (std::size_t i = 0; i < tracker.not_adopted().size() && i < 10; ++i) {
+      const auto& n = tracker.not_adopted()[i];
+      which += (i ? ", #" : "#") + std::to_string(n.number) + " (" + shorten(n.id, 200) + ", opened by '" +
+               (n.author.empty() ? "?" : shorten(n.author, 60)) + "')";
+    }
+    if (tracker.not_adopted().size() > 10) which += " and " + std::to_string(tracker.not_adopted().size() - 10) + " more";
+    ctx.workflow.annotate({Severity::warning,
+                           std::to_string(tracker.not_adopted().size()) +
+                               " issue(s) carry a flaky-test marker but were not opened by flaky-tracker's identity; "
+                               "they are left alone: " + which,
+                           "Flaky-test issues not adopted"});
+  }
 }
 
 github::ClientOptions client_options(const IssuesOptions& o, Context& ctx) {
@@ -102,7 +180,10 @@ github::ClientOptions client_options(const IssuesOptions& o, Context& ctx) {
 ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   const std::string repo = !o.repo.empty() ? o.repo : env_or(ctx.env, "GITHUB_REPOSITORY", "");
   if (repo.empty()) fail_bad_input("--repo: not given, and GITHUB_REPOSITORY is not set");
-  std::vector<Batch> runs = journalled(o, ctx);
+  for (const auto& c : o.creators)
+    if (!is_login(c)) fail_bad_input("--creator: '" + shorten(c, 100) + "' is not a GitHub login (NAME, or SLUG[bot] for an app)");
+  const Journal journal = journalled(o, ctx);
+  std::vector<Batch> runs = journal.runs;
   runs.push_back(this_run(o, ctx));
   const Batch& current = runs.back();
   if (!ctx.make_transport) fail_could_not_evaluate("no HTTP transport");
@@ -110,19 +191,27 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   github::Client client(client_options(o, ctx), *transport, ctx.clock, &ctx.workflow);
   auto store = make_github_issue_store(client, repo);
   const Rules rules{o.close_after_greens, o.close_after_absences};
-  Tracker tracker(*store, o.label, rules);
+  auto creators = creators_of(o, client, ctx);
+  Tracker tracker(*store, o.label, rules, creators ? *creators : std::vector<std::string>{});
   const std::size_t journalled_runs = runs.size() - 1;
-  std::string error;
-  std::vector<Batch> left = apply_all(tracker, runs, error);
-  keep_journal(o, left, ctx);
+  Applied applied = creators ? apply_all(tracker, journal, runs) : Applied{runs, creators.error()};
+  std::size_t left_runs = 0;
+  for (const auto& b : applied.left) left_runs += !b.flakes.empty();
+  Journal left{std::move(applied.left), creators ? tracker.unposted() : journal.comments};
+  const std::size_t unposted = left.comments.size();
+  const JournalDrop dropped = keep_journal(o, std::move(left), ctx);
+  if (applied.error && applied.error->kind == ErrorKind::bad_input) fail(*applied.error);
+  const std::string error = applied.error ? applied.error->message : "";
   if (!error.empty())
     ctx.workflow.annotate({Severity::warning,
                            "the flaky-test issues were not updated: " + error +
                                (o.pending.empty() ? "" : "; the flakes are kept in " + o.pending + " for the next run"),
                            "Flaky-test issues not updated"});
-  ctx.workflow.set_output("updated", error.empty() ? "true" : "false");
+  warn_about(o, tracker, ctx);
+  ctx.workflow.set_output("updated", error.empty() && unposted == 0 ? "true" : "false");
   ctx.workflow.set_output("flaky", std::to_string(current.flakes.size()));
-  ctx.workflow.append_summary(issues_summary(IssuesView{current, journalled_runs, left.size(), error}, tracker, rules));
+  const IssuesView view{current, journalled_runs, left_runs, error, unposted, dropped};
+  ctx.workflow.append_summary(issues_summary(view, tracker, rules));
   for (const auto& change : tracker.changes())
     ctx.workflow.log("#" + std::to_string(change.number) + " " + change.id + ": " + change.what);
   return ExitCode::pass;

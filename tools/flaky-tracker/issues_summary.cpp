@@ -52,6 +52,25 @@ std::string closed_table(const Tracker& tracker) {
   return rows.empty() ? "" : "### Closed by this run\n\n" + markdown_table({"Issue", "Test", "Why"}, rows) + "\n";
 }
 
+std::string dropped_section(const JournalDrop& d) {
+  std::string md = "> [!WARNING]\n> The journal is full: " + std::to_string(d.flakes) + " flake(s) and " +
+                   std::to_string(d.comments) + " comment(s) were dropped, oldest first. Their tests:\n";
+  for (std::size_t i = 0; i < d.tests.size() && i < kMaxRows; ++i) md += "> - " + markdown_code(shorten(d.tests[i], 300)) + "\n";
+  if (d.tests.size() > kMaxRows) md += "> - and " + std::to_string(d.tests.size() - kMaxRows) + " more\n";
+  return md + "\n";
+}
+
+std::string not_adopted_section(const Tracker& tracker) {
+  if (tracker.not_adopted().empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& n : tracker.not_adopted())
+    if (rows.size() < kMaxRows)
+      rows.push_back({issue_link(n.number, n.url), markdown_code(shorten(n.id, 300)),
+                      n.author.empty() ? "-" : markdown_code(shorten(n.author, 60))});
+  return "### Issues left alone\n\nThey carry a flaky-test marker, but flaky-tracker's identity did not open them.\n\n" +
+         markdown_table({"Issue", "Test", "Opened by"}, rows) + "\n";
+}
+
 }  // namespace
 
 std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules) {
@@ -59,11 +78,16 @@ std::string issues_summary(const IssuesView& view, const Tracker& tracker, const
   if (!view.error.empty())
     md += "> [!WARNING]\n> The issues were not updated: " + markdown_text(view.error, false) + ". " +
           std::to_string(view.left) + " run(s) with flakes are kept for the next run to record.\n\n";
+  if (view.unposted > 0)
+    md += "> [!WARNING]\n> " + std::to_string(view.unposted) +
+          " comment(s) could not be posted; they are kept for the next run to post.\n\n";
+  if (!view.dropped.empty()) md += dropped_section(view.dropped);
   if (view.caught_up > 0 && view.left == 0)
     md += "Caught up with " + std::to_string(view.caught_up) + " earlier run(s) whose updates had failed.\n\n";
   md += "### Flaky tests of this run\n\n";
   md += view.run.flakes.empty() ? "None.\n\n" : flaky_table(view, tracker) + "\n";
   if (view.error.empty()) md += "### Open flaky-test issues\n\n" + open_table(tracker, rules) + "\n" + closed_table(tracker);
+  md += not_adopted_section(tracker);
   return md;
 }
 

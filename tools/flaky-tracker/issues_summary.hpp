@@ -13,6 +13,8 @@ struct IssuesView {
   std::size_t caught_up = 0;  // journalled runs applied before this one
   std::size_t left = 0;       // runs still in the journal (not applied)
   std::string error;          // the API error that stopped the updates ("" when none)
+  std::size_t unposted = 0;   // comments kept for the next run (their POST failed)
+  JournalDrop dropped;        // what the journal's bound left out
 };
 
 std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules);

@@ -1,8 +1,76 @@
 #include "report.hpp"
 
+#include <functional>
 #include <unordered_map>
+#include <unordered_set>
+
+#include "gatekit/text.hpp"
+#include "summary.hpp"
 
 namespace gatekit::flaky_tracker {
+
+namespace {
+
+constexpr std::size_t kShownBytes = 300;  // of an id or name in a message
+
+// What folding needs of a case as the report wrote it (not the text: memory stays near the
+// cases' own).
+struct Seen {
+  std::string suite, classname, name, file;
+  JunitOutcome outcome = JunitOutcome::passed;
+  bool teardown_error = false;  // the case pytest writes for a teardown error after a failed call
+  bool recorded_attempts = false;  // Surefire's flaky or rerun elements
+  int report_line = 0;
+};
+
+Seen seen(const junit::TestCase& c) {
+  return {c.suite, c.classname, c.name, c.file, c.outcome,
+          c.outcome == JunitOutcome::error && c.message.starts_with("failed on teardown with"),
+          c.flaky_attempts > 0 || c.rerun_failures > 0, c.report_line};
+}
+
+// An earlier attempt as pytest-rerunfailures writes it: no failure or error of its own.
+bool attempt_shaped(const Seen& c) {
+  return (c.outcome == JunitOutcome::passed || c.outcome == JunitOutcome::skipped) && !c.recorded_attempts;
+}
+
+bool same_test(const Seen& a, const Seen& b) {
+  return a.suite == b.suite && a.classname == b.classname && a.name == b.name && a.file == b.file;
+}
+
+std::string_view outcome_word(JunitOutcome outcome) {
+  switch (outcome) {
+    case JunitOutcome::passed: return "no failure";
+    case JunitOutcome::failure: return "a failure";
+    case JunitOutcome::error: return "an error";
+    case JunitOutcome::skipped: return "skipped";
+  }
+  return "";
+}
+
+std::string shown(std::string_view text) { return "\"" + visible_controls(shorten(text, kShownBytes)) + "\""; }
+
+std::string describe(const Seen& c) {
+  std::string out = "line " + std::to_string(c.report_line) + ": suite " + shown(c.suite) + ", classname " +
+                    shown(c.classname) + ", name " + shown(c.name);
+  if (!c.file.empty()) out += ", file " + shown(c.file);
+  return out + ", " + std::string(outcome_word(c.outcome));
+}
+
+Error collision(const std::string& origin, const std::string& id, const Seen& earlier, const Seen& later,
+                std::string_view why) {
+  return could_not_evaluate(origin + ": two test cases share the id " + shown(id) + " (" + describe(earlier) + "; " +
+                            describe(later) + "): " + std::string(why) +
+                            "; their results cannot be told apart, so they are not merged");
+}
+
+// One test's cases folded so far.
+struct Group {
+  std::size_t index = 0;  // in the output
+  Seen last;              // its last case as the report wrote it
+};
+
+}  // namespace
 
 Result<Report> load_report(const Files& files, const std::string& path, const std::string& junit_prefix) {
   auto text = files.read(path);
@@ -12,53 +80,77 @@ Result<Report> load_report(const Files& files, const std::string& path, const st
   options.junit_prefix = junit_prefix;
   auto stats = junit::read_text(*text, path, [&](const junit::TestCase& c) { report.cases.push_back(c); }, options);
   if (!stats) return stats.error();
+  if (auto declared = junit::check_declared_counts(*stats, path); !declared) return declared.error();
   report.stats = *stats;
-  report.cases = fold_in_process_reruns(std::move(report.cases));
+  auto folded = fold_in_process_reruns(std::move(report.cases), path);
+  if (!folded) return folded.error();
+  report.cases = std::move(*folded);
   return report;
 }
 
 Result<Scan> scan_report(const std::string& path, const std::string& junit_prefix) {
   Scan scan;
-  // pytest-rerunfailures writes a test's attempts one after another: comparing each case with
-  // the one before finds them without keeping the ids (node ids are not derived here).
-  std::string previous_class, previous_name;
+  // The hashes of the ids of the last kScanWindow to 2 * kScanWindow cases, in two
+  // generations: memory stays fixed whatever the report's size. A hash met again sends the
+  // report to load_report, which compares the cases themselves (a hash collision only costs
+  // that full read).
+  std::unordered_set<std::size_t> current, previous;
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
   options.excerpt_bytes = 256;
-  options.node_ids = junit::NodeIds::none;
   auto stats = junit::read_file(path, [&](const junit::TestCase& c) {
     scan.failed += failed(c);
-    const bool repeated = c.name == previous_name && c.classname == previous_class;
+    const std::size_t id = std::hash<std::string>{}(c.id());
+    const bool repeated = previous.count(id) > 0 || !current.insert(id).second;
     scan.needs_merge = scan.needs_merge || failed(c) || c.flaky_attempts > 0 || c.rerun_failures > 0 || repeated;
-    previous_class.assign(c.classname);
-    previous_name.assign(c.name);
+    if (current.size() >= kScanWindow) {
+      previous = std::move(current);
+      current = {};
+    }
   }, options);
   if (!stats) return stats.error();
+  if (auto declared = junit::check_declared_counts(*stats, path); !declared) return declared.error();
   scan.stats = *stats;
   return scan;
 }
 
-std::vector<junit::TestCase> fold_in_process_reruns(std::vector<junit::TestCase> cases) {
-  std::unordered_map<std::string, std::size_t> first;  // node id -> index in `out`
+Result<std::vector<junit::TestCase>> fold_in_process_reruns(std::vector<junit::TestCase> cases,
+                                                            const std::string& origin) {
+  std::unordered_map<std::string, Group> groups;  // by id
   std::vector<junit::TestCase> out;
   out.reserve(cases.size());
   for (auto& c : cases) {
-    if (c.node_id.empty()) {
+    std::string id = c.id();
+    auto found = groups.find(id);
+    if (found == groups.end()) {
+      groups.emplace(std::move(id), Group{out.size(), seen(c)});
       out.push_back(std::move(c));
       continue;
     }
-    auto [it, inserted] = first.emplace(c.node_id, out.size());
-    if (inserted) {
-      out.push_back(std::move(c));
-      continue;
+    Group& group = found->second;
+    Seen now = seen(c);
+    if (!same_test(group.last, now))
+      return collision(origin, id, group.last, now, "they are different tests (suite, classname, name or file differ)");
+    junit::TestCase& kept = out[group.index];
+    if (now.teardown_error && group.last.outcome == JunitOutcome::failure) {
+      // One attempt: its call failed, then its teardown erred.
+      c.flaky_attempts = kept.flaky_attempts;
+      c.rerun_failures = kept.rerun_failures;
+    } else if (attempt_shaped(group.last)) {
+      const int earlier = 1 + kept.flaky_attempts + kept.rerun_failures;
+      c.flaky_attempts += c.outcome == JunitOutcome::passed ? earlier : 0;
+      c.rerun_failures += c.outcome == JunitOutcome::passed ? 0 : earlier;
+      if (c.outcome == JunitOutcome::passed && c.message.empty())
+        c.message = "failed, then passed when rerun inside pytest (pytest-rerunfailures)";
+    } else {
+      return collision(origin, id, group.last, now,
+                       group.last.recorded_attempts
+                           ? "the earlier one records reruns of its own, which is not how pytest-rerunfailures records an attempt"
+                           : "the earlier one has " + std::string(outcome_word(group.last.outcome)) +
+                                 " of its own, which is not how pytest-rerunfailures records an attempt");
     }
-    junit::TestCase& kept = out[it->second];
-    const int earlier = 1 + kept.flaky_attempts + kept.rerun_failures;
-    c.flaky_attempts += c.outcome == JunitOutcome::passed ? earlier : 0;
-    c.rerun_failures += c.outcome == JunitOutcome::passed ? 0 : earlier;
-    if (c.outcome == JunitOutcome::passed && c.message.empty())
-      c.message = "failed, then passed when rerun inside pytest (pytest-rerunfailures)";
     kept = std::move(c);
+    group.last = std::move(now);
   }
   return out;
 }

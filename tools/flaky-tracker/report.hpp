@@ -16,12 +16,15 @@ struct Report {
 };
 
 // Reads the report through `files` (the path is named in every error; the kind is
-// could_not_evaluate: a missing or broken report is never a pass).
+// could_not_evaluate: a missing or broken report is never a pass, nor is one whose suites
+// declare failures or errors its cases do not show, nor one in which two different cases
+// share an id).
 Result<Report> load_report(const Files& files, const std::string& path, const std::string& junit_prefix);
 
 // A first look at a report, streamed from disk with bounded memory whatever its size (the
 // Files seam reads whole files): whether anything in it needs a rerun or a merge. Most runs
 // pass; they stop here.
+inline constexpr std::size_t kScanWindow = 32768;
 struct Scan {
   junit::ReadStats stats;
   std::size_t failed = 0;       // failed or erred cases
@@ -29,11 +32,20 @@ struct Scan {
 };
 Result<Scan> scan_report(const std::string& path, const std::string& junit_prefix);
 
-// pytest-rerunfailures writes one <testcase> per attempt of a rerun test, the failed ones
-// without any failure element. Cases of a pytest report (those with a node id) that share an
-// id are folded into the last one, which decides; each earlier one counts as a failed attempt
-// (flaky_attempts when the test passed in the end, rerun_failures when it did not). Pure.
-std::vector<junit::TestCase> fold_in_process_reruns(std::vector<junit::TestCase> cases);
+// Cases that share an id are one test only in the two shapes pytest writes, both within one
+// <testsuite> and with the same classname, name and file:
+// - pytest-rerunfailures: one <testcase> per attempt, the earlier attempts with no <failure>
+//   or <error> (at most a <skipped>); the last one decides, and each earlier one counts as a
+//   failed attempt (flaky_attempts when the test passed in the end, rerun_failures when not);
+// - pytest itself: a test whose call failed and whose teardown then erred is written as a
+//   case with the <failure> followed by a case with the <error> ("failed on teardown ..."):
+//   one attempt, which erred.
+// Any other repeated id (two tests of two suites, a mixin's method in two classes reported
+// under one file, two cases of one test that both failed) is an Error (could not evaluate)
+// naming the report, the id and both report lines: their results cannot be told apart, and
+// merging them would let one's pass hide the other's failure. Pure.
+Result<std::vector<junit::TestCase>> fold_in_process_reruns(std::vector<junit::TestCase> cases,
+                                                            const std::string& origin);
 
 // What one test did in a run, for the issue tracker.
 enum class Observation { passed, flaky, failed, skipped, absent };

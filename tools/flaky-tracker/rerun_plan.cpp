@@ -17,6 +17,7 @@ bool has_control(std::string_view text) {
 std::optional<std::string> unsafe_node_id(std::string_view id) {
   if (id.empty()) return "no pytest node id could be derived from the report";
   if (id.front() == '-') return "the node id starts with '-' and would read as an option";
+  if (id.front() == '@') return "the node id starts with '@' and would read as a file of arguments (pytest 8.2+)";
   if (has_control(id)) return "the node id holds control characters";
   const std::string_view file = id.substr(0, id.find("::"));
   if (file.front() == '/') return "the node id is an absolute path";

@@ -35,7 +35,8 @@ struct RerunPlan {
 RerunPlan decide_rerun(const std::vector<junit::TestCase>& cases, int max_failures, TargetForm form);
 
 // Why a node id cannot be given to pytest, or nullopt when it can: empty, starting with '-'
-// (an option), holding control characters, an absolute path or a `..` segment (outside the project).
+// (an option) or '@' (pytest 8.2+ reads `@FILE` as a file of arguments, even after `--`),
+// holding control characters, an absolute path or a `..` segment (outside the project).
 std::optional<std::string> unsafe_node_id(std::string_view id);
 std::optional<std::string> unsafe_name(std::string_view name);
 

@@ -97,6 +97,9 @@ std::string stress_summary(const StressResult& r, const StressOptions& o, std::s
     rows.push_back({markdown_code(shorten(t.id, 300)), "failed every time", std::to_string(t.failed) + " of " + std::to_string(t.ran)});
   if (rows.size() > 100) rows.resize(100);
   md += rows.empty() ? "No test failed in any copy.\n" : markdown_table({"Test", "Verdict", "Failed in"}, rows);
+  if (!r.broken.empty())
+    md += "\nUnder load, a test that fails in every copy is usually a stall or a timeout: `issues --kind stress` "
+          "opens or reopens its flaky-test issue like a flaky one's.\n";
   return md;
 }
 

@@ -39,10 +39,42 @@ std::string describe(const IssueAction& a, Observation o, const Rules& rules) {
   return "green " + std::to_string(a.next.greens) + " of " + std::to_string(rules.close_after_greens);
 }
 
+// GitHub refuses the comment for good: the issue is gone (404, 410) or the comment is
+// invalid (422). Anything else (5xx, no answer, a rate limit) may pass on a later run.
+bool refused_for_good(const Error& error) {
+  return error.http_status == 404 || error.http_status == 410 || error.http_status == 422;
+}
+
 }  // namespace
 
-Tracker::Tracker(IssueStore& store, std::string label, Rules rules)
-    : store_(store), label_(std::move(label)), rules_(rules) {}
+Tracker::Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators)
+    : store_(store), label_(std::move(label)), rules_(rules), creators_(std::move(creators)) {}
+
+bool Tracker::adopted(const StoredIssue& issue) const {
+  return !issue.author.empty() && std::find(creators_.begin(), creators_.end(), issue.author) != creators_.end();
+}
+
+void Tracker::post(std::int64_t number, const std::string& id, std::string body) {
+  auto posted = store_.comment(number, body);
+  if (posted) return;
+  if (comment_error_.empty()) comment_error_ = posted.error().message;
+  unposted_.push_back({number, id, std::move(body)});
+}
+
+Status Tracker::post_journalled(const std::vector<PendingComment>& comments) {
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    auto posted = store_.comment(comments[i].issue, comments[i].body);
+    if (posted) continue;
+    if (refused_for_good(posted.error())) {
+      given_up_.push_back({comments[i], posted.error().message});
+      continue;
+    }
+    unposted_.insert(unposted_.end(), comments.begin() + static_cast<std::ptrdiff_t>(i), comments.end());
+    if (comment_error_.empty()) comment_error_ = posted.error().message;
+    return posted.error();
+  }
+  return {};
+}
 
 Status Tracker::load() {
   auto issues = store_.list(label_);
@@ -52,14 +84,23 @@ Status Tracker::load() {
 
 Status Tracker::reindex(const std::vector<StoredIssue>& issues, bool close_duplicates) {
   std::map<std::string, std::vector<StoredIssue>> by_id;
-  for (const auto& issue : issues)
-    if (auto id = marker_id(issue.body)) by_id[*id].push_back(issue);
+  for (const auto& issue : issues) {
+    auto id = marker_id(issue.body);
+    if (!id) continue;
+    if (adopted(issue)) {
+      by_id[*id].push_back(issue);
+      continue;
+    }
+    const bool known = std::any_of(not_adopted_.begin(), not_adopted_.end(),
+                                   [&](const NotAdopted& n) { return n.number == issue.number; });
+    if (!known) not_adopted_.push_back({issue.number, *id, issue.author, issue.url});
+  }
   for (auto& [id, group] : by_id) {
     std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.number < b.number; });
     index_[id] = group.front();
     for (std::size_t i = 1; close_duplicates && i < group.size(); ++i) {
       if (group[i].state != "open") continue;
-      if (auto s = store_.comment(group[i].number, duplicate_comment(group.front().number)); !s) return s;
+      post(group[i].number, id, duplicate_comment(group.front().number));
       if (auto s = store_.update(group[i].number, std::nullopt, "closed"); !s) return s;
       changes_.push_back({id, group[i].number, group[i].url, "closed as a duplicate of #" + std::to_string(group.front().number)});
     }
@@ -103,13 +144,21 @@ Result<bool> Tracker::open_issue(const std::string& id, const FlakeText* text, c
   const std::string section = text ? failure_section(*text, run.url, kMaxBodyBytes / 2) : "";
   auto created = store_.create(issue_title(id), issue_body(id, action.next, rules_, section), label_);
   if (!created) return created.error();
+  if (!adopted(*created)) {
+    std::string names;
+    for (const auto& c : creators_) names += (names.empty() ? "'" : ", '") + c + "'";
+    return bad_input("issue #" + std::to_string(created->number) + " was opened as '" + created->author +
+                     "', which is not among the creators whose issues flaky-tracker adopts (" + names +
+                     "): it would not be found again; give --creator '" + created->author +
+                     "' (the action's `creator` input)");
+  }
   auto after = store_.list(label_);
   if (!after) return after.error();
   index_.erase(id);
   if (auto s = reindex(*after, false); !s) return s.error();
   const auto it = index_.find(id);
   if (it != index_.end() && it->second.number != created->number) {
-    if (auto s = store_.comment(created->number, duplicate_comment(it->second.number)); !s) return s.error();
+    post(created->number, id, duplicate_comment(it->second.number));
     if (auto s = store_.update(created->number, std::nullopt, "closed"); !s) return s.error();
     return false;  // apply this run to the lower number
   }
@@ -138,13 +187,9 @@ Result<bool> Tracker::write_state(const std::string& id, Observation observation
   if (!check) return check.error();
   index_[id] = *check;
   if (!has_key(*check, run.key)) return false;
-  if (action.comment && text) {
-    if (auto s = store_.comment(fresh->number, flake_comment(*text, run, action.move == IssueMove::reopen)); !s)
-      return s.error();
-  }
-  if (action.move == IssueMove::close_green || action.move == IssueMove::close_absent) {
-    if (auto s = store_.comment(fresh->number, close_comment(action.move, rules_, run)); !s) return s.error();
-  }
+  if (action.comment && text) post(fresh->number, id, flake_comment(*text, run, action.move == IssueMove::reopen));
+  if (action.move == IssueMove::close_green || action.move == IssueMove::close_absent)
+    post(fresh->number, id, close_comment(action.move, rules_, run));
   changes_.push_back({id, fresh->number, fresh->url, describe(action, observation, rules_)});
   return true;
 }

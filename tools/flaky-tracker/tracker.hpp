@@ -8,6 +8,14 @@
 // - after writing a state, the issue is read back; when the run's key is not in it (another
 //   run wrote in between), the run is applied again on top (up to 3 tries).
 // The workflow's concurrency group (docs/actions/flaky-tracker.md) keeps such races rare.
+//
+// Only issues opened by the tool's own identity are adopted (`creators`: the logins GitHub
+// records as an issue's opener, which nobody else can claim). An issue with the label and a
+// copied marker opened by anyone else is left alone: never read, written, commented on or
+// closed; the test gets an issue of the tool's own.
+//
+// A comment whose POST fails does not stop the run: it is kept (unposted()) for the journal,
+// and the next run posts it first (post_journalled).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -18,6 +26,19 @@
 
 namespace gatekit::flaky_tracker {
 
+// An issue with the label and a marker that the tool's identity did not open.
+struct NotAdopted {
+  std::int64_t number = 0;
+  std::string id;
+  std::string author;
+  std::string url;
+};
+
+struct GivenUp {
+  PendingComment comment;
+  std::string reason;
+};
+
 struct Change {
   std::string id;
   std::int64_t number = 0;
@@ -27,13 +48,25 @@ struct Change {
 
 class Tracker {
  public:
-  Tracker(IssueStore& store, std::string label, Rules rules);
+  // creators: the logins whose issues are adopted (not empty).
+  Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators);
+  // Posts the comments an earlier run could not, oldest first. The first that fails in a way
+  // that may pass later (the API down) stops it: it and the rest stay in unposted(). One that
+  // GitHub refuses for good (404, 410, 422: the issue is gone, or refuses the comment) is
+  // given up and listed in given_up().
+  Status post_journalled(const std::vector<PendingComment>& comments);
   // Reads every issue with the label; closes open duplicates (same marker, higher number).
   Status load();
+  // An error of kind bad_input: the issue this run opened was opened by a login that is not
+  // among the creators (the tool would never find it again); the run stops.
   Status apply(const Batch& batch);
   const std::vector<Change>& changes() const { return changes_; }
   // The tracked issues as the run left them, by test id.
   const std::map<std::string, StoredIssue>& issues() const { return index_; }
+  const std::vector<PendingComment>& unposted() const { return unposted_; }
+  const std::string& comment_error() const { return comment_error_; }  // the first failed POST's
+  const std::vector<GivenUp>& given_up() const { return given_up_; }
+  const std::vector<NotAdopted>& not_adopted() const { return not_adopted_; }
 
  private:
   Status reindex(const std::vector<StoredIssue>& issues, bool close_duplicates);
@@ -41,12 +74,20 @@ class Tracker {
   // Returns true when done (opened), false when the test turned out to have an issue already.
   Result<bool> open_issue(const std::string& id, const FlakeText* text, const RunStamp& run);
   Result<bool> write_state(const std::string& id, Observation observation, const FlakeText* text, const RunStamp& run);
+  bool adopted(const StoredIssue& issue) const;
+  // Posts a comment; when the POST fails, keeps it for the journal and goes on.
+  void post(std::int64_t number, const std::string& id, std::string body);
 
   IssueStore& store_;
   std::string label_;
   Rules rules_;
   std::map<std::string, StoredIssue> index_;
+  std::vector<std::string> creators_;
   std::vector<Change> changes_;
+  std::vector<PendingComment> unposted_;
+  std::string comment_error_;
+  std::vector<GivenUp> given_up_;
+  std::vector<NotAdopted> not_adopted_;
 };
 
 }  // namespace gatekit::flaky_tracker

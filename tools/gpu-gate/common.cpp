@@ -5,8 +5,11 @@
 #include <array>
 
 #include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
 #include "git_command.hpp"
+#include "markers.hpp"
 #include "record.hpp"
 
 namespace gatekit::gpu_gate {
@@ -16,6 +19,27 @@ Config load_gate_config(Context& context, const std::string& repo_dir, const std
   const std::filesystem::path path =
       explicit_path ? std::filesystem::path(config) : std::filesystem::path(repo_dir) / default_config_path;
   return value_or_throw(load_config(context.files, path, explicit_path));
+}
+
+void use_selection(Context& context, const std::filesystem::path& checkout, Config& config, bool full) {
+  const auto path = checkout / config.selection;
+  std::optional<selection::Selection> selection;
+  if (!config.selection_at.empty() && !context.files.exists(path))
+    fail_bad_input(config.selection_at + ": selection: the tested commit has no file " + quote_for_message(config.selection));
+  if (context.files.exists(path)) {
+    // Read from the tested checkout; errors name it as the repository does.
+    auto text = value_or_throw(as_bad_input(context.files.read(path)));
+    selection = value_or_throw(selection::load_selection_text(text, config.selection));
+  }
+  const auto markers = value_or_throw(pass_markers(config, selection ? &*selection : nullptr, full));
+  bool reached = false;
+  config.command = apply_markers(config.command, markers.expression, &reached);
+  context.workflow.log("markers: " + markers.expression + ": " + markers.why);
+  if (!reached && markers.leaves_out)
+    context.workflow.annotate({Severity::warning,
+                               "the test command is not pytest and holds no {markers}: it runs the nightly tests, "
+                               "which this pass would leave out (-m " + markers.expression + ")",
+                               "gpu-gate: markers"});
 }
 
 std::string resolve_machine(const Context& context, const std::string& option) {

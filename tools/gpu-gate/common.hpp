@@ -1,5 +1,6 @@
 #pragma once
 // What every subcommand does first: the configuration, the machine id, the remote's name.
+#include <filesystem>
 #include <string>
 
 #include "config.hpp"
@@ -13,6 +14,13 @@ namespace gatekit::gpu_gate {
 // default path inside repo_dir, which may be absent (defaults). Throws a bad_input Failure
 // with every configuration error.
 Config load_gate_config(Context& context, const std::string& repo_dir, const std::string& config);
+
+// The tested checkout's selection file (config.selection) decides which tests a pass leaves
+// out (markers.hpp): the expression is put into config.command and logged, with a warning
+// when the command can take none. A missing file at the default path is no selection file;
+// one named in the configuration that cannot be read, an invalid one, or a nightly marker
+// that differs from the configuration's: a bad_input Failure naming the file.
+void use_selection(Context& context, const std::filesystem::path& checkout, Config& config, bool full);
 
 // The option, else GATEKIT_GATE_MACHINE, else the host name made a valid id. A given id
 // that is not valid is a bad_input Failure.

@@ -9,17 +9,19 @@
 #include "gatekit/yaml.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
+#include "gatekit/text.hpp"
+#include "markers.hpp"
 #include "record.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
-constexpr std::array<std::string_view, 11> kTopKeys{
+constexpr std::array<std::string_view, 12> kTopKeys{
     "command",     "workers", "scope",          "nightly_marker", "namespace", "expiry_days",
-    "docs",        "concurrency", "stress_repeats", "signing",   "test_map"};
+    "docs",        "concurrency", "stress_repeats", "signing",   "test_map", "selection"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
 constexpr std::array<std::string_view, 2> kSigningKeys{"sign", "allowed_signers"};
-constexpr std::array<std::string_view, 3> kPlaceholders{"{workers}", "{paths}", "{junit}"};
+constexpr std::array<std::string_view, 4> kPlaceholders{"{workers}", "{paths}", "{junit}", "{markers}"};
 
 struct Entry {
   YAML::Node key;
@@ -52,14 +54,16 @@ void check_command(const Entry& e, const std::vector<std::string>& argv, ConfigE
   static const std::regex placeholder("\\{[^{}]*\\}");
   bool paths = false;
   bool junit = false;
+  bool markers = false;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     for (std::sregex_iterator it(argv[i].begin(), argv[i].end(), placeholder), end; it != end; ++it) {
       const std::string found = it->str();
       if (std::find(kPlaceholders.begin(), kPlaceholders.end(), found) == kPlaceholders.end())
         errors.add(e.value[i], "command[" + std::to_string(i) + "]",
-                   "unknown placeholder " + found + " (known: {workers}, {paths}, {junit})");
+                   "unknown placeholder " + found + " (known: {workers}, {paths}, {junit}, {markers})");
       paths = paths || found == "{paths}";
       junit = junit || found == "{junit}";
+      markers = markers || found == "{markers}";
     }
     if (argv[i].find("{paths}") != std::string::npos && argv[i] != "{paths}")
       errors.add(e.value[i], "command[" + std::to_string(i) + "]",
@@ -68,6 +72,11 @@ void check_command(const Entry& e, const std::vector<std::string>& argv, ConfigE
   if (!argv.empty() && !paths) errors.add(e.value, "command", "must hold {paths} (the tests to run)", &e.key);
   if (!argv.empty() && !junit)
     errors.add(e.value, "command", "must hold {junit} (the JUnit report the gate reads its counts from)", &e.key);
+  // pytest reads only its last -m: the one gpu-gate appends would silently replace this one.
+  if (const auto at = pytest_marker_option(argv); !markers && at != std::string::npos)
+    errors.add(e.value[at], "command[" + std::to_string(at) + "]",
+               "pytest reads only its last -m, and gpu-gate appends one (the nightly rule): put {markers} in "
+               "the expression, e.g. -m, \"({markers}) and gpu\"");
 }
 
 void check_patterns(const Entry& e, const std::string& field, const std::vector<std::string>& patterns,
@@ -151,13 +160,25 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
   if (auto e = find_key(root, "nightly_marker")) {
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
     if (auto v = read_string(e->value, "nightly_marker", errors, &e->key)) {
-      if (std::regex_match(*v, identifier)) config.nightly_marker = *v;
-      else errors.add(e->value, "nightly_marker", "must be a pytest marker name (letters, digits, _)", &e->key);
+      if (std::regex_match(*v, identifier)) {
+        config.nightly_marker = *v;
+        const auto at = yaml::position_of(e->value.Mark());
+        config.nightly_marker_at = config.source.string() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+      } else errors.add(e->value, "nightly_marker", "must be a pytest marker name (letters, digits, _)", &e->key);
     }
   }
   if (auto e = find_key(root, "namespace")) read_namespace(*e, config, errors);
   if (auto e = find_key(root, "test_map"))
     if (auto v = read_string(e->value, "test_map", errors, &e->key)) config.test_map = *v;
+  if (auto e = find_key(root, "selection")) {
+    if (auto v = read_string(e->value, "selection", errors, &e->key)) {
+      if (v->empty() || v->front() == '/' || visible_controls(*v) != *v)
+        errors.add(e->value, "selection", "must be a path in the repository (the selection file)", &e->key);
+      config.selection = *v;
+      const auto at = yaml::position_of(e->value.Mark());
+      config.selection_at = config.source.string() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+    }
+  }
 }
 
 }  // namespace

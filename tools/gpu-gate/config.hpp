@@ -18,14 +18,21 @@ inline constexpr const char* default_config_path = ".github/gatekit/gpu-gate.yml
 struct Config {
   // The test command, as argv (never a shell string). Placeholders expanded by the runner:
   // {workers} -> worker count, {paths} -> the selected test paths (several argv entries),
-  // {junit} -> the JUnit report path the gate reads. Default:
+  // {junit} -> the JUnit report path the gate reads, {markers} -> the pass's -m expression
+  // (markers.hpp; without {markers} a pytest command gets `-m EXPR` appended). Default:
   // python -m pytest -n {workers} --junitxml={junit} {paths}
   std::vector<std::string> command;
   int workers = 8;
   std::vector<std::string> scope_folders;  // tests under these folders are device-dependent
   std::vector<std::string> modules;        // importing one of these makes a test file device-dependent
   std::vector<std::string> extras;         // further test files (globs) in scope
-  std::string nightly_marker = "nightly";  // pytest marker of the nightly tests (--full runs them)
+  std::string nightly_marker = "nightly";  // pytest marker of the nightly tests, without a selection file
+  std::string nightly_marker_at;           // "file:line:col" where nightly_marker is set ("" = default)
+  // The selection file (gatekit/selection.hpp), in the tested tree: its nightly rule in
+  // contexts gate / gate-full decides what run / run --full leave out. Missing at the default
+  // path: no selection file; missing when named here: an error.
+  std::string selection = ".github/gatekit/suite.yml";
+  std::string selection_at;  // "file:line:col" where `selection` is set ("" = the default)
   std::string namespace_ = "gatekit-gate"; // refs/<namespace>/<tree>/<machine>
   std::chrono::hours expiry{24 * 28};      // results older than this are ignored (and pruned)
   // Docs-only deltas inherit a result: the path classifier's `docs` category (core default

@@ -78,7 +78,7 @@ int workers_of(const RunOptions& options, const Config& config) {
 }  // namespace
 
 ExitCode run_full(const RunOptions& options, Context& context) {
-  const auto config = load_gate_config(context, options.repo_dir, options.config);
+  auto config = load_gate_config(context, options.repo_dir, options.config);
   const std::filesystem::path repo(options.repo_dir);
   const std::string machine = resolve_machine(context, options.machine);
   Git git(context.processes, repo);
@@ -89,6 +89,7 @@ ExitCode run_full(const RunOptions& options, Context& context) {
   const auto device = probe_full_devices(context, options.allow_no_gpu);
 
   GateWorktree worktree(git, commit);
+  use_selection(context, worktree.tree(), config, /*full=*/true);  // the nightly tests too
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   context.workflow.log("Full run of " + commit + " on " + machine + ": " + std::to_string(scope.files.size()) + " of " +
                        std::to_string(scope.test_files.size()) + " test files in scope");

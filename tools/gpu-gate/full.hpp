@@ -4,8 +4,9 @@
 //
 // How the device is chosen: the test command runs twice with GATEKIT_DEVICE=gpu, then
 // GATEKIT_DEVICE=cpu, in its environment; the project's conftest reads it (and hides the GPUs
-// on the CPU pass). GATEKIT_NIGHTLY=1 is set on both; a pytest command also gets
-// `-m "<nightly_marker> or not <nightly_marker>"` appended, which overrides a `-m` in addopts.
+// on the CPU pass). GATEKIT_NIGHTLY=1 is set on both; the command gets the selection file's
+// expression for context gate-full (markers.hpp; by default every test: a pytest command gets
+// `-m "nightly or not nightly"`, which overrides a `-m` in addopts).
 // The GPU pass of a pytest command also gets pytest-cov's `--cov=. --cov-context=test
 // --cov-report=` (coverage per test, for the test map).
 //
@@ -57,7 +58,8 @@ std::string extras_line(std::string_view file);
 std::string display_command(const std::vector<std::string>& argv);
 
 // The test command for one pass: placeholders expanded ({workers}, {junit}; {paths} is
-// dropped: every test), then for pytest the nightly selection and, on the GPU, coverage.
+// dropped: every test; the marker expression is already in config.command, see
+// use_selection in common.hpp), then for a pytest command on the GPU, coverage.
 std::vector<std::string> full_command(const Config& config, int workers, const std::string& junit, Device device);
 bool is_pytest_command(const std::vector<std::string>& argv);
 

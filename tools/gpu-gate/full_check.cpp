@@ -115,7 +115,6 @@ std::vector<std::string> full_command(const Config& config, int workers, const s
     argv.push_back(std::move(arg));
   }
   if (!is_pytest_command(argv)) return argv;
-  argv.insert(argv.end(), {"-m", config.nightly_marker + " or not " + config.nightly_marker});
   if (device == Device::gpu) {
     const auto coverage = coverage_arguments();
     argv.insert(argv.end(), coverage.begin(), coverage.end());

@@ -65,7 +65,7 @@ void run_passes(Context& context, const Config& config, const GateWorktree& work
   outcome.gate = value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(),
                                               {"gate", outcome.paths, outcome.workers, gpu_env}));
   if (!outcome.stress_needed || !outcome.gate.passed()) return;
-  const auto paths = stress_paths(config.concurrency_patterns, outcome.paths);
+  const auto& paths = outcome.stress_targets.tests;
   auto env = gpu_env;
   env["GATEKIT_STRESS"] = "1";
   for (int i = 1; i <= config.stress_repeats; ++i) {
@@ -81,7 +81,7 @@ void run_passes(Context& context, const Config& config, const GateWorktree& work
 ExitCode run_run(const RunOptions& options, Context& context) {
   if (options.full) return run_full(options, context);
   check_remote(options.remote);
-  const Config config = load_gate_config(context, options.repo_dir, options.config);
+  Config config = load_gate_config(context, options.repo_dir, options.config);
   const std::string machine = resolve_machine(context, options.machine);
   const int workers = options.workers > 0 ? options.workers : config.workers;
   Git git(context.processes, options.repo_dir);
@@ -98,8 +98,12 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
 
   GateWorktree worktree(git, head.commit);
+  use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
+  if (outcome.stress_needed)
+    outcome.stress_targets = find_stress_targets(context, options.repo_dir, config,
+                                                 touched_paths(config.concurrency_patterns, change), scope);
   if (outcome.paths.empty())
     fail_bad_input("the gate's scope holds no test file: set scope.folders, scope.modules or scope.extras in " +
                    (config.source.empty() ? std::string(default_config_path) : config.source.string()));

@@ -73,16 +73,21 @@ void log_policy(const Policy& policy, Workflow& wf) {
   if (!policy.allowed_leg_failures.empty()) wf.log("allowed-leg-failures: " + join(policy.allowed_leg_failures, ", "));
 }
 
-// The value, or no verdict: `result=error`, the error output and summary, then the Error
-// thrown for the frame (exit 2 for bad input, 3 when it could not evaluate).
+// No verdict: `result=error`, the error output and summary.
+void report_no_verdict(const Options& options, const std::string& message, bool usage_error, Workflow& wf) {
+  wf.set_output("result", "error");
+  wf.set_output("reasons", "{}");
+  wf.set_output("error", message);
+  wf.append_summary(error_summary_markdown(options.title, message, usage_error));
+}
+
+// The value, or no verdict reported, then the Error thrown for the frame (exit 2 for bad
+// input, 3 when it could not evaluate).
 template <class T>
 T or_no_verdict(Result<T> result, const Options& options, Workflow& wf) {
   if (result) return std::move(result).value();
   const Error& error = result.error();
-  wf.set_output("result", "error");
-  wf.set_output("reasons", "{}");
-  wf.set_output("error", error.message);
-  wf.append_summary(error_summary_markdown(options.title, error.message, error.kind == ErrorKind::bad_input));
+  report_no_verdict(options, error.message, error.kind == ErrorKind::bad_input, wf);
   fail(error);
 }
 
@@ -124,6 +129,10 @@ void report(const Options& options, const Decision& decision, const LegView& leg
 }
 
 }  // namespace
+
+void report_usage_error(const Options& options, const std::string& message, Context& ctx) {
+  report_no_verdict(options, message, true, ctx.workflow);
+}
 
 ExitCode run_aggregate(const Options& options, Context& ctx) {
   auto& wf = ctx.workflow;

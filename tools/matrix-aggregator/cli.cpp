@@ -4,6 +4,22 @@
 #include "gatekit/cli.hpp"
 #include "matrix-aggregator.hpp"
 
+namespace {
+
+// A repeatable option whose every occurrence takes exactly one argument, kept verbatim: the
+// list forms (`["a", "b"]`, `[]`, `a, b`) are read by parse_name_list, not by CLI11, which
+// would split `[...]` on its commas and, for `[]`, take the next option as the value.
+// (CLI11 2.5 and later still unescape a value of doubled characters inside `[[` `]]`, so
+// that there `[[]]` arrives as `[]`.)
+void add_repeatable(CLI::App& app, const std::string& name, std::vector<std::string>& into, const std::string& help) {
+  app.add_option(name, into, help)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+}  // namespace
+
 int matrix_aggregator_main(int argc, const char* const* argv) {
   using namespace gatekit;
   matrix_aggregator::Options options;
@@ -13,16 +29,21 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
         app.add_option("--needs-file", options.needs_file, "Read toJSON(needs) from this file ('-' = stdin)");
         app.add_option("--needs-env", options.needs_env, "Read toJSON(needs) from this environment variable");
         app.add_option("--gate-job", options.gate, "The path-gate job that must succeed (e.g. changes)");
-        app.add_option("--gated", options.gated,
+        add_repeatable(app, "--gated", options.gated,
                        "JOB=OUTPUT: JOB may be skipped only when the gate's OUTPUT is 'false' (e.g. tests=cpu)");
-        app.add_option("--allowed-failures", options.allowed_failures,
-                       "Jobs whose failure or cancellation does not vote (comma-separated or JSON list)");
-        app.add_option("--allowed-skips", options.allowed_skips,
-                       "Jobs that may be skipped (comma-separated or JSON list)");
-        app.add_option("--allow-leg-failure", options.allowed_leg_failures,
+        add_repeatable(app, "--allowed-failures", options.allowed_failures,
+                       "Jobs whose failure or cancellation does not vote (comma-separated or a JSON array)");
+        add_repeatable(app, "--allowed-skips", options.allowed_skips,
+                       "Jobs that may be skipped (comma-separated or a JSON array)");
+        add_repeatable(app, "--allow-leg-failure", options.allowed_leg_failures,
                        "A matrix leg (check name) whose failure is allowed; repeatable; uses the jobs API");
         app.add_flag("--legs", options.legs, "List the run's legs through the jobs API (needs GITHUB_TOKEN)");
-        app.add_option("--title", options.title, "Heading of the job summary (the check name)");
+        // Set as soon as it is read, so that a usage error later on the line is reported
+        // under the check's own title.
+        app.add_option("--title", options.title, "Heading of the job summary (the check name)")->trigger_on_parse();
       },
-      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); });
+      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); },
+      [&](const std::string& message, Context& context) {
+        matrix_aggregator::report_usage_error(options, message, context);
+      });
 }

@@ -1,6 +1,7 @@
 #include "decide.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "gatekit/json.hpp"
@@ -33,32 +34,56 @@ struct GateAnswer {
   std::string value;  // "true" or "false"
 };
 
+// GitHub's rule for a job id (the keys of `needs`): a letter or '_', then letters, digits,
+// '-' and '_'. Anything else is a list written in another form, never a job.
+Status check_job_id(std::string_view name, std::string_view option) {
+  const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  const auto word = [&](char c) { return letter(c) || std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-'; };
+  const bool valid = !name.empty() && letter(name.front()) && std::all_of(name.begin(), name.end(), word);
+  if (valid) return {};
+  const std::string head = std::string(option) + ": '" + shown_name(name) + "'";
+  if (name.find_first_of("\"'") != std::string_view::npos)
+    return bad_input(head + " has quotes left over: write a JSON array [\"a\", \"b\"] or a plain list a, b");
+  return bad_input(head + " is not a job id (a letter or '_', then letters, digits, '-' and '_'); " +
+                   "separate names with commas or newlines");
+}
+
+// `text` starts with '['.
+Result<std::vector<std::string>> parse_json_names(const std::string& text, std::string_view option) {
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(text, ec);
+  if (ec)
+    return bad_input(std::string(option) + ": starts with '[' but is not a JSON array (" + ec.message() +
+                     "): write [\"a\", \"b\"] with double quotes, or a plain list a, b");
+  std::vector<std::string> names;
+  const auto& items = value.get_array();  // valid JSON that starts with '[' is an array
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_string())
+      return bad_input(std::string(option) + ": item " + std::to_string(i + 1) + " of the JSON array is " +
+                       json_kind_name(items[i]) + ", not a job name (a string)");
+    auto name = trim(std::string_view(items[i].get_string()));
+    if (name.empty()) continue;
+    if (auto st = check_job_id(name, option); !st) return st.error();
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> parse_name_list(std::string_view text, std::string_view option) {
-  std::vector<std::string> names;
   const std::string trimmed = trim(text);
-  if (trimmed.empty()) return names;
-  if (trimmed.front() == '[') {
-    boost::system::error_code ec;
-    auto value = boost::json::parse(trimmed, ec);
-    if (ec || !value.is_array())
-      return bad_input(std::string(option) + ": starts with '[' but is not a JSON array of job names");
-    for (const auto& item : value.get_array()) {
-      if (!item.is_string())
-        return bad_input(std::string(option) + ": the JSON array must hold job names (strings) only");
-      auto name = trim(std::string_view(item.get_string()));
-      if (!name.empty()) names.push_back(name);
-    }
-    return names;
-  }
+  if (!trimmed.empty() && trimmed.front() == '[') return parse_json_names(trimmed, option);
+  std::vector<std::string> names;
   std::size_t start = 0;
-  while (start <= trimmed.size()) {
+  while (start < trimmed.size()) {
     auto end = trimmed.find_first_of(",\n", start);
-    auto name = trim(std::string_view(trimmed).substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (!name.empty()) names.push_back(name);
-    if (end == std::string::npos) break;
+    if (end == std::string::npos) end = trimmed.size();
+    auto name = trim(std::string_view(trimmed).substr(start, end - start));
     start = end + 1;
+    if (name.empty()) continue;
+    if (auto st = check_job_id(name, option); !st) return st.error();
+    names.push_back(std::move(name));
   }
   return names;
 }

@@ -52,8 +52,11 @@ Status check_policy(const Policy& policy);
 // only be excused through allowed-leg-failures but the legs could not be listed.
 Result<Decision> decide(const Needs& needs, const Policy& policy, const LegView& legs);
 
-// A list option as alls-green accepts it: a JSON array of strings, or comma-separated
-// names (blank entries dropped). Malformed text is a usage error, as for parse_gated.
+// A list option in alls-green's forms: text that starts with '[' is a JSON array of strings,
+// anything else names separated by commas or newlines (blanks and empty entries dropped).
+// Usage errors (bad_input), as for parse_gated: an array that is not valid JSON, an item
+// that is not a string, a name that is not a job id (quotes left over, spaces, ...).
+// docs/actions/matrix-aggregator.md, "List inputs".
 Result<std::vector<std::string>> parse_name_list(std::string_view text, std::string_view option);
 // `job=output` pairs, separated by commas, spaces or newlines.
 Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string_view text);

@@ -31,4 +31,8 @@ struct Options {
 // then throws the Error as a Failure.
 ExitCode run_aggregate(const Options& options, Context& context);
 
+// A rejected command line (exit 2, printed by the frame): `result=error`, the `error` output
+// and the error summary, as for any other run without a verdict.
+void report_usage_error(const Options& options, const std::string& message, Context& context);
+
 }  // namespace gatekit::matrix_aggregator

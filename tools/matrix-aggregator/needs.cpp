@@ -31,31 +31,11 @@ const NeededJob* Needs::find(std::string_view name) const {
   return nullptr;
 }
 
-namespace {
-
-std::string_view kind_of(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "a boolean";
-    case json::kind::int64:
-    case json::kind::uint64:
-    case json::kind::double_: return "a number";
-    case json::kind::string: return "a string";
-    case json::kind::array: return "an array";
-    case json::kind::object: return "an object";
-  }
-  return "a value";
-}
-
-// Job names come from the workflow, but keep messages short and on one line if the input is
-// garbage (controls shown as escapes).
-std::string printable(std::string_view s) {
-  std::string out = visible_controls(s.substr(0, 200));
-  if (s.size() > 200) out += "...";
+std::string shown_name(std::string_view name) {
+  std::string out = visible_controls(name.substr(0, 200));
+  if (name.size() > 200) out += "...";
   return out;
 }
-
-}  // namespace
 
 Result<Needs> parse_needs(std::string_view text, std::string_view source) {
   const std::string where = "needs (" + std::string(source) + ")";
@@ -70,7 +50,7 @@ Result<Needs> parse_needs(std::string_view text, std::string_view source) {
   json::value root = json::parse(json::string_view(text.data(), text.size()), ec, {}, options);
   if (ec) return could_not_evaluate(where + ": invalid JSON: " + ec.message());
   if (!root.is_object())
-    return could_not_evaluate(where + ": expected a JSON object (toJSON(needs)), got " + std::string(kind_of(root)));
+    return could_not_evaluate(where + ": expected a JSON object (toJSON(needs)), got " + json_kind_name(root));
   const auto& object = root.get_object();
   if (object.empty())
     return could_not_evaluate(where +
@@ -78,27 +58,27 @@ Result<Needs> parse_needs(std::string_view text, std::string_view source) {
   Needs needs;
   for (const auto& [key, value] : object) {
     const std::string name(key);
-    const std::string job = where + ": job '" + printable(name) + "'";
+    const std::string job = where + ": job '" + shown_name(name) + "'";
     if (needs.find(name) != nullptr) return could_not_evaluate(job + ": listed twice");
     if (!value.is_object())
-      return could_not_evaluate(job + ": expected an object with \"result\", got " + std::string(kind_of(value)));
+      return could_not_evaluate(job + ": expected an object with \"result\", got " + json_kind_name(value));
     const auto& fields = value.get_object();
     const auto* result = json_find(fields, "result");
     if (result == nullptr) return could_not_evaluate(job + ": \"result\" is missing");
     if (!result->is_string())
-      return could_not_evaluate(job + ": \"result\" must be a string, got " + std::string(kind_of(*result)));
+      return could_not_evaluate(job + ": \"result\" must be a string, got " + json_kind_name(*result));
     auto parsed = parse_job_result(std::string_view(result->get_string()));
     if (!parsed)
-      return could_not_evaluate(job + ": unknown result '" + printable(std::string_view(result->get_string())) +
+      return could_not_evaluate(job + ": unknown result '" + shown_name(std::string_view(result->get_string())) +
                                 "' (expected success, failure, cancelled or skipped)");
     NeededJob entry{name, *parsed, {}};
     if (const auto* outputs = json_find(fields, "outputs"); outputs != nullptr && !outputs->is_null()) {
       if (!outputs->is_object())
-        return could_not_evaluate(job + ": \"outputs\" must be an object, got " + std::string(kind_of(*outputs)));
+        return could_not_evaluate(job + ": \"outputs\" must be an object, got " + json_kind_name(*outputs));
       for (const auto& [out_key, out_value] : outputs->get_object()) {
         if (!out_value.is_string())
-          return could_not_evaluate(job + ": output '" + printable(std::string_view(out_key)) +
-                                    "' must be a string, got " + std::string(kind_of(out_value)));
+          return could_not_evaluate(job + ": output '" + shown_name(std::string_view(out_key)) +
+                                    "' must be a string, got " + json_kind_name(out_value));
         entry.outputs[std::string(out_key)] = std::string(out_value.get_string());
       }
     }

@@ -28,6 +28,10 @@ struct Needs {
   const NeededJob* find(std::string_view name) const;
 };
 
+// A job name as messages show it: one line (controls as escapes), at most 200 characters and
+// "..." (names come from the workflow, but the input may be garbage).
+std::string shown_name(std::string_view name);
+
 // `source` names where the text came from ("GATEKIT_NEEDS", a file path) for messages.
 // Errors: invalid JSON, not an object, empty, a job that is not an object, a missing or
 // unknown `result`, `outputs` that is not an object of strings. The text must be at most

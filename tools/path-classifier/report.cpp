@@ -186,10 +186,19 @@ void explain_list(std::ostringstream& s, const char* label, const std::vector<Pa
 
 }  // namespace
 
-std::string explain(const Rules& rules, const std::string& raw_path) {
+std::string explain(const Rules& rules, const std::string& raw_path, const std::vector<GuardedFile>& guarded) {
   const std::string path = glob::normalize_path(raw_path);
+  const auto guard = std::find_if(guarded.begin(), guarded.end(), [&](const GuardedFile& g) { return g.path == path; });
+  const bool self_protected = guard != guarded.end() && rules.self_protect;
   std::ostringstream s;
   s << "How each filter treats `" << visible_controls(path) << "` (dialect " << to_string(rules.dialect) << "):\n";
+  if (guard != guarded.end()) {
+    s << "`" << visible_controls(path) << "` is " << guard->what;
+    if (rules.self_protect)
+      s << ": a change to it makes every filter relevant (self-protect), whatever the patterns below say\n";
+    else
+      s << ", but the rules say `self-protect: false`: the patterns below decide, as for any other path\n";
+  }
   for (const auto& f : rules.filters) {
     s << "\n" << visible_controls(f.name) << " (" << to_string(f.mode) << " list"
       << (f.category.empty() ? "" : ", category " + visible_controls(f.category)) << ")\n";
@@ -205,7 +214,9 @@ std::string explain(const Rules& rules, const std::string& raw_path) {
                                           : "";
     const std::string name = visible_controls(f.name);
     s << "  => ";
-    if (always) s << "matches an always pattern: this path alone makes " << name << " relevant\n";
+    if (self_protected)
+      s << "self-protect: this path alone makes " << name << " relevant (the patterns are not consulted)\n";
+    else if (always) s << "matches an always pattern: this path alone makes " << name << " relevant\n";
     else if (f.mode == Mode::allow && v.included) s << "included" << pattern << ": this path alone makes " << name << " relevant\n";
     else if (f.mode == Mode::allow) s << "not included" << pattern << ": this path does not make " << name << " relevant\n";
     else if (!v.included) s << "not denied" << pattern << ": this path alone makes " << name << " relevant\n";

@@ -24,9 +24,10 @@ std::string summary_markdown(const Decision& decision, const std::vector<std::st
 // happens downstream. They hold outside data: Workflow::log makes each one inert.
 std::vector<std::string> log_lines(const Decision& decision);
 
-// How every pattern of every filter treats one path. Outside values (the path, patterns,
-// names) are shown with visible_controls, so each line of the text is one line; print it
-// through inert_lines.
-std::string explain(const Rules& rules, const std::string& path);
+// How every pattern of every filter treats one path, and, when the path is one of the
+// `guarded` files, that self-protect decides before the patterns (or that the rules turned
+// it off). Outside values (the path, patterns, names) are shown with visible_controls, so
+// each line of the text is one line; print it through inert_lines.
+std::string explain(const Rules& rules, const std::string& path, const std::vector<GuardedFile>& guarded = {});
 
 }  // namespace gatekit::path_classifier

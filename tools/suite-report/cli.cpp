@@ -20,6 +20,10 @@ void python_options(CLI::App& sub, Options& o) {
   sub.add_option("--collect-timeout", o.collect_timeout_s, "Seconds one pytest collection may take")
       ->check(CLI::Range(1, 86400));
 }
+void variants_option(CLI::App& sub, Options& o) {
+  sub.add_option("--variants", o.variants,
+                 "Every value of the docs leg's matrix (commas or spaces between; repeatable): the docs variant must be one");
+}
 void report_options(CLI::App& sub, Options& o) {
   sub.add_option("--report", o.report, "The leg's JUnit XML report")->required();
   sub.add_option("--junit-prefix", o.junit_prefix, "pytest's --junit-prefix, when the leg used one");
@@ -33,6 +37,7 @@ void configure(CLI::App& app, Options& o) {
   selection_option(*partition, o);
   partition->add_option("--context", o.contexts, "Check only this context (repeatable; default: every context)");
   python_options(*partition, o);
+  variants_option(*partition, o);
 
   auto* unmarked = app.add_subcommand("unmarked", "Fail on CPU-leg tests skipped for want of a device");
   selection_option(*unmarked, o);
@@ -52,6 +57,9 @@ void configure(CLI::App& app, Options& o) {
   context_option(*nightly, o);
   nightly->add_flag("--docs-only", o.docs_only, "The change touches documentation only (the path gate's verdict)");
   nightly->add_option("--variant", o.variant, "This matrix job's value (e.g. its Python version), for the docs tests");
+  variants_option(*nightly, o);
+  nightly->add_option("--matrix-jobs", o.matrix_jobs, "The matrix's job count (strategy.job-total): --variants must list as many")
+      ->check(CLI::Range(1, 256));
 
   auto* growth = app.add_subcommand("growth", "Compare the suite with the last main run of the same configuration");
   selection_option(*growth, o);
@@ -74,6 +82,15 @@ void configure(CLI::App& app, Options& o) {
       ->check(CLI::Range(1L, 100'000'000L));
   growth->add_option("--notice-seconds", o.notice_seconds, "Notice at this many seconds of new tests (default: the file's, else 60)")
       ->check(CLI::PositiveNumber);
+
+  auto* gpu_filter = app.add_subcommand("gpu-filter", "Fail on files the GPU legs read that the path gate's GPU filter misses");
+  selection_option(*gpu_filter, o);
+  gpu_filter->add_option("--rules", o.rules, "The path gate's rules file (default .github/gatekit/filters.yml)");
+  gpu_filter->add_option("--filter", o.filter, "The filter that runs the GPU jobs (default gpu)");
+  gpu_filter->add_option("--path-classifier", o.path_classifier,
+                         "The path-classifier program that answers for the rules (default: on PATH)");
+  gpu_filter->add_option("--context", o.context, "The context whose GPU selection is checked (default pr)");
+  python_options(*gpu_filter, o);
 }
 
 gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
@@ -82,6 +99,7 @@ gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
   if (o.command == "unmarked") return run_unmarked(o, context);
   if (o.command == "ran") return run_ran(o, context);
   if (o.command == "nightly") return run_nightly(o, context);
+  if (o.command == "gpu-filter") return run_gpu_filter(o, context);
   return run_growth(o, context);
 }
 

@@ -19,6 +19,25 @@ std::string resolve_context(const Options& options, const Environment& env) {
   return value_or_throw(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
 }
 
+std::vector<std::string> matrix_values(const Options& options) {
+  std::vector<std::string> values;
+  for (const auto& given : options.variants) {
+    std::string value;
+    for (std::size_t i = 0; i <= given.size(); ++i) {
+      if (i < given.size() && given[i] != ',' && given[i] != ' ') {
+        value += given[i];
+        continue;
+      }
+      if (value.empty()) continue;
+      if (value.size() > 100 || visible_controls(value) != value)
+        fail_bad_input("--variants: '" + visible_controls(value.substr(0, 100)) + "' is not a matrix value (one line, at most 100 characters)");
+      values.push_back(std::move(value));
+      value.clear();
+    }
+  }
+  return values;
+}
+
 const Leg& require_leg(const Selection& selection, const std::string& name) {
   std::vector<std::string> names;
   for (const auto& leg : selection.legs) names.push_back(leg.name);

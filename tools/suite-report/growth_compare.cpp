@@ -36,12 +36,6 @@ bool hex(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-std::uint64_t word(const Sha256Digest& digest, std::size_t at) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < 8; ++i) value = (value << 8) | digest[at + i];
-  return value;
-}
-
 std::optional<std::uint64_t> hex_word(std::string_view text) {
   std::uint64_t value = 0;
   for (char c : text) {
@@ -75,8 +69,10 @@ std::string ConfigKey::artifact_name() const {
 }
 
 TestIdentity TestIdentity::of(std::string_view id) {
-  const auto digest = sha256(id);
-  return {word(digest, 0), word(digest, 8), word(digest, 16)};
+  const std::string digest = sha256_hex(id);  // 64 hex digits: the first 48 are used
+  return {hex_word(std::string_view(digest).substr(0, 16)).value_or(0),
+          hex_word(std::string_view(digest).substr(16, 16)).value_or(0),
+          hex_word(std::string_view(digest).substr(32, 16)).value_or(0)};
 }
 
 TestIdentity TestIdentity::unnamed(std::size_t k) {

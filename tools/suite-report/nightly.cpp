@@ -2,6 +2,8 @@
 // in the current context, so workflows and gpu-gate never write an expression themselves.
 #include "nightly.hpp"
 
+#include <algorithm>
+
 #include "common.hpp"
 #include "gatekit/text.hpp"
 
@@ -33,10 +35,33 @@ LegPlan plan_leg(const Selection& selection, const Leg& leg, const std::string& 
   return {RunKind::docs, docs_expression(selection, context), "the change touches documentation only: the docs tests run"};
 }
 
+namespace {
+
+// The docs leg's jobs are given every value of their matrix (--variants): a docs variant that
+// is none of them would leave a documentation-only change untested while every job passes.
+void check_docs_variant(const Options& options, const Selection& selection, const Leg& leg, Workflow& workflow) {
+  const auto values = matrix_values(options);
+  if (values.empty() || !selection.docs || selection.docs->leg != leg.name) return;
+  if (!options.variant.empty() && std::find(values.begin(), values.end(), options.variant) == values.end())
+    fail_bad_input("--variant '" + visible_controls(options.variant) + "' is none of --variants (" + join(values, ", ") + ")");
+  // A value dropped from the matrix but still listed would pass the check below unseen.
+  if (options.matrix_jobs > 0 && static_cast<std::size_t>(options.matrix_jobs) != values.size())
+    fail_bad_input("--variants lists " + std::to_string(values.size()) + " values (" + join(values, ", ") +
+                   ") but the matrix has " + std::to_string(options.matrix_jobs) +
+                   " jobs (--matrix-jobs): list every value of the matrix, once");
+  const auto problem = docs_variant_problem(selection, values);
+  if (problem.empty()) return;
+  if (options.docs_only) fail_could_not_evaluate(problem);
+  workflow.annotate({Severity::warning, problem, "suite-report nightly: docs variant"});
+}
+
+}  // namespace
+
 ExitCode run_nightly(const Options& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   const std::string ctx = resolve_context(options, context.env);
+  check_docs_variant(options, selection, leg, context.workflow);
   const auto plan = plan_leg(selection, leg, ctx, options.docs_only, options.variant);
   context.workflow.set_output("markers", plan.markers);
   context.workflow.set_output("run", std::string(to_string(plan.run)));

@@ -114,6 +114,9 @@ std::string summary(const Selection& selection, const std::vector<ContextGroup>&
 ExitCode run_partition(const Options& options, Context& context) {
   const auto started = context.clock.now();
   const Selection selection = load_selection(options, context.files);
+  // A docs variant that is none of the matrix's values: a documentation-only change would run
+  // the docs tests on no job, and every job would pass.
+  if (auto problem = docs_variant_problem(selection, matrix_values(options)); !problem.empty()) fail_bad_input(problem);
   const auto groups = group_contexts(selection, requested_contexts(options));
   CollectSpec spec;
   spec.python = options.python;

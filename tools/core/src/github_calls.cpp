@@ -64,6 +64,11 @@ Result<std::vector<Issue>> Client::list_issues(const std::string& repo, const st
   return decoded_listing<Issue>(std::move(listing), url, detail::decode_issue);
 }
 
+Result<Issue> Client::get_issue(const std::string& repo, std::int64_t number) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/issues/" + std::to_string(number));
+  return decoded<Issue>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, detail::decode_issue);
+}
+
 Result<Issue> Client::create_issue(const std::string& repo, const std::string& title, const std::string& body,
                                       const std::vector<std::string>& labels) {
   auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/issues");
@@ -144,6 +149,15 @@ Result<std::vector<Artifact>> Client::list_run_artifacts(const std::string& repo
   auto url = detail::join_url(impl_->options.base_url,
                               repo_path(repo) + "/actions/runs/" + std::to_string(run_id) + "/artifacts");
   return decoded_listing<Artifact>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_artifact);
+}
+
+Result<User> Client::get_authenticated_user() {
+  auto url = detail::join_url(impl_->options.base_url, "/user");
+  return decoded<User>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, detail::decode_user);
+}
+
+bool is_integration_refusal(const Error& error) {
+  return error.http_status == 403 && error.message.find("Resource not accessible by integration") != std::string::npos;
 }
 
 Status Client::dispatch_workflow(const std::string& repo, const std::string& workflow_file,

@@ -192,6 +192,13 @@ Result<Issue> decode_issue(const json::value& v) {
   issue.body = f.opt_str("body");
   issue.state = f.str("state");
   issue.html_url = f.opt_str("html_url");
+  // Who opened it: a missing or null user (a deleted account) reads as "", which no tool trusts;
+  // a user without a string login fails.
+  if (const auto* user = f.raw("user"); user != nullptr && !user->is_null()) {
+    auto by = f.nested("user");
+    issue.author = by.str("login");
+    f.absorb(by);
+  }
   if (const auto* labels = f.raw("labels"); labels != nullptr && labels->is_array()) {
     // GitHub's schema allows a label to be a plain string or an object with `name`.
     for (const auto& label : labels->get_array()) {
@@ -253,6 +260,16 @@ Result<Artifact> decode_artifact(const json::value& v) {
   a.expired = f.boolean("expired");
   a.archive_download_url = f.opt_str("archive_download_url");
   return f.finish(std::move(a));
+}
+
+Result<User> decode_user(const json::value& v) {
+  Fields f(v);
+  User user;
+  user.login = f.str("login");
+  user.type = f.opt_str("type");
+  auto decoded = f.finish(std::move(user));
+  if (decoded && decoded->login.empty()) return could_not_evaluate("field `login`: empty");
+  return decoded;
 }
 
 Result<IssueComment> decode_comment(const json::value& v) {

@@ -72,12 +72,64 @@ inline int single_byte(const std::bitset<256>& set) {
   return found;
 }
 
+// A line terminator of JavaScript's `.`: \n, \r, U+2028 or U+2029 (in UTF-8).
+inline bool has_js_line_terminator(std::string_view path) {
+  return path.find_first_of("\n\r") != std::string_view::npos ||
+         path.find("\xE2\x80\xA8") != std::string_view::npos || path.find("\xE2\x80\xA9") != std::string_view::npos;
+}
+
 // Compiles the regex subset; the error text names the offset (a front-end bug or an
 // unsupported construct).
 std::variant<std::shared_ptr<const Program>, std::string> compile_regex(std::string_view regex);
 
 // Whole-input match.
 bool run_program(const Program& program, std::string_view input, MatchStats* stats);
+
+// What every match of a program has, worked out from the automaton itself (so it holds in
+// both dialects): a cheap test that rules a path out before any automaton runs. Look-arounds
+// and assertions are taken as always passing, which only adds runs: a fact true of every run
+// of that larger automaton is true of every real match.
+using ByteMask = std::array<std::uint64_t, 4>;
+struct Prefilter {
+  ByteMask required{};       // bytes every match contains
+  ByteMask required_name{};  // bytes every match contains after its last '/'
+  std::string prefix;        // every match starts with it
+  std::string suffix;        // every match ends with it
+  std::uint32_t min_slashes = 0;            // '/' bytes in every match: at least
+  std::uint32_t max_slashes = UINT32_MAX;   // and at most
+};
+Prefilter analyze(const Program& program);
+
+// What the prefilters look at in a path, worked out once per path.
+struct PathFacts {
+  ByteMask bytes{};
+  ByteMask name_bytes{};  // after the last '/'
+  std::uint32_t slashes = 0;
+};
+inline PathFacts path_facts(std::string_view path) {
+  PathFacts facts;
+  for (unsigned char c : path) {
+    const std::uint64_t bit = std::uint64_t{1} << (c & 63);
+    facts.bytes[c >> 6] |= bit;
+    if (c == '/') {
+      ++facts.slashes;
+      facts.name_bytes = {};
+    } else {
+      facts.name_bytes[c >> 6] |= bit;
+    }
+  }
+  return facts;
+}
+
+inline bool holds_all(const ByteMask& have, const ByteMask& need) {
+  return ((need[0] & ~have[0]) | (need[1] & ~have[1]) | (need[2] & ~have[2]) | (need[3] & ~have[3])) == 0;
+}
+
+// Whether a path with these facts could match (false: it cannot).
+inline bool may_match(const Prefilter& f, std::string_view path, const PathFacts& facts) {
+  return facts.slashes >= f.min_slashes && facts.slashes <= f.max_slashes && holds_all(facts.bytes, f.required) &&
+         holds_all(facts.name_bytes, f.required_name) && path.starts_with(f.prefix) && path.ends_with(f.suffix);
+}
 
 // A dialect front end validates a glob and translates its body into the regex subset.
 struct Translation {

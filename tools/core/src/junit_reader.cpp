@@ -15,6 +15,7 @@ namespace gatekit::junit {
 
 std::string TestCase::id() const {
   if (!node_id.empty()) return node_id;
+  if (classname.empty() && name.empty()) return "(unnamed test case, report line " + std::to_string(report_line) + ")";
   if (classname.empty()) return name;
   return classname + "::" + name;
 }
@@ -39,6 +40,17 @@ std::string_view attribute(const XML_Char** atts, std::string_view name) {
   for (std::size_t i = 0; atts[i] != nullptr; i += 2)
     if (name == atts[i]) return atts[i + 1];
   return {};
+}
+
+// A `failures`/`errors` count; nullopt when absent or not a number (nothing declared).
+std::optional<std::size_t> parse_count(std::string_view text) {
+  if (text.empty() || text.size() > 12) return std::nullopt;
+  std::size_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return value;
 }
 
 int parse_line(std::string_view text) {
@@ -74,11 +86,22 @@ struct Reader::Impl {
   std::optional<Error> error;
   std::exception_ptr thrown;
 
+  // An open <testsuites>/<testsuite>: what it declares and what its cases showed so far.
+  struct Frame {
+    bool root = false;  // <testsuites>
+    std::string name;
+    int line = 0;
+    std::optional<std::size_t> declared;  // failures + errors; nullopt: neither attribute
+    std::size_t seen = 0;                 // <failure>/<error> elements of the cases inside
+    bool pytest = false;                  // a <testsuite name="pytest">
+  };
+
   std::vector<Elem> stack;
-  std::vector<bool> pytest_suites;  // per open <testsuite>: named "pytest"
+  std::vector<Frame> frames;
   std::size_t pytest_open = 0;
-  std::vector<std::string> suite_names;
+  std::string suite_name;  // of the innermost open <testsuite>
   bool in_case = false;
+  std::size_t case_results = 0;  // <failure>/<error> elements of the open case
   TestCase current;
   std::string ctest_status;  // CTest's status attribute: run, fail, notrun, disabled
   detail::Excerpt detail, out, err;
@@ -109,13 +132,11 @@ struct Reader::Impl {
     target = nullptr;
     if (name == "testsuites") {
       kind = Elem::suites;
+      begin_suite(atts, true);
     } else if (name == "testsuite") {
       kind = Elem::suite;
       ++stats.suites;
-      const auto suite = attribute(atts, "name");
-      suite_names.emplace_back(detail::bounded(suite, options.excerpt_bytes));
-      pytest_suites.push_back(suite == "pytest");
-      pytest_open += suite == "pytest";
+      begin_suite(atts, false);
     } else if (name == "testcase" && !in_case) {
       kind = Elem::test;
       begin_case(atts);
@@ -140,17 +161,60 @@ struct Reader::Impl {
     stack.push_back(kind);
   }
 
+  // An attribute that is part of a test's identity: whole, or the report is refused.
+  std::string identity(const XML_Char** atts, std::string_view element, std::string_view name) {
+    const auto value = attribute(atts, name);
+    if (value.size() > options.max_identity_bytes && !error)
+      fail("<" + std::string(element) + "> attribute `" + std::string(name) + "` is " + std::to_string(value.size()) +
+           " bytes long, more than the " + std::to_string(options.max_identity_bytes) +
+           " a test's identity may have (it is never cut: two names that differ late would become one test)");
+    return error ? std::string() : std::string(value);
+  }
+
+  void begin_suite(const XML_Char** atts, bool root) {
+    Frame frame;
+    frame.root = root;
+    frame.name = identity(atts, root ? "testsuites" : "testsuite", "name");
+    frame.line = static_cast<int>(XML_GetCurrentLineNumber(parser));
+    const auto failures = parse_count(attribute(atts, "failures"));
+    const auto errors = parse_count(attribute(atts, "errors"));
+    if (failures || errors) frame.declared = failures.value_or(0) + errors.value_or(0);
+    frame.pytest = !root && frame.name == "pytest";
+    pytest_open += frame.pytest;
+    if (!root) suite_name = frame.name;
+    frames.push_back(std::move(frame));
+  }
+
+  void end_suite() {
+    Frame frame = std::move(frames.back());
+    frames.pop_back();
+    pytest_open -= frame.pytest;
+    if (frame.declared && *frame.declared > frame.seen) {
+      if (stats.undercounted.size() < ReadStats::kMaxUndercounted)
+        stats.undercounted.push_back({frame.root ? "testsuites" : "testsuite",
+                                      detail::bounded(frame.name, 200), frame.line, *frame.declared, frame.seen});
+      ++stats.undercounted_suites;
+    }
+    if (!frames.empty()) frames.back().seen += frame.seen;
+    suite_name.clear();
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+      if (!it->root) {
+        suite_name = it->name;
+        break;
+      }
+  }
+
   void begin_case(const XML_Char** atts) {
     in_case = true;
     current = TestCase{};
     detail.clear();
     out.clear();
     err.clear();
-    const std::size_t limit = options.excerpt_bytes;
-    current.suite = suite_names.empty() ? std::string() : suite_names.back();
-    current.classname = detail::bounded(attribute(atts, "classname"), limit);
-    current.name = detail::bounded(attribute(atts, "name"), limit);
-    current.file = detail::bounded(attribute(atts, "file"), limit);
+    case_results = 0;
+    current.suite = suite_name;
+    current.classname = identity(atts, "testcase", "classname");
+    current.name = identity(atts, "testcase", "name");
+    current.file = identity(atts, "testcase", "file");
     current.line = parse_line(attribute(atts, "line"));
     current.time_s = detail::parse_seconds(attribute(atts, "time"));
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
@@ -172,6 +236,7 @@ struct Reader::Impl {
     const JunitOutcome outcome = name == "failure" ? JunitOutcome::failure
                                  : name == "error" ? JunitOutcome::error
                                                    : JunitOutcome::skipped;
+    case_results += outcome != JunitOutcome::skipped;
     if (rank(outcome) <= rank(current.outcome)) return;  // the worse result already decides
     current.outcome = outcome;
     current.type = detail::bounded(attribute(atts, "type"), options.excerpt_bytes);
@@ -184,10 +249,8 @@ struct Reader::Impl {
     const Elem kind = stack.back();
     stack.pop_back();
     target = nullptr;
-    if (kind == Elem::suite) {
-      pytest_open -= pytest_suites.back();
-      pytest_suites.pop_back();
-      suite_names.pop_back();
+    if (kind == Elem::suite || kind == Elem::suites) {
+      end_suite();
     } else if (kind == Elem::test) {
       finish_case();
     }
@@ -218,6 +281,7 @@ struct Reader::Impl {
       case JunitOutcome::skipped: ++stats.skipped; break;
     }
     stats.flaky += current.flaky_attempts > 0;
+    if (!frames.empty()) frames.back().seen += case_results;
     try {
       on_case(current);
     } catch (...) {
@@ -284,6 +348,21 @@ Result<ReadStats> Reader::finish() {
   if (auto status = impl_->parse(true); !status) return status.error();
   impl_->stats.replaced_chars = impl_->sanitizer.replaced();
   return impl_->stats;
+}
+
+Status check_declared_counts(const ReadStats& stats, std::string_view origin) {
+  if (stats.undercounted.empty()) return {};
+  const SuiteCount& s = stats.undercounted.front();
+  std::string message = std::string(origin) + ":" + std::to_string(s.report_line) + ": <" + s.element +
+                        (s.name.empty() ? "" : " name=\"" + s.name + "\"") + "> declares " +
+                        std::to_string(s.declared) + " failures and errors, but its test cases show " +
+                        std::to_string(s.seen) +
+                        ": the runner failed outside any test, or the report was cut short; the report cannot "
+                        "say whether the tests passed";
+  if (stats.undercounted_suites > 1)
+    message += " (and " + std::to_string(stats.undercounted_suites - 1) + " more such suite" +
+               (stats.undercounted_suites > 2 ? "s" : "") + ")";
+  return could_not_evaluate(message);
 }
 
 Result<ReadStats> read_text(std::string_view text, const std::string& origin, const CaseHandler& on_case,

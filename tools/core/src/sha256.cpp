@@ -1,7 +1,7 @@
 #include "gatekit/sha256.hpp"
 
-#include <algorithm>
-#include <cstring>
+#include <array>
+#include <cstdint>
 
 namespace gatekit {
 
@@ -19,26 +19,21 @@ constexpr std::array<std::uint32_t, 64> kRound = {
 
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
-}  // namespace
-
-Sha256::Sha256()
-    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
-
-void Sha256::block(const std::uint8_t* p) {
+void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
   std::array<std::uint32_t, 64> w{};
-  for (int i = 0; i < 16; ++i)
-    w[i] = (std::uint32_t{p[4 * i]} << 24) | (std::uint32_t{p[4 * i + 1]} << 16) | (std::uint32_t{p[4 * i + 2]} << 8) |
-           std::uint32_t{p[4 * i + 3]};
-  for (int i = 16; i < 64; ++i) {
+  for (std::size_t i = 0; i < 16; ++i)
+    w[i] = static_cast<std::uint32_t>(block[4 * i]) << 24 | static_cast<std::uint32_t>(block[4 * i + 1]) << 16 |
+           static_cast<std::uint32_t>(block[4 * i + 2]) << 8 | static_cast<std::uint32_t>(block[4 * i + 3]);
+  for (std::size_t i = 16; i < 64; ++i) {
     const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
     const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  auto [a, b, c, d, e, f, g, h] = state_;
-  for (int i = 0; i < 64; ++i) {
-    const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+  auto [a, b, c, d, e, f, g, k] = h;
+  for (std::size_t i = 0; i < 64; ++i) {
+    const std::uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
     const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g;
+    k = g;
     g = f;
     f = e;
     e = d + t1;
@@ -47,55 +42,32 @@ void Sha256::block(const std::uint8_t* p) {
     b = a;
     a = t1 + t2;
   }
-  const std::array<std::uint32_t, 8> add{a, b, c, d, e, f, g, h};
-  for (int i = 0; i < 8; ++i) state_[i] += add[i];
+  const std::array<std::uint32_t, 8> add = {a, b, c, d, e, f, g, k};
+  for (std::size_t i = 0; i < 8; ++i) h[i] += add[i];
 }
 
-Sha256& Sha256::update(std::string_view bytes) {
-  length_ += bytes.size();
-  const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
-  std::size_t n = bytes.size();
-  if (buffered_ > 0) {
-    const std::size_t take = std::min(n, buffer_.size() - buffered_);
-    std::memcpy(buffer_.data() + buffered_, p, take);
-    buffered_ += take;
-    p += take;
-    n -= take;
-    if (buffered_ < buffer_.size()) return *this;
-    block(buffer_.data());
-    buffered_ = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) block(p);
-  if (n > 0) std::memcpy(buffer_.data(), p, n);
-  buffered_ = n;
-  return *this;
-}
+}  // namespace
 
-Sha256Digest Sha256::finish() {
-  const std::uint64_t bits = length_ * 8;
-  const std::uint8_t one = 0x80;
-  update(std::string_view(reinterpret_cast<const char*>(&one), 1));
-  const std::array<std::uint8_t, 64> zeros{};
-  const std::size_t pad = (buffered_ <= 56 ? 56 - buffered_ : 120 - buffered_);
-  update(std::string_view(reinterpret_cast<const char*>(zeros.data()), pad));
-  std::array<std::uint8_t, 8> tail{};
-  for (int i = 0; i < 8; ++i) tail[i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
-  update(std::string_view(reinterpret_cast<const char*>(tail.data()), tail.size()));
-  Sha256Digest digest{};
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) digest[4 * i + j] = static_cast<std::uint8_t>(state_[i] >> (24 - 8 * j));
-  return digest;
-}
-
-Sha256Digest sha256(std::string_view bytes) { return Sha256().update(bytes).finish(); }
-
-std::string hex_of(const Sha256Digest& digest, std::size_t bytes) {
+std::string sha256_hex(std::string_view data) {
+  std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+  std::size_t full = data.size() / 64 * 64;
+  for (std::size_t i = 0; i < full; i += 64) compress(h, bytes + i);
+  // The last partial block, the 0x80 bit, zeros, and the length in bits (big-endian).
+  std::array<unsigned char, 128> tail{};
+  const std::size_t rest = data.size() - full;
+  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[full + i];
+  tail[rest] = 0x80;
+  const std::size_t blocks = rest + 9 <= 64 ? 1 : 2;
+  const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
+  for (std::size_t i = 0; i < 8; ++i) tail[blocks * 64 - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
+  for (std::size_t b = 0; b < blocks; ++b) compress(h, tail.data() + 64 * b);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (std::size_t i = 0; i < bytes && i < digest.size(); ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
+  out.reserve(64);
+  for (std::uint32_t word : h)
+    for (int shift = 28; shift >= 0; shift -= 4) out += kHex[(word >> shift) & 0xF];
   return out;
 }
 

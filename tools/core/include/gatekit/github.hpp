@@ -119,6 +119,13 @@ struct Issue {
   std::string state;  // open|closed
   std::vector<std::string> labels;
   std::string html_url;
+  std::string author;  // user.login: who opened it, as GitHub records it ("" for a deleted account)
+};
+
+// The account a token acts as (GET /user).
+struct User {
+  std::string login;
+  std::string type;  // User|Bot|Organization
 };
 
 struct CommitStatus {
@@ -179,6 +186,10 @@ struct GitRef {
   std::string type;  // commit|tag|...
 };
 
+// True for GitHub's answer to an installation token calling an endpoint only users may call
+// (HTTP 403 "Resource not accessible by integration").
+bool is_integration_refusal(const Error& error);
+
 struct JsonAccess;  // gatekit/github_json.hpp
 
 class Client {
@@ -195,6 +206,7 @@ class Client {
   // which GitHub's issues listing also returns, are left out.
   Result<std::vector<Issue>> list_issues(const std::string& repo, const std::string& label,
                                          const std::string& state);
+  Result<Issue> get_issue(const std::string& repo, std::int64_t number);
   Result<Issue> create_issue(const std::string& repo, const std::string& title, const std::string& body,
                              const std::vector<std::string>& labels);
   Result<Issue> update_issue(const std::string& repo, std::int64_t number, const IssueUpdate& fields);
@@ -218,6 +230,11 @@ class Client {
   Result<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
   Status dispatch_workflow(const std::string& repo, const std::string& workflow_file, const std::string& ref,
                            const std::map<std::string, std::string>& inputs);
+
+  // The token's own account (GET /user). An installation token (a GitHub App's, and Actions'
+  // GITHUB_TOKEN) cannot call it: GitHub answers 403 "Resource not accessible by
+  // integration", which is_integration_refusal() tells apart.
+  Result<User> get_authenticated_user();
 
   // Requests sent so far (attempts included), for tests and the summary.
   int requests_sent() const;

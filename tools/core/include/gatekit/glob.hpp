@@ -7,8 +7,10 @@
 // is an ordinary character, a line break included; picomatch's own regex dot does not match
 // one, and the picomatch dialect follows picomatch there too.
 // Every pattern compiles once into an automaton that is simulated without backtracking:
-// matching costs O(states x path length) whatever the pattern, and a PatternList runs all
-// of its patterns at once through a lazily built DFA.
+// matching costs O(states x path length) whatever the pattern. A PatternList runs all of its
+// patterns at once through a lazily built DFA while paths reuse its states, and pattern by
+// pattern (prefilters, then each pattern's own small DFA) once they stop doing so: at most
+// one walk per pattern per path either way (docs/actions/path-gate.md, "Dialects").
 //
 // Paths are repo-relative, '/'-separated, without a leading "./" or "/", compared
 // byte-wise and case-sensitively (normalize_path() brings input into that form).
@@ -47,8 +49,21 @@ struct MatchStats {
   std::uint64_t steps = 0;
 };
 
+// What every path a pattern's body matches has, worked out from its automaton: the shortcut
+// a PatternList takes to rule a pattern out for a path before running it.
+struct BodyFacts {
+  std::string prefix;            // every match starts with it
+  std::string suffix;            // and ends with it
+  std::string required;          // bytes every match contains (sorted)
+  std::string required_in_name;  // bytes every match contains after its last '/' (sorted)
+  std::uint32_t min_slashes = 0;             // '/' bytes in every match: at least
+  std::optional<std::uint32_t> max_slashes;  // and at most (none: no bound)
+};
+
 namespace detail {
 struct Program;
+struct Dfa;
+class Sieve;
 }
 
 class Pattern {
@@ -67,6 +82,11 @@ class Pattern {
   // picomatch: picomatch.isMatch(path, pattern, {dot: true}) (a '!' pattern matches what
   // its body does not; a path spelled exactly like the pattern always matches).
   bool matches(std::string_view path, MatchStats* stats = nullptr) const;
+
+  // The body's facts (for tests and --explain), and whether they let `path` through: false
+  // means the body cannot match it.
+  BodyFacts body_facts() const;
+  bool body_may_match(std::string_view path) const;
 
   // The regular expression the body compiles to (for --explain and tests).
   const std::string& regex() const;
@@ -99,7 +119,7 @@ struct ListVerdict {
 //   or excludes it ('!'): the last match wins (decisive = that pattern);
 // picomatch: each pattern is judged on its own (no ordered subtraction): included when any
 //   pattern matches (decisive = the first that does).
-// Not thread-safe: evaluate() grows a DFA cache.
+// Not thread-safe: evaluate() grows DFA caches and remembers folders.
 class PatternList {
  public:
   PatternList();
@@ -110,6 +130,10 @@ class PatternList {
   PatternList(const PatternList&) = delete;
   PatternList& operator=(const PatternList&) = delete;
 
+  // The list's verdict. Through the list's automaton while it pays; once it has built
+  // kListStates states, or more than one state per 4 bytes walked past its first 64, the list
+  // goes pattern by pattern for good (pattern_by_pattern()). Lists in the picomatch dialect,
+  // or with look-arounds, always go pattern by pattern.
   ListVerdict evaluate(std::string_view path, MatchStats* stats = nullptr) const;
   // evaluate() for paths[0..count), into out[0..count). The DFA walks of several paths are
   // interleaved, so their table lookups overlap instead of waiting on one another.
@@ -121,14 +145,22 @@ class PatternList {
   const std::vector<Pattern>& patterns() const { return patterns_; }
   Dialect dialect() const { return dialect_; }
   bool empty() const { return patterns_.empty(); }
-  std::size_t dfa_states() const;  // built so far
+  std::size_t dfa_states() const;  // built so far, by the list's one automaton
+  // True once the list matches pattern by pattern (see evaluate()).
+  bool pattern_by_pattern() const;
+
+  // States the list's one automaton may build before the list goes pattern by pattern.
+  static constexpr std::size_t kListStates = 4096;
 
  private:
-  struct Dfa;
   ListVerdict verdict_of_row(std::int32_t row) const;
+  ListVerdict evaluate_each(std::string_view path, MatchStats* stats) const;
+  ListVerdict abandon_list_dfa(std::string_view path, MatchStats* stats = nullptr) const;
   std::vector<Pattern> patterns_;
   Dialect dialect_ = Dialect::github;
-  std::unique_ptr<Dfa> dfa_;
+  std::unique_ptr<detail::Dfa> dfa_;              // the whole list in one automaton
+  mutable std::unique_ptr<detail::Sieve> sieve_;  // pattern by pattern, built when first needed
+  mutable bool list_dfa_abandoned_ = false;
 };
 
 // Strips a leading "./" (repeatedly) and leading '/'; the rest is kept byte for byte.

@@ -17,6 +17,22 @@ inline const boost::json::value* json_find(const boost::json::object& object, st
   return it == object.end() ? nullptr : &it->value();
 }
 
+// What a value is, for messages: "null", "a boolean", "a number", "a string", "an array",
+// "an object".
+inline const char* json_kind_name(const boost::json::value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::null: return "null";
+    case boost::json::kind::bool_: return "a boolean";
+    case boost::json::kind::int64:
+    case boost::json::kind::uint64:
+    case boost::json::kind::double_: return "a number";
+    case boost::json::kind::string: return "a string";
+    case boost::json::kind::array: return "an array";
+    case boost::json::kind::object: return "an object";
+  }
+  return "a value";
+}
+
 inline std::optional<std::string> json_string_at(const boost::json::object& object, std::string_view key) {
   const auto* v = json_find(object, key);
   if (v == nullptr || !v->is_string()) return std::nullopt;

@@ -7,7 +7,19 @@
 // and keeps nothing else, so memory does not grow with the report. Text (failure detail,
 // system-out, system-err, CDATA of any size) is kept as a bounded excerpt: the first and the
 // last bytes up to a limit, with the number of bytes left out. Attribute values are the one
-// exception expat holds whole; the reader cuts them to the same limit.
+// exception expat holds whole; the reader cuts them to the same limit, except the ones a
+// test's identity is made of (suite, classname, name, file), kept whole up to a hard limit
+// (ReadOptions::max_identity_bytes): a report with a longer one is refused, never cut, so
+// that two names that differ late never become one test.
+//
+// Test identity (TestCase::id) follows pytest's node-id rules for pytest reports and keeps
+// classname and name for the others (docs/junit.md, "Test identity"). Distinct (classname,
+// name) pairs of one report get distinct ids with the input pytest, CTest, Surefire and
+// gotestsum write; a consumer that keys on ids still checks for collisions (hostile input).
+//
+// Each <testsuites>/<testsuite> may declare `failures` and `errors`; the reader compares them
+// with the <failure>/<error> elements of the cases inside it (nested suites included) and
+// lists the suites that declare more than they show (check_declared_counts decides).
 //
 // Input is taken as UTF-8 whatever the XML declaration says: invalid byte sequences and
 // characters XML 1.0 forbids (raw control characters, which some runners copy from a test's
@@ -20,6 +32,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gatekit/junit_writer.hpp"
 #include "gatekit/result.hpp"
@@ -30,7 +43,8 @@ struct TestCase {
   std::string suite;      // name of the innermost enclosing <testsuite>
   std::string classname;  // as written (pytest: the --junit-prefix included)
   std::string name;
-  std::string file;       // the `file` attribute, else the file of the derived pytest node id
+  std::string file;       // the `file` attribute (pytest xunit1: the file that *defines* the
+                          // test function, e.g. a mixin's), else the file of the node id
   int line = 0;           // the `line` attribute (pytest xunit1), 0 when absent
   std::string node_id;    // pytest node id (tests/test_a.py::TestX::test_y[1]) when derivable
   JunitOutcome outcome = JunitOutcome::passed;
@@ -47,7 +61,8 @@ struct TestCase {
   int report_line = 0;     // line of the <testcase> element in the report
 
   // The identity other tools key on: the node id when there is one, else `classname::name`
-  // (or the name alone when there is no classname).
+  // (or the name alone when there is no classname). A case with neither name nor classname
+  // is one test of its own: "(unnamed test case, report line N)".
   std::string id() const;
   bool ran() const { return outcome != JunitOutcome::skipped; }
 };
@@ -64,6 +79,18 @@ struct ReadOptions {
   std::string junit_prefix;          // pytest --junit-prefix, stripped before deriving node ids
   NodeIds node_ids = NodeIds::detect;
   std::size_t max_depth = 256;       // deeper element nesting is an error (hostile input)
+  // Longest suite name, classname, name or file a report may have: identity is never cut,
+  // so a longer one is an error (could not evaluate) rather than unbounded memory.
+  std::size_t max_identity_bytes = 64 * 1024;
+};
+
+// A <testsuites> or <testsuite> that declares more failures and errors than its cases show.
+struct SuiteCount {
+  std::string element;  // "testsuites" or "testsuite"
+  std::string name;     // its name attribute (excerpt)
+  int report_line = 0;  // line of its start tag
+  std::size_t declared = 0;  // failures + errors it declares
+  std::size_t seen = 0;      // <failure> and <error> elements of the cases inside it
 };
 
 struct ReadStats {
@@ -73,7 +100,19 @@ struct ReadStats {
   std::size_t bytes = 0;           // of the report
   std::size_t replaced_chars = 0;  // invalid UTF-8 / XML-illegal characters replaced by U+FFFD
   std::size_t flaky = 0;           // cases with Surefire flaky attempts
+  // Suites whose declared `failures` + `errors` exceed the <failure>/<error> elements of the
+  // cases inside them (nested suites included): the first kMaxUndercounted, and how many in
+  // all. A suite with neither attribute declares nothing. Surefire's flakyFailure/flakyError
+  // and pytest-rerunfailures' earlier attempts are not failures, and no writer counts them.
+  static constexpr std::size_t kMaxUndercounted = 10;
+  std::vector<SuiteCount> undercounted;
+  std::size_t undercounted_suites = 0;
 };
+
+// Could not evaluate when a suite declares failures or errors that its cases do not show (a
+// runner that crashed outside any test, a writer cut short): the report would read as fewer
+// failures than the run had. Names the report, the suite and its line. Pure.
+Status check_declared_counts(const ReadStats& stats, std::string_view origin);
 
 using CaseHandler = std::function<void(const TestCase&)>;
 
@@ -99,8 +138,14 @@ Result<ReadStats> read_text(std::string_view text, const std::string& origin, co
                             const ReadOptions& options = {});
 
 // pytest's node id from its JUnit classname and name (pure; exposed for tests). `file` is the
-// xunit1 `file` attribute when there is one; `prefix` is --junit-prefix. Empty when the
-// classname cannot be taken apart (no module segment named test_*/ *_test and no class).
+// xunit1 `file` attribute when there is one; `prefix` is --junit-prefix, stripped where the
+// classname starts with it. The module path comes from the classname and classes are kept:
+// `file` names the file that defines the test function (a mixin's, for an inherited method),
+// so it is used only where its module path starts the classname, and then it also says where
+// the module ends. Empty when the classname cannot be taken apart as pytest writes it (no
+// module segment named test_*/ *_test and no class, an empty segment, a '/', ':' or '[' in a
+// segment, a "::" in the name outside its parameters): the caller then keeps classname and
+// name. Distinct (classname, name) pairs never share a node id under one prefix.
 std::string pytest_node_id(std::string_view classname, std::string_view name, std::string_view file,
                            std::string_view prefix);
 

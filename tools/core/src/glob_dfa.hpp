@@ -1,0 +1,198 @@
+#pragma once
+// Internal to the glob engine: a lazily built DFA over one or several compiled programs (a
+// state is the set of their positions), with a bounded number of states. PatternList runs a
+// whole list through one (glob.cpp); the sieve gives each pattern its own (glob_sieve.cpp).
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "glob_program.hpp"
+
+namespace gatekit::glob::detail {
+
+struct Dfa {
+  static constexpr std::int32_t kUnknown = -1;
+  std::size_t max_states = 0;
+  // The list's automaton pays while paths reuse its states. When every path builds new ones
+  // (patterns that match, each in its own way, make the set of positions a new product for
+  // each path), building them costs more than matching pattern by pattern: past kWarmStates,
+  // a state per kBytesPerState bytes walked gives up (step() answers kUnknown).
+  static constexpr std::size_t kWarmStates = 64;
+  static constexpr std::size_t kBytesPerState = 4;
+  bool amortized = false;  // apply that rule (the list's automaton; not a single pattern's)
+  std::size_t walked = 0;  // bytes walked by finished paths
+
+  struct Inst {
+    Op op;
+    std::uint32_t a, b;
+    const std::bitset<256>* set;
+    int owner;  // match: the pattern index
+  };
+
+  std::vector<Inst> code;
+  std::vector<std::uint32_t> starts;
+  // Bytes that every set treats alike share a class: the table has one column per class.
+  std::array<std::uint8_t, 256> byte_class{};
+  std::size_t classes = 0;
+  // States are identified by their row in `next` (state number x classes), so the matching
+  // loop needs no multiplication; row 0 is the dead state.
+  // State k's consuming and accepting pcs, sorted: pool[first[k] .. first[k + 1]).
+  std::vector<std::uint32_t> pool;
+  std::vector<std::size_t> first{0};
+  std::vector<int> decisive;                       // per state: the last pattern accepting, -1 none
+  std::vector<std::int32_t> next;                  // states x classes: the next state's row
+  // Interning: hash of a state's pcs -> the first state with it; chains through `collision`.
+  std::unordered_map<std::uint64_t, std::int32_t> index;
+  std::vector<std::int32_t> collision;
+  std::vector<std::uint32_t> stamp;
+  std::uint32_t generation = 0;
+  std::int32_t start = 0;
+  // Scratch buffers reused by every closure, so growing the DFA does not allocate per step.
+  std::vector<std::uint32_t> scratch_out, scratch_stack, scratch_seeds;
+
+  // One automaton for all of `programs` (a state is a set of their positions); at most
+  // `max_states_` states are built, then step() answers kUnknown.
+  Dfa(const std::vector<const Program*>& programs, std::size_t max_states_) : max_states(max_states_) {
+    std::vector<const std::bitset<256>*> sets;
+    std::size_t total = 0;
+    for (const auto* program : programs) total += program->code.size();
+    code.reserve(total);
+    starts.reserve(programs.size());
+    for (std::size_t k = 0; k < programs.size(); ++k) {
+      const auto& prog = *programs[k];
+      const auto base = static_cast<std::uint32_t>(code.size());
+      starts.push_back(base);
+      for (const auto& inst : prog.code) {
+        Inst m{inst.op, inst.a, inst.b, nullptr, -1};
+        if (inst.op == Op::split || inst.op == Op::jump) { m.a += base; m.b += base; }
+        if (inst.op == Op::byte_set) m.set = &prog.sets[inst.a];
+        if (inst.op == Op::match) m.owner = static_cast<int>(k);
+        code.push_back(m);
+      }
+      for (const auto& set : prog.sets) sets.push_back(&set);
+    }
+    compute_classes(sets);
+    stamp.assign(code.size(), 0);
+    scratch_out.clear();
+    intern(scratch_out);  // row 0: dead, and absorbing: its row is filled in advance
+    std::fill(next.begin(), next.end(), 0);
+    start = intern(closure(starts));
+  }
+
+  std::size_t state_count() const { return decisive.size(); }
+  std::size_t row_of(std::size_t state) const { return state * classes; }
+  const std::uint32_t* pcs_begin(std::size_t state) const { return pool.data() + first[state]; }
+  const std::uint32_t* pcs_end(std::size_t state) const { return pool.data() + first[state + 1]; }
+  std::size_t state_of(std::int32_t row) const { return static_cast<std::size_t>(row) / classes; }
+
+  // Refines the partition of the 256 bytes by every distinct set (a byte's signature is
+  // which sets hold it); signatures are hashed incrementally to keep this O(sets x 256).
+  void compute_classes(const std::vector<const std::bitset<256>*>& sets) {
+    // Patterns repeat the same few sets, so each distinct set is applied once: literal
+    // bytes (most sets) through a table, the few others ([^/], ., classes) by comparison.
+    std::array<bool, 256> literal{};
+    std::vector<const std::bitset<256>*> others;
+    for (const auto* set : sets) {
+      if (const int byte = single_byte(*set); byte >= 0) {
+        literal[static_cast<std::size_t>(byte)] = true;
+      } else if (std::none_of(others.begin(), others.end(), [&](const auto* x) { return *x == *set; })) {
+        others.push_back(set);
+      }
+    }
+    std::array<std::uint64_t, 256> signature{};
+    std::uint64_t salt = 0x9e3779b97f4a7c15ull;
+    auto next_salt = [&] { return salt = salt * 6364136223846793005ull + 1442695040888963407ull; };
+    for (std::size_t c = 0; c < 256; ++c)
+      if (literal[c]) signature[c] = (signature[c] ^ next_salt()) * 0x100000001b3ull;
+    for (const auto* s : others) {
+      next_salt();
+      for (std::size_t c = 0; c < 256; ++c)
+        if (s->test(c)) signature[c] = (signature[c] ^ salt) * 0x100000001b3ull;
+    }
+    std::map<std::uint64_t, std::uint8_t> ids;
+    for (std::size_t c = 0; c < 256; ++c) {
+      auto it = ids.emplace(signature[c], static_cast<std::uint8_t>(std::min<std::size_t>(ids.size(), 255))).first;
+      byte_class[c] = it->second;
+    }
+    classes = ids.size();
+    if (classes > 255) {  // (not reachable with realistic patterns) fall back to bytes
+      for (std::size_t c = 0; c < 256; ++c) byte_class[c] = static_cast<std::uint8_t>(c);
+      classes = 256;
+    }
+  }
+
+  // The epsilon closure of `seeds`, sorted, in scratch_out (valid until the next call).
+  const std::vector<std::uint32_t>& closure(const std::vector<std::uint32_t>& seeds) {
+    ++generation;
+    auto& out = scratch_out;
+    auto& stack = scratch_stack;
+    out.clear();
+    stack.assign(seeds.rbegin(), seeds.rend());
+    while (!stack.empty()) {
+      auto pc = stack.back();
+      stack.pop_back();
+      if (stamp[pc] == generation) continue;
+      stamp[pc] = generation;
+      const auto& inst = code[pc];
+      if (inst.op == Op::jump) stack.push_back(inst.a);
+      else if (inst.op == Op::split) { stack.push_back(inst.b); stack.push_back(inst.a); }
+      else out.push_back(pc);  // byte_set or match (no assertions in a DFA-friendly list)
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  static std::uint64_t hash(const std::vector<std::uint32_t>& pcs) {
+    std::uint64_t h = 0xcbf29ce484222325ull ^ pcs.size();
+    for (auto pc : pcs) h = (h ^ pc) * 0x100000001b3ull;
+    return h ^ (h >> 29);
+  }
+
+  // The row of the state made of `pcs`, added when new; kUnknown when the cache is full.
+  std::int32_t intern(const std::vector<std::uint32_t>& pcs) {
+    const auto h = hash(pcs);
+    auto [it, inserted] = index.try_emplace(h, kUnknown);
+    for (std::int32_t id = it->second; id != kUnknown; id = collision[static_cast<std::size_t>(id)]) {
+      const auto k = static_cast<std::size_t>(id);
+      if (std::equal(pcs.begin(), pcs.end(), pcs_begin(k), pcs_end(k))) return static_cast<std::int32_t>(row_of(k));
+    }
+    if (state_count() >= max_states) {
+      if (inserted) index.erase(it);
+      return kUnknown;
+    }
+    int best = -1;
+    for (auto pc : pcs)
+      if (code[pc].op == Op::match) best = std::max(best, code[pc].owner);
+    const auto id = static_cast<std::int32_t>(state_count());
+    pool.insert(pool.end(), pcs.begin(), pcs.end());
+    first.push_back(pool.size());
+    decisive.push_back(best);
+    collision.push_back(it->second);
+    it->second = id;
+    next.resize(next.size() + classes, kUnknown);
+    return static_cast<std::int32_t>(row_of(static_cast<std::size_t>(id)));
+  }
+
+  // The row after byte `c` from `row`, or kUnknown when the cache is full.
+  std::int32_t step(std::int32_t row, unsigned char c) {
+    const std::size_t slot = static_cast<std::size_t>(row) + byte_class[c];
+    if (next[slot] != kUnknown) return next[slot];
+    if (amortized && state_count() >= kWarmStates && state_count() * kBytesPerState > walked) return kUnknown;
+    auto& seeds = scratch_seeds;
+    seeds.clear();
+    const auto state = state_of(row);
+    for (const auto* pc = pcs_begin(state); pc != pcs_end(state); ++pc) {
+      const auto& inst = code[*pc];
+      if (inst.op == Op::byte_set && inst.set->test(c)) seeds.push_back(*pc + 1);
+    }
+    auto t = intern(closure(seeds));
+    if (t != kUnknown) next[slot] = t;
+    return t;
+  }
+};
+
+}  // namespace gatekit::glob::detail

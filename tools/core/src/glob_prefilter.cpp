@@ -1,0 +1,254 @@
+// Prefilters: facts every match of a glob's automaton has (bytes it must contain, a literal
+// prefix and suffix), so that a pattern list can rule most patterns out for a path with a
+// few word operations before running any automaton (see PatternList in glob.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "glob_program.hpp"
+
+namespace gatekit::glob::detail {
+
+namespace {
+
+using Mask = std::array<std::uint64_t, 4>;
+
+// Above this size a program gets no prefilter (the analysis stays cheap; such patterns are
+// rare and still match correctly, only without the shortcut).
+constexpr std::size_t kMaxAnalyzed = 4096;
+constexpr std::size_t kMaxLiteral = 64;
+
+bool consumes(const Inst& inst) { return inst.op == Op::byte_set; }
+
+// The edges of the automaton, with every assertion and look-around taken as passing.
+template <class F>
+void each_successor(const Program& p, std::uint32_t pc, F&& f) {
+  const Inst& inst = p.code[pc];
+  switch (inst.op) {
+    case Op::split: f(inst.a); f(inst.b); break;
+    case Op::jump: f(inst.a); break;
+    case Op::match: break;
+    default: f(pc + 1); break;  // a consumed byte, or an assertion taken as passing
+  }
+}
+
+// The consuming and accepting instructions reachable from `seeds` without consuming.
+class Closure {
+ public:
+  explicit Closure(const Program& p) : p_(p), seen_(p.code.size(), 0) {}
+  const std::vector<std::uint32_t>& of(const std::vector<std::uint32_t>& seeds) {
+    ++generation_;
+    out_.clear();
+    stack_.assign(seeds.begin(), seeds.end());
+    while (!stack_.empty()) {
+      const auto pc = stack_.back();
+      stack_.pop_back();
+      if (pc >= p_.code.size() || seen_[pc] == generation_) continue;
+      seen_[pc] = generation_;
+      const Inst& inst = p_.code[pc];
+      if (consumes(inst) || inst.op == Op::match) out_.push_back(pc);
+      else each_successor(p_, pc, [&](std::uint32_t to) { stack_.push_back(to); });
+    }
+    std::sort(out_.begin(), out_.end());
+    return out_;
+  }
+
+ private:
+  const Program& p_;
+  std::vector<std::uint32_t> seen_, out_, stack_;
+  std::uint32_t generation_ = 0;
+};
+
+bool has_match(const Program& p, const std::vector<std::uint32_t>& pcs) {
+  return std::any_of(pcs.begin(), pcs.end(), [&](std::uint32_t pc) { return p.code[pc].op == Op::match; });
+}
+
+// The byte every instruction of `pcs` consumes, when they all consume the same single one.
+int common_byte(const Program& p, const std::vector<std::uint32_t>& pcs) {
+  int byte = -1;
+  for (auto pc : pcs) {
+    const Inst& inst = p.code[pc];
+    if (!consumes(inst)) continue;
+    const int b = single_byte(p.sets[inst.a]);
+    if (b < 0 || (byte >= 0 && b != byte)) return -1;
+    byte = b;
+  }
+  return byte;
+}
+
+std::vector<std::uint32_t> consuming(const Program& p, const std::vector<std::uint32_t>& pcs) {
+  std::vector<std::uint32_t> out;
+  for (auto pc : pcs)
+    if (consumes(p.code[pc])) out.push_back(pc);
+  return out;
+}
+
+// Every match starts with: follow the first bytes while they are one literal.
+std::string literal_prefix(const Program& p, Closure& closure) {
+  std::string prefix;
+  auto front = closure.of({0});
+  while (prefix.size() < kMaxLiteral && !has_match(p, front)) {
+    const auto steps = consuming(p, front);
+    const int byte = common_byte(p, steps);
+    if (steps.empty() || byte < 0) break;
+    prefix += static_cast<char>(byte);
+    std::vector<std::uint32_t> after;
+    for (auto pc : steps) after.push_back(pc + 1);
+    front = closure.of(after);
+  }
+  return prefix;
+}
+
+// Every match ends with: the instructions that can consume the last byte, then the ones
+// before them, while they are one literal. Stops where a match could begin (it may be no
+// longer than the suffix found so far).
+std::string literal_suffix(const Program& p, Closure& closure) {
+  const std::size_t n = p.code.size();
+  const auto start = closure.of({0});
+  if (has_match(p, start)) return {};
+  const std::vector<std::uint32_t> starts = consuming(p, start);
+  // after[i]: the closure of i + 1, for every consuming i.
+  std::vector<std::vector<std::uint32_t>> after(n);
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    if (consumes(p.code[pc])) after[pc] = closure.of({pc + 1});
+  std::vector<char> in_level(n, 0);
+  std::vector<std::uint32_t> level;
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    if (consumes(p.code[pc]) && has_match(p, after[pc])) level.push_back(pc);
+  std::string reversed;
+  while (reversed.size() < kMaxLiteral && !level.empty()) {
+    const int byte = common_byte(p, level);
+    if (byte < 0) break;
+    reversed += static_cast<char>(byte);
+    std::fill(in_level.begin(), in_level.end(), 0);
+    for (auto pc : level) in_level[pc] = 1;
+    if (std::any_of(starts.begin(), starts.end(), [&](std::uint32_t pc) { return in_level[pc] != 0; })) break;
+    std::vector<std::uint32_t> before;
+    for (std::uint32_t pc = 0; pc < n; ++pc)
+      if (consumes(p.code[pc]) &&
+          std::any_of(after[pc].begin(), after[pc].end(), [&](std::uint32_t q) { return in_level[q] != 0; }))
+        before.push_back(pc);
+    level = std::move(before);
+  }
+  return {reversed.rbegin(), reversed.rend()};
+}
+
+bool may_consume_slash(const Program& p, const Inst& inst) { return consumes(inst) && p.sets[inst.a].test('/'); }
+bool only_slash(const Program& p, const Inst& inst) { return consumes(inst) && single_byte(p.sets[inst.a]) == '/'; }
+
+// The bytes on every path from the entry to the match: a forward "must" analysis (each
+// instruction's set is what all its predecessors guarantee, plus the literal it consumes),
+// iterated to its fixed point from "every byte". With `name_only`, an instruction that may
+// consume a '/' forgets what came before it: the bytes every match has after its last '/'.
+Mask required_bytes(const Program& p, bool name_only) {
+  const std::size_t n = p.code.size();
+  if (n == 0) return {};
+  std::vector<std::vector<std::uint32_t>> preds(n);
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    each_successor(p, pc, [&](std::uint32_t to) {
+      if (to < n) preds[to].push_back(pc);
+    });
+  const Mask all{~0ull, ~0ull, ~0ull, ~0ull};
+  std::vector<Mask> in(n, all);
+  in[0] = Mask{};
+  auto out_of = [&](std::uint32_t pc) {
+    Mask m = in[pc];
+    if (name_only && may_consume_slash(p, p.code[pc])) return Mask{};
+    if (consumes(p.code[pc])) {
+      const int b = single_byte(p.sets[p.code[pc].a]);
+      if (b >= 0) m[static_cast<std::size_t>(b) >> 6] |= std::uint64_t{1} << (b & 63);
+    }
+    return m;
+  };
+  for (int round = 0; round < 64; ++round) {
+    bool changed = false;
+    for (std::uint32_t pc = 1; pc < n; ++pc) {
+      Mask m = all;
+      for (auto from : preds[pc]) {
+        const Mask o = out_of(from);
+        for (std::size_t w = 0; w < 4; ++w) m[w] &= o[w];
+      }
+      if (preds[pc].empty()) m = all;  // unreachable: constrains nothing
+      if (m != in[pc]) {
+        in[pc] = m;
+        changed = true;
+      }
+    }
+    if (!changed) {
+      for (std::uint32_t pc = 0; pc < n; ++pc)
+        if (p.code[pc].op == Op::match) return in[pc] == all ? Mask{} : in[pc];
+      return {};
+    }
+  }
+  return {};  // not settled (not reachable with glob programs): no claim
+}
+
+// The fewest '/' any match has: a shortest path where only a literal '/' costs one.
+std::uint32_t min_slashes(const Program& p) {
+  const std::size_t n = p.code.size();
+  if (n == 0) return 0;
+  std::vector<std::uint32_t> best(n, UINT32_MAX);
+  best[0] = 0;
+  // Bellman-Ford style relaxation in rounds; weights are 0 or 1 and the graph is small.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::uint32_t pc = 0; pc < n; ++pc) {
+      if (best[pc] == UINT32_MAX) continue;
+      const std::uint32_t cost = best[pc] + (only_slash(p, p.code[pc]) ? 1 : 0);
+      each_successor(p, pc, [&](std::uint32_t to) {
+        if (to < n && cost < best[to]) {
+          best[to] = cost;
+          changed = true;
+        }
+      });
+    }
+  }
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    if (p.code[pc].op == Op::match) return best[pc] == UINT32_MAX ? 0 : best[pc];
+  return 0;
+}
+
+// The most '/' any match has (UINT32_MAX: no bound), where every instruction that may
+// consume a '/' counts one: the states (instruction, count so far) reachable with counts up
+// to a small bound; beyond it, or on a cycle through such an instruction, no bound.
+std::uint32_t max_slashes(const Program& p) {
+  constexpr std::uint32_t kBound = 32;
+  const std::size_t n = p.code.size();
+  std::vector<char> seen(n * (kBound + 1), 0);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, 0}};
+  std::uint32_t most = 0;
+  bool matched = false;
+  while (!stack.empty()) {
+    const auto [pc, count] = stack.back();
+    stack.pop_back();
+    if (pc >= n) continue;
+    char& mark = seen[pc * (kBound + 1) + count];
+    if (mark != 0) continue;
+    mark = 1;
+    if (p.code[pc].op == Op::match) {
+      matched = true;
+      most = std::max(most, count);
+    }
+    const std::uint32_t next = count + (may_consume_slash(p, p.code[pc]) ? 1 : 0);
+    if (next > kBound) return UINT32_MAX;
+    each_successor(p, pc, [&](std::uint32_t to) { stack.emplace_back(to, next); });
+  }
+  return matched ? most : UINT32_MAX;
+}
+
+}  // namespace
+
+Prefilter analyze(const Program& program) {
+  Prefilter f;
+  if (program.code.empty() || program.code.size() > kMaxAnalyzed) return f;
+  Closure closure(program);
+  f.prefix = literal_prefix(program, closure);
+  f.suffix = literal_suffix(program, closure);
+  f.required = required_bytes(program, false);
+  f.required_name = required_bytes(program, true);
+  f.min_slashes = min_slashes(program);
+  f.max_slashes = max_slashes(program);
+  return f;
+}
+
+}  // namespace gatekit::glob::detail

@@ -1,0 +1,181 @@
+// The pattern-by-pattern matcher (see glob_sieve.hpp).
+#include "glob_sieve.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gatekit::glob::detail {
+
+namespace {
+
+bool has(const ByteMask& mask, unsigned char c) { return (mask[c >> 6] >> (c & 63)) & 1U; }
+
+// Walks `bytes` from `row`: the row reached, 0 when dead, Dfa::kUnknown when the automaton is full.
+std::int32_t walk(Dfa& dfa, std::int32_t row, std::string_view bytes) {
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto* end = b + bytes.size();
+  for (; b != end && row > 0; ++b) {
+    std::int32_t t = dfa.next[static_cast<std::size_t>(row) + dfa.byte_class[*b]];
+    if (t == Dfa::kUnknown) t = dfa.step(row, *b);
+    row = t;
+  }
+  return row;
+}
+
+}  // namespace
+
+Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(dialect) {
+  ones_.reserve(patterns.size());
+  for (const auto& pattern : patterns) {
+    One one;
+    one.filter = analyze(*pattern.program());
+    if (pattern.dfa_friendly())
+      one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+    ones_.push_back(std::move(one));
+  }
+  build_tables(patterns);
+}
+
+void Sieve::build_tables(const std::vector<Pattern>& patterns) {
+  const std::size_t n = patterns.size();
+  words_ = (n + 63) / 64;
+  needs_byte_.assign(256 * words_, 0);
+  needs_name_byte_.assign(256 * words_, 0);
+  slashes_ok_.assign(kSlashBuckets * words_, 0);
+  first_ok_.assign(257 * words_, 0);
+  last_ok_.assign(257 * words_, 0);
+  always_.assign(words_, 0);
+  scratch_.assign(words_, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    const Prefilter& f = ones_[k].filter;
+    const std::size_t word = k / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+    for (std::size_t c = 0; c < 256; ++c) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (has(f.required, byte)) needs_byte_[c * words_ + word] |= bit;
+      if (has(f.required_name, byte)) needs_name_byte_[c * words_ + word] |= bit;
+    }
+    for (std::size_t s = 0; s < kSlashBuckets; ++s) {
+      // The last bucket stands for every count above 32: allowed when the pattern has no upper bound.
+      const bool ok = s + 1 < kSlashBuckets ? s >= f.min_slashes && s <= f.max_slashes
+                                            : f.max_slashes == UINT32_MAX;
+      if (ok) slashes_ok_[s * words_ + word] |= bit;
+    }
+    for (std::size_t c = 0; c <= 256; ++c) {
+      // Index 256: the empty path, allowed only when the literal is empty.
+      const bool first = f.prefix.empty() || (c < 256 && static_cast<unsigned char>(f.prefix.front()) == c);
+      const bool last = f.suffix.empty() || (c < 256 && static_cast<unsigned char>(f.suffix.back()) == c);
+      if (first) first_ok_[c * words_ + word] |= bit;
+      if (last) last_ok_[c * words_ + word] |= bit;
+    }
+    if (dialect_ == Dialect::picomatch) {
+      if (patterns[k].negated()) always_[word] |= bit;
+      exact_.try_emplace(patterns[k].text(), k);
+    }
+    for (std::size_t q = 0; q < 4; ++q) {
+      needed_[q] |= f.required[q];
+      needed_name_[q] |= f.required_name[q];
+    }
+  }
+}
+
+void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out) const {
+  const std::size_t bucket = std::min<std::size_t>(facts.slashes, kSlashBuckets - 1);
+  const std::size_t first = path.empty() ? 256 : static_cast<unsigned char>(path.front());
+  const std::size_t last = path.empty() ? 256 : static_cast<unsigned char>(path.back());
+  const auto* slashes = row(slashes_ok_, bucket);
+  const auto* firsts = row(first_ok_, first);
+  const auto* lasts = row(last_ok_, last);
+  for (std::size_t w = 0; w < words_; ++w) out[w] = slashes[w] & firsts[w] & lasts[w];
+  // Only the needed bytes the path lacks rule anything out.
+  for (std::size_t q = 0; q < 4; ++q) {
+    for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1) {
+      const auto* need = row(needs_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
+      for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
+    }
+    for (std::uint64_t absent = needed_name_[q] & ~facts.name_bytes[q]; absent != 0; absent &= absent - 1) {
+      const auto* need = row(needs_name_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
+      for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
+    }
+  }
+}
+
+void Sieve::enter_folder(std::string_view path) {
+  const auto slash = path.rfind('/');
+  folder_length_ = slash == std::string_view::npos ? 0 : slash + 1;
+  folder_ = nullptr;
+  if (folder_length_ == 0) return;
+  const auto name = path.substr(0, folder_length_);
+  if (auto it = folders_.find(name); it != folders_.end()) {
+    folder_ = &it->second;
+    return;
+  }
+  if (folders_.size() >= kMaxFolders) folders_.clear();
+  folder_ = &folders_.try_emplace(std::string(name), ones_.size(), kNotYet).first->second;
+}
+
+bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
+                         MatchStats* stats) {
+  One& one = ones_[k];
+  if (!may_match(one.filter, path, facts)) return false;
+  if (!one.dfa) return pattern.body_matches(path, stats);
+  Dfa& dfa = *one.dfa;
+  std::int32_t at = dfa.start;
+  std::string_view rest = path;
+  if (folder_ != nullptr) {
+    std::int32_t& after = (*folder_)[k];
+    if (after == kNotYet) after = walk(dfa, dfa.start, path.substr(0, folder_length_));
+    at = after;
+    rest.remove_prefix(folder_length_);
+  }
+  if (at > 0) at = walk(dfa, at, rest);
+  if (at == Dfa::kUnknown) return pattern.body_matches(path, stats);
+  if (stats != nullptr) stats->steps += path.size();
+  return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
+}
+
+ListVerdict Sieve::evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats) {
+  ListVerdict v;
+  if (dialect_ == Dialect::picomatch && path.empty()) return v;  // picomatch never matches ""
+  const PathFacts facts = path_facts(path);
+  enter_folder(path);
+  candidates(path, facts, scratch_);
+  if (dialect_ == Dialect::github) {  // the last matching pattern decides
+    for (std::size_t w = words_; w-- > 0;) {
+      for (std::uint64_t bits = scratch_[w]; bits != 0; bits &= ~(std::uint64_t{1} << (63 - std::countl_zero(bits)))) {
+        const std::size_t k = w * 64 + static_cast<std::size_t>(63 - std::countl_zero(bits));
+        if (body_matches(patterns[k], k, path, facts, stats)) {
+          v.decisive = static_cast<int>(k);
+          v.included = !patterns[k].negated();
+          return v;
+        }
+      }
+    }
+    return v;
+  }
+  // picomatch: each pattern on its own (Pattern::matches); the first that matches decides. A
+  // path spelled like a pattern matches it whatever its body says; a '!' pattern matches when
+  // its body does not, except on a path with a line break.
+  std::size_t exact = patterns.size();
+  if (auto it = exact_.find(path); it != exact_.end()) exact = it->second;
+  const bool line_break = has_js_line_terminator(path);
+  for (std::size_t w = 0; w < words_; ++w) {
+    for (std::uint64_t bits = scratch_[w] | always_[w]; bits != 0; bits &= bits - 1) {
+      const std::size_t k = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      if (k >= exact) break;
+      const Pattern& p = patterns[k];
+      if (p.negated() ? !line_break && !body_matches(p, k, path, facts, stats) : body_matches(p, k, path, facts, stats)) {
+        v.decisive = static_cast<int>(k);
+        v.included = true;
+        return v;
+      }
+    }
+  }
+  if (exact < patterns.size()) {
+    v.decisive = static_cast<int>(exact);
+    v.included = true;
+  }
+  return v;
+}
+
+}  // namespace gatekit::glob::detail

@@ -1,0 +1,74 @@
+#pragma once
+// Internal to the glob engine: a pattern list matched pattern by pattern, for when one
+// automaton for the whole list stops paying (patterns that match, each in its own way, make
+// its states a new product of positions for every path; see PatternList::evaluate).
+//
+// A path costs at most one walk per pattern, and usually far less:
+// - the prefilters (glob_program.hpp) rule patterns out a machine word at a time: a table per
+//   byte of the patterns that need it, per '/' count of the patterns that allow it, per first
+//   and last byte of the patterns whose literal prefix and suffix allow it;
+// - each remaining pattern has a small automaton of its own (one glob's positions, never a
+//   product), or its NFA when it needs look-arounds or outgrows its state budget;
+// - changed paths share folders: each pattern's state after a folder is remembered, so a path
+//   walks only its name;
+// - the walk stops at the first pattern that decides.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gatekit/glob.hpp"
+#include "glob_dfa.hpp"
+
+namespace gatekit::glob::detail {
+
+class Sieve {
+ public:
+  Sieve(const std::vector<Pattern>& patterns, Dialect dialect);
+  // `patterns`: the ones the sieve was built from (the list owns them).
+  ListVerdict evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats);
+
+ private:
+  static constexpr std::size_t kMaxStates = 256;     // per pattern; beyond it, the NFA
+  static constexpr std::size_t kMaxFolders = 4096;   // remembered folders, then forgotten at once
+  static constexpr std::size_t kSlashBuckets = 34;   // '/' counts 0..32, and more
+  static constexpr std::int32_t kNotYet = -2;
+
+  struct One {
+    Prefilter filter;
+    std::unique_ptr<Dfa> dfa;  // null: look-arounds (the NFA decides)
+  };
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Bits = std::vector<std::uint64_t>;
+
+  void build_tables(const std::vector<Pattern>& patterns);
+  // The patterns whose prefilters let `path` through, as bits (pattern k: bit k).
+  void candidates(std::string_view path, const PathFacts& facts, Bits& out) const;
+  void enter_folder(std::string_view path);
+  bool body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
+                    MatchStats* stats);
+  const std::uint64_t* row(const Bits& table, std::size_t index) const { return table.data() + index * words_; }
+
+  Dialect dialect_;
+  std::vector<One> ones_;
+  std::size_t words_ = 0;
+  // Tables of pattern bits, `words_` words per entry.
+  ByteMask needed_{}, needed_name_{};        // bytes some pattern requires (anywhere / in the name)
+  Bits needs_byte_, needs_name_byte_;        // per byte: the patterns that need it (anywhere / in the name)
+  Bits slashes_ok_;                          // per '/' count bucket: the patterns allowing it
+  Bits first_ok_, last_ok_;                  // per byte (256: empty path): prefix / suffix allows it
+  Bits always_;                              // picomatch: '!' patterns (a body miss is their match)
+  std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> exact_;  // picomatch: text -> first index
+  Bits scratch_;
+  // Per folder ("a/b/" of "a/b/c.py"): each pattern's row after it (kNotYet until needed).
+  std::unordered_map<std::string, std::vector<std::int32_t>, Hash, std::equal_to<>> folders_;
+  std::vector<std::int32_t>* folder_ = nullptr;
+  std::size_t folder_length_ = 0;
+};
+
+}  // namespace gatekit::glob::detail
