@@ -78,7 +78,7 @@ void configure(CLI::App& app, Options& o) {
   growth->add_option("--branch", o.branch, "The branch whose pushes store baselines");
   growth->add_option("--api-budget", o.api_budget_s, "Seconds the API lookup may take, retries included")
       ->check(CLI::Range(1, 3600));
-  growth->add_option("--notice-tests", o.notice_tests, "Notice at this many new tests (default: the selection file's, else 100)")
+  growth->add_option("--notice-tests", o.notice_tests, "Notice at this many new or removed tests (default: the selection file's, else 100)")
       ->check(CLI::Range(1L, 100'000'000L));
   growth->add_option("--notice-seconds", o.notice_seconds, "Notice at this many seconds of new tests (default: the file's, else 60)")
       ->check(CLI::PositiveNumber);
