@@ -10,6 +10,7 @@ runs use tests/e2e/act_harness.py (what is emulated and how: its docstring); the
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -217,3 +218,17 @@ def test_code_pr_touching_the_gpu_code(tmp_path):
     assert o.verdict(GPU, "pytest (GPU)") == "succeeded", o.tail()
     assert (o.verdict(CPU, CPU), o.verdict(GPU, GPU)) == ("succeeded", "succeeded"), o.tail()
 
+
+def test_the_guides_command_works_as_written(tmp_path):
+    """The command of the guide's section 2, run as shown (only the path and the SHA filled in)."""
+    guide = (SOURCE / "docs" / "guides" / "workflow-authors.md").read_text()
+    command = re.search(r"```sh\n(python3 scripts/gatekit-init\.py .*?)```", guide, re.DOTALL).group(1)
+    assert "--target ../myproject" in command and "FULL-40-HEX-COMMIT-SHA" in command
+    repo = fresh_repo(tmp_path)
+    command = command.replace("../myproject", str(repo)).replace("FULL-40-HEX-COMMIT-SHA", PIN)
+    done = subprocess.run(["bash", "-c", command], cwd=SOURCE, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    gpu = (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
+    assert f"uses: gatekit/gatekit/actions/path-gate@{PIN}" in gpu and "run: python -m pip install -e '.[test]'" in gpu
+    rules = yaml.safe_load((repo / ".github" / "gatekit" / "filters.yml").read_text())
+    assert rules["filters"]["gpu"]["paths"][:2] == ["src/myproject/gpu/**", "tests/gpu/**"]
