@@ -116,6 +116,12 @@ def render_gpu(o: argparse.Namespace) -> str:
     labels = "[" + ", ".join(o.gpu_labels) + "]"
     text = replace_once(text, f"runs-on: {TEMPLATE_GPU_LABELS}", f"runs-on: {labels}", where, jobs)
     template_image = re.search(r"^      image: (\S+)$", text, re.M).group(1)
+    # The template's comments describe its ROCm image: they go, whatever replaces it.
+    text = re.sub(r"(?m)^    # (The ROCm image|The same ROCm image)[^\n]*\n(?:    # [^\n]*\n)*", "", text)
+    text = replace_once(text, "# The GPU jobs run on self-hosted runners, in a ROCm container pinned by digest.",
+                        "# The GPU jobs run on self-hosted runners, " +
+                        ("in a container pinned by digest." if o.container else "on the machine itself (no container)."),
+                        where)
     if o.container:
         text = replace_once(text, f"image: {template_image}", f"image: {o.container}", where, jobs)
         text = replace_once(text, "options: --device=/dev/kfd --device=/dev/dri",
@@ -123,7 +129,6 @@ def render_gpu(o: argparse.Namespace) -> str:
         text = re.sub(r"\n\s*\n(\s+timeout-minutes)", r"\n\1", text) if not o.container_options else text
     else:
         # No container: the jobs run on the runner's own system, which provides the GPU stack.
-        text = re.sub(r"(?m)^    # (The ROCm image|The same ROCm image)[^\n]*\n(?:    # [^\n]*\n)*", "", text)
         text = re.sub(r"(?m)^    container:\n(?:      [^\n]*\n)+", "", text)
     text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.gpu_python}'", where, jobs)
     text = replace_once(text, TEMPLATE_INSTALL, o.install, where, jobs)

@@ -98,6 +98,7 @@ def test_writes_every_file_and_pins_one_form(tmp_path):
     assert set(gpu["jobs"]) == {"changes", "gpu-tests", "gpu-aggregate"}  # --no-smokes
     assert gpu["jobs"]["gpu-aggregate"]["needs"] == ["changes", "gpu-tests"]
     assert "container" not in gpu["jobs"]["gpu-tests"]
+    assert "on the machine itself (no container)." in (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
     cpu = yaml.safe_load((repo / ".github" / "workflows" / "cpu-tests.yml").read_text())
     assert cpu["jobs"]["tests"]["strategy"]["matrix"]["python"] == ["3.11", "3.12"]
     assert yaml.safe_load((repo / ".github" / "gatekit" / "suite.yml").read_text())["docs"]["variant"] == "3.12"
@@ -137,7 +138,9 @@ def test_keeping_the_smokes_and_a_container(tmp_path):
     done = init(repo, "--gatekit-sha", PIN, "--gpu-paths", "src/**", "--smokes", "ci/smokes.yaml",
                 "--container", image, "--container-options", "--gpus all", "--gpu-labels", "self-hosted,linux,a100")
     assert done.returncode == 0, done.stderr
-    gpu = yaml.safe_load((repo / ".github" / "workflows" / "gpu-tests.yml").read_text())
+    text = (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
+    assert "ROCm" not in text and "in a container pinned by digest." in text  # the template's image is gone
+    gpu = yaml.safe_load(text)
     for job in ("gpu-tests", "workload-regression"):
         assert gpu["jobs"][job]["container"] == {"image": image, "options": "--gpus all"}
         assert gpu["jobs"][job]["runs-on"] == ["self-hosted", "linux", "a100"]
