@@ -4,10 +4,10 @@
     python3 scripts/gatekit-init.py --target PATH --gatekit-sha SHA \\
         [--python 3.12,3.13] [--gpu-python 3.12] [--gpu-paths 'src/pkg/gpu/**,tests/gpu/**'] \\
         [--gpu-labels self-hosted,gpu] [--container IMAGE@sha256:DIGEST [--container-options ...]] \\
-        [--smokes MANIFEST | --no-smokes] [--install "python -m pip install -e '.[test]'"]
+        [--smokes MANIFEST | --no-smokes] [--nightly] [--install "python -m pip install -e '.[test]'"]
 
 It renders gatekit's own workflow templates (workflows/cpu-tests.yml, workflows/gpu-tests.yml
-of the checkout this script belongs to) for the repository: every `./actions/NAME` becomes
+and, with --nightly, workflows/flaky-nightly.yml of the checkout this script belongs to) for the repository: every `./actions/NAME` becomes
 `gatekit/gatekit/actions/NAME@SHA`, the one pinned form docs/guides/workflow-authors.md uses,
 and the Python versions, runner labels, container, install command and smoke job are set
 from the flags. It also writes the rules file, the selection file, the actionlint
@@ -84,6 +84,14 @@ def render_cpu(o: argparse.Namespace) -> str:
     text = replace_once(text, "python: ['3.10', '3.11', '3.12']", f"python: {quoted_list(o.python)}", where)
     text = replace_once(text, "variants: '3.10 3.11 3.12'", f"variants: '{' '.join(o.python)}'", where, 2)
     text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.python[-1]}'", where)
+    text = replace_once(text, TEMPLATE_INSTALL, o.install, where, 2)
+    return pin_actions(text, o.gatekit_sha)
+
+
+def render_nightly(o: argparse.Namespace) -> str:
+    where = "workflows/flaky-nightly.yml"
+    text = (TEMPLATES / "flaky-nightly.yml").read_text()
+    text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.python[-1]}'", where, 2)
     text = replace_once(text, TEMPLATE_INSTALL, o.install, where, 2)
     return pin_actions(text, o.gatekit_sha)
 
@@ -230,6 +238,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     smokes = p.add_mutually_exclusive_group()
     smokes.add_argument("--smokes", default="", metavar="MANIFEST", help="keep the smoke job, with this manifest")
     smokes.add_argument("--no-smokes", action="store_true", help="drop the smoke job (the default)")
+    p.add_argument("--nightly", action="store_true",
+                   help="also write the daily flaky-test workflow (the full suite and a stress run)")
     p.add_argument("--install", default="python -m pip install -e .", help="the install command of the test jobs")
     o = p.parse_args(argv)
     if not SHA.match(o.gatekit_sha):
@@ -266,6 +276,8 @@ def main(argv: list[str]) -> int:
             ".github/gatekit/required-checks.txt": render_required_checks(o),
             ".github/actionlint.yaml": render_actionlint(o),
         }
+        if o.nightly:
+            files[".github/workflows/flaky-nightly.yml"] = render_nightly(o)
         configured = pytest_configured(target)
         if configured is None:
             files["pytest.ini"] = render_pytest_ini()

@@ -121,8 +121,12 @@ def test_the_markers_are_registered(tmp_path):
 
 def test_the_workflows_pass_the_linters(tmp_path):
     repo = fresh_repo(tmp_path)
-    assert init(repo, *FLAGS).returncode == 0
+    assert init(repo, *FLAGS, "--nightly").returncode == 0
     files = sorted((repo / ".github" / "workflows").glob("*.yml"))
+    assert [f.name for f in files] == ["cpu-tests.yml", "flaky-nightly.yml", "gpu-tests.yml"]
+    nightly = files[1].read_text()
+    assert "./actions/" not in nightly.split("\njobs:", 1)[1] and f"gatekit/gatekit/actions/flaky-tracker@{PIN}" in nightly
+    assert "python-version: '3.12'" in nightly and "python -m pip install -e .\n" in nightly
     (tmp_path / "none").mkdir()  # a ROOT without templates: only the --file workflows are checked
     done = subprocess.run(["node", SOURCE / "tests" / "workflows" / "check-workflows.mjs", tmp_path / "none",
                            *[a for f in files for a in ("--file", f)]], capture_output=True, text=True, timeout=300)
