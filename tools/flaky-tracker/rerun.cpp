@@ -131,7 +131,7 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
 // failure: an annotation on the run's page, not a line lost in the log.
 [[noreturn]] void refuse_report(const Error& error, Context& ctx) {
   ctx.workflow.set_output("result", "error");
-  ctx.workflow.annotate({Severity::error, error.message, "flaky-tracker: no test report"});
+  ctx.workflow.annotate({Severity::error, error.message, kNoReportTitle});
   fail(error);
 }
 
