@@ -4,7 +4,7 @@
     python3 scripts/gatekit-init.py --target PATH --gatekit-sha SHA \\
         [--python 3.12,3.13] [--gpu-python 3.12] [--gpu-paths 'src/pkg/gpu/**,tests/gpu/**'] \\
         [--gpu-labels self-hosted,gpu] [--container IMAGE@sha256:DIGEST [--container-options ...]] \\
-        [--smokes MANIFEST | --no-smokes] [--nightly] [--install "python -m pip install -e '.[test]'"]
+        [--smokes MANIFEST | --no-smokes] [--gpu-install-deps] [--nightly] [--install "python -m pip install -e '.[test]'"]
 
 It renders gatekit's own workflow templates (workflows/cpu-tests.yml, workflows/gpu-tests.yml
 and, with --nightly, workflows/flaky-nightly.yml of the checkout this script belongs to) for the repository: every `./actions/NAME` becomes
@@ -111,6 +111,14 @@ def drop_job(text: str, job: str) -> str:
     return "".join(lines[:start] + lines[end:]).replace("\n\n\n", "\n\n")
 
 
+def in_job(text: str, job: str, old: str, new: str) -> str:
+    """Replaces `old` once, inside one job of a workflow's text."""
+    start = text.index(f"\n  {job}:\n") + 1
+    end = re.search(r"(?m)^  (?:#|[A-Za-z0-9_-]+:)", text[start + len(job) + 4:])
+    end = start + len(job) + 4 + end.start() if end else len(text)
+    return text[:start] + replace_once(text[start:end], old, new, f"job {job}") + text[end:]
+
+
 def render_gpu(o: argparse.Namespace) -> str:
     where = "workflows/gpu-tests.yml"
     text = (TEMPLATES / "gpu-tests.yml").read_text()
@@ -141,6 +149,13 @@ def render_gpu(o: argparse.Namespace) -> str:
     text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.gpu_python}'", where, jobs)
     text = replace_once(text, TEMPLATE_INSTALL, o.install, where, jobs)
     text = replace_once(text, TEMPLATE_GPU_PYTEST_ARGS, "", where)
+    if o.gpu_install_deps:
+        # Before a release lists its archive, a self-hosted runner builds the tools; it may
+        # install the build packages itself (root or passwordless sudo).
+        for job in ["gpu-tests", *(["workload-regression"] if o.smokes else [])]:
+            text = in_job(text, job, "      - uses: ./actions/setup-gatekit\n",
+                          "      - uses: ./actions/setup-gatekit\n        with:\n"
+                          "          install-deps: true  # build packages, until a release lists its archive\n")
     return pin_actions(text, o.gatekit_sha)
 
 
@@ -238,6 +253,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     smokes = p.add_mutually_exclusive_group()
     smokes.add_argument("--smokes", default="", metavar="MANIFEST", help="keep the smoke job, with this manifest")
     smokes.add_argument("--no-smokes", action="store_true", help="drop the smoke job (the default)")
+    p.add_argument("--gpu-install-deps", action="store_true",
+                   help="the GPU jobs' setup-gatekit may install the build packages (install-deps: true)")
     p.add_argument("--nightly", action="store_true",
                    help="also write the daily flaky-test workflow (the full suite and a stress run)")
     p.add_argument("--install", default="python -m pip install -e .", help="the install command of the test jobs")

@@ -121,7 +121,7 @@ def test_the_markers_are_registered(tmp_path):
 
 def test_the_workflows_pass_the_linters(tmp_path):
     repo = fresh_repo(tmp_path)
-    assert init(repo, *FLAGS, "--nightly").returncode == 0
+    assert init(repo, *FLAGS, "--nightly", "--gpu-install-deps").returncode == 0
     files = sorted((repo / ".github" / "workflows").glob("*.yml"))
     assert [f.name for f in files] == ["cpu-tests.yml", "flaky-nightly.yml", "gpu-tests.yml"]
     nightly = files[1].read_text()
@@ -139,7 +139,7 @@ def test_the_workflows_pass_the_linters(tmp_path):
 def test_keeping_the_smokes_and_a_container(tmp_path):
     repo = fresh_repo(tmp_path)
     image = "nvcr.io/nvidia/pytorch:24.01-py3@sha256:" + "a" * 64
-    done = init(repo, "--gatekit-sha", PIN, "--gpu-paths", "src/**", "--smokes", "ci/smokes.yaml",
+    done = init(repo, "--gatekit-sha", PIN, "--gpu-paths", "src/**", "--smokes", "ci/smokes.yaml", "--gpu-install-deps",
                 "--container", image, "--container-options", "--gpus all", "--gpu-labels", "self-hosted,linux,a100")
     assert done.returncode == 0, done.stderr
     text = (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
@@ -148,6 +148,11 @@ def test_keeping_the_smokes_and_a_container(tmp_path):
     for job in ("gpu-tests", "workload-regression"):
         assert gpu["jobs"][job]["container"] == {"image": image, "options": "--gpus all"}
         assert gpu["jobs"][job]["runs-on"] == ["self-hosted", "linux", "a100"]
+        setup = [st for st in gpu["jobs"][job]["steps"] if "actions/setup-gatekit@" in st.get("uses", "")]
+        assert [st.get("with") for st in setup] == [{"install-deps": True}]
+    for job in ("changes", "gpu-aggregate"):  # GitHub-hosted: setup-gatekit installs what it needs there
+        setup = [st for st in gpu["jobs"][job]["steps"] if "actions/setup-gatekit@" in st.get("uses", "")]
+        assert [st.get("with") for st in setup] == [None]
     smokes = next(s for s in gpu["jobs"]["workload-regression"]["steps"] if s.get("id") == "smokes")
     assert smokes["with"]["manifest"] == "ci/smokes.yaml"
     rules = yaml.safe_load((repo / ".github" / "gatekit" / "filters.yml").read_text())
