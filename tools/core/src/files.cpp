@@ -51,6 +51,59 @@ Result<std::string> SystemFiles::do_read(const std::filesystem::path& path, std:
   return content;
 }
 
+namespace {
+
+std::string line_too_long(std::size_t number, std::size_t limit) {
+  return "line " + std::to_string(number) + " is longer than " + std::to_string(limit) + " bytes";
+}
+
+}  // namespace
+
+Status Files::do_for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
+                               std::size_t line_limit) const {
+  auto text = do_read(path, default_read_limit);
+  if (!text) return text.error();
+  std::string_view rest = *text;
+  for (std::size_t number = 1; !rest.empty(); ++number) {
+    const auto end = rest.find('\n');
+    const auto one = rest.substr(0, end);
+    if (one.size() > line_limit) return read_error(path, line_too_long(number, line_limit));
+    if (auto st = line(one); !st) return st;
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+  }
+  return {};
+}
+
+Status SystemFiles::do_for_each_line(const std::filesystem::path& path,
+                                     const std::function<Status(std::string_view)>& line,
+                                     std::size_t line_limit) const {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return read_error(path, "is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return read_error(path, errno != 0 ? std::strerror(errno) : "cannot open");
+  std::string current;
+  char buffer[1 << 16];
+  std::size_t number = 1;
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
+    while (!chunk.empty()) {
+      const auto end = chunk.find('\n');
+      const auto piece = chunk.substr(0, end);
+      if (current.size() + piece.size() > line_limit) return read_error(path, line_too_long(number, line_limit));
+      current.append(piece);
+      if (end == std::string_view::npos) break;
+      if (auto st = line(current); !st) return st;
+      current.clear();
+      ++number;
+      chunk.remove_prefix(end + 1);
+    }
+  }
+  if (in.bad()) return read_error(path, "read failed");
+  if (!current.empty()) return line(current);
+  return {};
+}
+
 Status SystemFiles::write(const std::filesystem::path& path, std::string_view content) {
   return write_mode(path, content, std::ios::out | std::ios::trunc);
 }

@@ -10,6 +10,7 @@
 // (a rules file named on the command line) re-labels it with as_bad_input().
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -28,6 +29,13 @@ class Files {
   Result<std::string> read(const std::filesystem::path& path, std::size_t limit = default_read_limit) const {
     return do_read(path, limit);
   }
+  // Each line of the file (without its '\n') to `line`, read piece by piece, so that a large
+  // file (a JSON Lines history) is never held whole; stops at the first error `line` returns.
+  // A line longer than `line_limit` is an error ("cannot read F: line 7 is longer than ...").
+  Status for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
+                       std::size_t line_limit = std::size_t{16} << 20) const {
+    return do_for_each_line(path, line, line_limit);
+  }
   // Replaces the file's content (creates it; parent folders must exist).
   virtual Status write(const std::filesystem::path& path, std::string_view content) = 0;
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;
@@ -35,6 +43,9 @@ class Files {
 
  protected:
   virtual Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const = 0;
+  // Default: the whole file through do_read, then split (fakes need nothing more).
+  virtual Status do_for_each_line(const std::filesystem::path& path,
+                                  const std::function<Status(std::string_view)>& line, std::size_t line_limit) const;
 };
 
 class SystemFiles final : public Files {
@@ -45,6 +56,8 @@ class SystemFiles final : public Files {
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
+  Status do_for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
+                          std::size_t line_limit) const override;
 };
 
 // In-memory fake: a map from path (as written) to content.
