@@ -175,7 +175,9 @@ Report estimate(const History& h, const EstimateOptions& o) {
         Spread each;
         bool estimated = false;
         std::string labels_shown;
-        const auto names = samples.names.count(run.workflow) ? samples.names.at(run.workflow) : std::set<std::string>{};
+        static const std::set<std::string> none;
+        const auto found_names = samples.names.find(run.workflow);
+        const auto& names = found_names == samples.names.end() ? none : found_names->second;
         for (const auto& member : family(j.name, names)) {
           std::string labels = label_key(j.labels);
           if (labels.empty()) {

@@ -69,6 +69,7 @@ struct Reader {
             boolean(r, "gate_failed_open", "run."), {}};
     const auto* jobs = array(r, "jobs", "run.");
     for (std::size_t k = 0; jobs != nullptr && k < jobs->size() && error.empty(); ++k) {
+      if (k == 0) out.jobs.reserve(jobs->size());
       const auto at = "run.jobs[" + std::to_string(k) + "]";
       const auto* j = object(&(*jobs)[k], at);
       if (j == nullptr) break;
@@ -126,56 +127,64 @@ std::string history_to_json(const History& h) {
   return out;
 }
 
-Result<History> history_from_json(std::string_view text, const std::string& file) {
-  History h;
-  std::size_t line_number = 0;
-  bool header = false;
+HistoryLines::HistoryLines(std::string file) : file_(std::move(file)) {}
+
+Status HistoryLines::add(std::string_view line) {
+  ++line_number_;
+  if (trim(line).empty()) return {};
+  Reader in{file_ + ":" + std::to_string(line_number_) + ": ", {}};
   unsigned char buffer[16384];
+  json::monotonic_resource arena(buffer, sizeof buffer);
+  boost::system::error_code ec;
+  const auto value = json::parse(line, ec, &arena);
+  if (ec) return bad_input(in.where_line + "not JSON: " + ec.message());
+  const auto* record = value.if_object();
+  if (record == nullptr) return bad_input(in.where_line + (header_ ? kRecordKinds : kHeader));
+  if (!header_) {
+    const auto* format = record->if_contains("gatekit_ci_history");
+    if (format == nullptr || !format->is_int64() || format->get_int64() != kFormat)
+      return bad_input(in.where_line + kHeader);
+    header_ = true;
+    if (const auto* requests = record->if_contains("requests"); requests != nullptr && requests->is_int64())
+      history_.requests = requests->get_int64();
+    if (const auto* gaps = record->if_contains("gaps"); gaps != nullptr && gaps->is_array())
+      for (const auto& g : gaps->get_array())
+        if (g.is_string()) history_.gaps.emplace_back(g.get_string());
+    return {};
+  }
+  if (record->size() != 1) return bad_input(in.where_line + kRecordKinds);
+  const auto& [key, body] = *record->begin();
+  if (key == "run") {
+    if (const auto* r = in.object(&body, "run")) history_.runs.push_back(in.run(*r));
+  } else if (key == "flaky") {
+    if (const auto* f = in.object(&body, "flaky"))
+      history_.flaky.push_back({in.integer(*f, "number", "flaky."), in.str(*f, "title", "flaky."),
+                                in.str(*f, "state", "flaky."), in.time(*f, "created_at", "flaky."),
+                                in.time(*f, "closed_at", "flaky.")});
+  } else if (key == "gpu_gate") {
+    if (const auto* g = in.object(&body, "gpu_gate"))
+      history_.gpu_gate.push_back({in.str(*g, "sha", "gpu_gate."), in.time(*g, "pushed_at", "gpu_gate."),
+                                   in.time(*g, "success_at", "gpu_gate.")});
+  } else {
+    in.fail(visible_controls(std::string(key)), "not a record kind (run, flaky, gpu_gate)");
+  }
+  if (!in.error.empty()) return bad_input(in.error);
+  return {};
+}
+
+Result<History> HistoryLines::finish() {
+  if (!header_) return bad_input(file_ + ": empty: " + kHeader);
+  return std::move(history_);
+}
+
+Result<History> history_from_json(std::string_view text, const std::string& file) {
+  HistoryLines lines(file);
   while (!text.empty()) {
     const auto end = text.find('\n');
-    const auto line = text.substr(0, end);
+    if (auto st = lines.add(text.substr(0, end)); !st) return st.error();
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-    ++line_number;
-    if (trim(line).empty()) continue;
-    Reader in{file + ":" + std::to_string(line_number) + ": ", {}};
-    json::monotonic_resource arena(buffer, sizeof buffer);
-    boost::system::error_code ec;
-    const auto value = json::parse(line, ec, &arena);
-    if (ec) return bad_input(in.where_line + "not JSON: " + ec.message());
-    const auto* record = value.if_object();
-    if (record == nullptr) return bad_input(in.where_line + (header ? kRecordKinds : kHeader));
-    if (!header) {
-      const auto* format = record->if_contains("gatekit_ci_history");
-      if (format == nullptr || !format->is_int64() || format->get_int64() != kFormat)
-        return bad_input(in.where_line + kHeader);
-      header = true;
-      h.requests = record->if_contains("requests") && record->at("requests").is_int64()
-                       ? record->at("requests").get_int64() : 0;
-      if (const auto* gaps = record->if_contains("gaps"); gaps != nullptr && gaps->is_array())
-        for (const auto& g : gaps->get_array())
-          if (g.is_string()) h.gaps.emplace_back(g.get_string());
-      continue;
-    }
-    if (record->size() != 1) return bad_input(in.where_line + kRecordKinds);
-    const auto& [key, body] = *record->begin();
-    if (key == "run") {
-      if (const auto* r = in.object(&body, "run")) h.runs.push_back(in.run(*r));
-    } else if (key == "flaky") {
-      if (const auto* f = in.object(&body, "flaky"))
-        h.flaky.push_back({in.integer(*f, "number", "flaky."), in.str(*f, "title", "flaky."),
-                           in.str(*f, "state", "flaky."), in.time(*f, "created_at", "flaky."),
-                           in.time(*f, "closed_at", "flaky.")});
-    } else if (key == "gpu_gate") {
-      if (const auto* g = in.object(&body, "gpu_gate"))
-        h.gpu_gate.push_back({in.str(*g, "sha", "gpu_gate."), in.time(*g, "pushed_at", "gpu_gate."),
-                              in.time(*g, "success_at", "gpu_gate.")});
-    } else {
-      in.fail(visible_controls(std::string(key)), "not a record kind (run, flaky, gpu_gate)");
-    }
-    if (!in.error.empty()) return bad_input(in.error);
   }
-  if (!header) return bad_input(file + ": empty: " + kHeader);
-  return h;
+  return lines.finish();
 }
 
 }  // namespace gatekit::ci_report

@@ -21,4 +21,18 @@ std::string history_to_json(const History& history);
 // time like 2026-12-01T10:00:00Z".
 Result<History> history_from_json(std::string_view text, const std::string& file);
 
+// The same, a line at a time (Files::for_each_line), so the file is never held whole.
+class HistoryLines {
+ public:
+  explicit HistoryLines(std::string file);
+  Status add(std::string_view line);
+  Result<History> finish();
+
+ private:
+  std::string file_;
+  std::size_t line_number_ = 0;
+  bool header_ = false;
+  History history_;
+};
+
 }  // namespace gatekit::ci_report

@@ -47,8 +47,11 @@ std::vector<std::string> or_default(const std::vector<std::string>& given, std::
 
 History read_history(const Options& o, const Window& w, Context& ctx) {
   if (!o.history_file.empty()) {
-    const auto text = value_or_throw(as_bad_input(ctx.files.read(o.history_file, 1ull << 30)));
-    return value_or_throw(history_from_json(text, o.history_file));
+    HistoryLines lines(o.history_file);
+    // An unreadable file is the user's own input, like a bad line: exit 2.
+    throw_if_error(as_bad_input(
+        ctx.files.for_each_line(o.history_file, [&](std::string_view line) { return lines.add(line); })));
+    return value_or_throw(lines.finish());
   }
   std::string repo = o.repo;
   if (repo.empty()) repo = ctx.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
@@ -81,7 +84,7 @@ ExitCode run_report(const Options& o, Context& ctx) {
   if (o.api_budget_s < 1) fail_bad_input("--api-budget must be at least 1 second");
   const auto w = window_of(o, ctx);
   const auto history = read_history(o, w, ctx);
-  write_file(o.save_history, history_to_json(history), ctx);
+  if (!o.save_history.empty()) write_file(o.save_history, history_to_json(history), ctx);
   EstimateOptions eo;
   eo.since = w.since;
   eo.until = w.until;
