@@ -58,6 +58,11 @@ std::string queue_chart(const Report& r) {
 
 std::string range(double low, double high) { return num(low) + "–" + num(high); }
 
+// "1 leg", "2 legs".
+std::string count(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 }  // namespace
 
 std::string summary_markdown(const Report& r) {
@@ -68,9 +73,9 @@ std::string summary_markdown(const Report& r) {
     md += "\n";
   }
   md += "**Saved: " + minutes(r.saved_minutes) + "** (spread " + range(r.saved_low, r.saved_high) + " min) by " +
-        std::to_string(r.skipped_by_gate) + " legs the path gate skipped. **Spent: " + minutes(r.spent_minutes) +
-        "**, of which " + minutes(r.cancelled_minutes) + " cancelled. " + std::to_string(r.runs) + " runs, " +
-        std::to_string(r.jobs) + " jobs.\n\n";
+        count(r.skipped_by_gate, "leg") + " the path gate skipped. **Spent: " + minutes(r.spent_minutes) +
+        "**, of which " + minutes(r.cancelled_minutes) + " cancelled. " + count(r.runs, "run") + ", " +
+        count(r.jobs, "job") + ".\n\n";
   std::vector<std::vector<std::string>> kinds;
   for (const auto& [kind, t] : r.kinds)
     kinds.push_back({kind, num(t.saved), range(t.saved_low, t.saved_high), num(t.spent)});
@@ -158,8 +163,8 @@ std::string summary_markdown(const Report& r) {
         "that ended cancelled. Queue: created to started.\n"
         "- Fail-open: the path gate's job carries its `fail-open:` warning annotation. Could not evaluate: a "
         "required check's job carries an annotation saying so.\n"
-        "- " + std::to_string(r.lookback_runs) + " runs before the window were read for the medians only; " +
-        std::to_string(r.requests) + " API requests.\n\n</details>\n";
+        "- " + count(r.lookback_runs, "run") + " before the window read for the medians only; " +
+        count(static_cast<std::size_t>(r.requests), "API request") + ".\n\n</details>\n";
   return md;
 }
 
