@@ -39,6 +39,7 @@ BENCHES = [
     ("smokes", "smoke-runner/bench.py"),
     ("gate status vs a per-ref git loop", "gpu-gate-status*/*.py|gpu-gate-status*.py"),
     ("setup-gatekit", "setup-gatekit/bench.py"),
+    ("ci-report, 10,000 runs and 100,000 jobs", "ci-report/bench.py"),
 ]
 
 

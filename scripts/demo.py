@@ -34,9 +34,10 @@ from pathlib import Path
 from github_files import read_outputs  # scripts/, beside this file
 import demo_flaky  # scripts/, beside this file: the flaky-tracker part
 import demo_gpu_gate  # the GPU gate part
+import demo_ci_report  # the last stage: ci-report over the runs the demo made
 
 PARTS = [("flaky tests (flaky-tracker)", demo_flaky.run_part), ("GPU gate (gpu-gate)", demo_gpu_gate.run_part)]
-PART_FOLDERS = ["flaky", "gpu-gate"]
+PART_FOLDERS = ["flaky", "gpu-gate", "ci-report"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-project"
@@ -457,6 +458,9 @@ def main() -> int:
     # Further parts, each in its own module beside this file: run_part(bin_dir, out) returns
     # checks (name, ok, detail) and writes OUT/<part>/summary.md.
     part_checks = [] if opts.only else [(title, run_part(bin_dir, out)) for title, run_part in PARTS]
+    # The last stage: what the gates saved and spent over the runs above.
+    if not opts.only:
+        part_checks.append(("CI report (ci-report)", demo_ci_report.run_part(bin_dir, out, reports)))
 
     print(f"\n{BOLD}━━ Verdict{RESET}\n")
     rows, as_expected = [], True

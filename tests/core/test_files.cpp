@@ -6,6 +6,8 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "catch.hpp"
 #include "gatekit/files.hpp"
@@ -176,5 +178,42 @@ TEST_CASE("files: read_pieces hands a file over in order, in pieces, with read's
     CHECK(too_big.error().message == "cannot read " + path.string() + ": larger than the limit of 100000 bytes");
     const auto missing = files->read_pieces(tmp / "none.txt", [](std::string_view) -> Status { return {}; });
     CHECK(missing.error().message == "cannot read " + (tmp / "none.txt").string() + ": No such file or directory");
+  }
+}
+
+TEST_CASE("files: for_each_line gives every line, across buffers, and stops at the line limit, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / "lines.jsonl";
+    // A line longer than SystemFiles' 64 KiB buffer, an empty line, no newline at the end.
+    const std::string long_line(100'000, 'x');
+    REQUIRE(files->write(path, "a\n" + long_line + "\n\nlast").ok());
+    std::vector<std::string> seen;
+    auto collect = [&](std::string_view line) -> Status {
+      seen.emplace_back(line);
+      return {};
+    };
+    REQUIRE(files->for_each_line(path, collect).ok());
+    CHECK(seen == std::vector<std::string>{"a", long_line, "", "last"});
+    seen.clear();
+    auto limited = files->for_each_line(path, collect, 1000);
+    REQUIRE_FALSE(limited.ok());
+    CHECK(limited.error().message == "cannot read " + path.string() + ": line 2 is longer than 1000 bytes");
+    CHECK(seen == std::vector<std::string>{"a"});
+    // The callback's error stops the reading and comes back as it is.
+    seen.clear();
+    auto stopped = files->for_each_line(path, [&](std::string_view line) -> Status {
+      seen.emplace_back(line);
+      return bad_input("stop at " + std::string(line.substr(0, 1)));
+    });
+    REQUIRE_FALSE(stopped.ok());
+    CHECK(stopped.error().message == "stop at a");
+    CHECK(stopped.error().kind == ErrorKind::bad_input);
+    CHECK(seen.size() == 1);
+    auto missing = files->for_each_line(tmp / "missing.jsonl", collect);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message == "cannot read " + (tmp / "missing.jsonl").string() + ": No such file or directory");
   }
 }

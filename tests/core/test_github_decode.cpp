@@ -116,6 +116,39 @@ TEST_CASE("github: files, issues, statuses, runs, jobs, artifacts decode") {
   CHECK(artifact.error().message == "field `expired`: expected true or false");
 }
 
+TEST_CASE("github: jobs keep their labels, runner and queue time; annotations their message") {
+  auto job = decode_job(json::parse(R"j({"id": 1, "name": "pytest (GPU)", "status": "completed",
+      "conclusion": "skipped", "labels": ["self-hosted", "gpu"], "runner_name": null,
+      "created_at": "2026-11-02T10:00:00Z", "started_at": "2026-11-02T10:05:00Z"})j"));
+  REQUIRE(job.ok());
+  CHECK(job->labels == std::vector<std::string>{"self-hosted", "gpu"});
+  CHECK(job->runner_name.empty());
+  CHECK(job->created_at == "2026-11-02T10:00:00Z");
+  CHECK(job->started_at == "2026-11-02T10:05:00Z");
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {R"({"id": 1, "name": "a", "status": "completed", "labels": [1]})", "field `labels`: item 0: expected a string"},
+      {R"({"id": 1, "name": "a", "status": "completed", "labels": "gpu"})", "field `labels`: expected a JSON array"},
+      {R"({"id": 1, "name": "a", "status": "completed", "created_at": 5})", "field `created_at`: expected a string"},
+  };
+  for (const auto& [text, message] : bad) {
+    INFO(text);
+    auto got = decode_job(json::parse(text));
+    REQUIRE_FALSE(got.ok());
+    CHECK(got.error().message == message);
+  }
+  auto note = decode_annotation(json::parse(R"({"annotation_level": "warning", "title": "path gate",
+      "message": "fail-open: the GitHub API failed"})"));
+  REQUIRE(note.ok());
+  CHECK(note->level == "warning");
+  CHECK(note->message == "fail-open: the GitHub API failed");
+  CHECK_FALSE(decode_annotation(json::parse(R"({"annotation_level": "warning"})")).ok());
+  auto issue = decode_issue(json::parse(R"({"number": 3, "title": "t", "state": "closed",
+      "created_at": "2026-11-02T10:00:00Z", "closed_at": "2026-11-03T10:00:00Z"})"));
+  REQUIRE(issue.ok());
+  CHECK(issue->created_at == "2026-11-02T10:00:00Z");
+  CHECK(issue->closed_at == "2026-11-03T10:00:00Z");
+}
+
 TEST_CASE("github: error bodies become typed errors with GitHub's message") {
   HttpResponse r;
   r.status = 422;

@@ -78,6 +78,16 @@ TEST_CASE("durations read like a person would write them") {
 TEST_CASE("UTC timestamps are ISO 8601 as GitHub writes them") {
   CHECK(format_utc(0) == "1970-01-01T00:00:00Z");
   CHECK(format_utc(1700003600) == "2023-11-14T23:13:20Z");
+  // parse_utc is its inverse, for GitHub's form only.
+  CHECK(parse_utc("2023-11-14T23:13:20Z") == 1700003600);
+  CHECK(parse_utc("1970-01-01T00:00:00Z") == 0);
+  CHECK(parse_utc("2024-02-29T12:00:00Z") == 1709208000);
+  for (const char* bad : {"", "2023-11-14", "2023-11-14T23:13:20", "2023-11-14T23:13:20.5Z", "2023-11-14T23:13:20+01:00",
+                          "2023-02-30T00:00:00Z", "2023-13-01T00:00:00Z", "2023-11-14T24:00:00Z", "1969-12-31T23:59:59Z",
+                          "2023-11-14T23:6a:20Z", "2023-11-14 23:13:20Z"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_utc(bad).has_value());
+  }
 }
 
 TEST_CASE("lines, trim and join") {

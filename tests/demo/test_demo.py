@@ -41,6 +41,12 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"kernel change: success \"passed in …\"\s+yes\s+✔ success: passed in \d+s", table)
     assert re.search(r"✔ success: inherited from [0-9a-f]{12}, docs-only delta", table)
     assert re.search(r"✔ pending: no gate result for this tree", table)
+    # The last stage: ci-report over the runs the demo made costs the GPU legs the docs-only
+    # change skipped at what they took when the kernel change ran them.
+    assert re.search(r"the GPU legs the docs-only change skipped are counted as saved\s+yes\s+✔ 2 GPU legs, \d+ s saved",
+                     table)
+    assert re.search(r"the report is complete\s+yes\s+✔ 6 runs, 21 jobs", table)
+    assert (tmp_path / "ci-report" / "summary.md").read_text().startswith("## CI report: ")
     assert "✘" not in table.split("broken")[1].split("✱ the two")[0].replace("✘ fail", "")
     assert ("tests/test_queue_eval.py::test_hw_queue_eval: skipped on the cpu leg (\"no GPU visible "
             "(TINYML_FAKE_GPUS=0); set TINYML_FAKE_GPUS=1 to fake one\"): mark it @pytest.mark.gpu") in done.stdout

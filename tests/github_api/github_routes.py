@@ -165,9 +165,39 @@ def list_runs(fake, api, repo, r, m, query, body, path):
         runs = [run for run in runs if run["head_sha"] == query["head_sha"]]
     if query.get("status"):  # a status or a conclusion, as GitHub accepts both
         runs = [run for run in runs if query["status"] in (run["status"], run["conclusion"])]
+    if query.get("created"):
+        created = _created_filter(query["created"])
+        if created is None:
+            return _invalid("WorkflowRun", "created", "invalid")
+        runs = [run for run in runs if created(run["created_at"])]
+    total = len(runs)
+    # GitHub answers at most 1,000 runs for a search (actor, branch, check_suite_id, created,
+    # event, head_sha, status) while total_count still counts them all.
+    if any(query.get(k) for k in ("actor", "branch", "check_suite_id", "created", "event", "head_sha", "status")):
+        runs = runs[:1000]
     chunk, headers = fake.paginate(runs, query, path)
-    return _reply(200, {"total_count": len(runs), "workflow_runs": [shapes.workflow_run(api, repo, x) for x in chunk]},
+    return _reply(200, {"total_count": total, "workflow_runs": [shapes.workflow_run(api, repo, x) for x in chunk]},
                   headers)
+
+
+def _created_filter(text):
+    """GitHub's date search syntax for `created`: A..B (inclusive), >=A, <=A, >A, <A, or A; the
+    bounds are ISO 8601 timestamps in UTC (2026-11-01T00:00:00Z) or days (2026-11-01)."""
+    def norm(bound, upper):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", bound):
+            return bound + ("T23:59:59Z" if upper else "T00:00:00Z")
+        return bound if re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", bound) else None
+    if ".." in text:
+        low, high = text.split("..", 1)
+        low, high = norm(low, False), norm(high, True)
+        return None if low is None or high is None else (lambda t: low <= t <= high)
+    for op, fn in ((">=", lambda t, b: t >= b), ("<=", lambda t, b: t <= b), (">", lambda t, b: t > b),
+                   ("<", lambda t, b: t < b)):
+        if text.startswith(op):
+            bound = norm(text[len(op):], op.startswith("<"))
+            return None if bound is None else (lambda t, b=bound, f=fn: f(t, b))
+    low, high = norm(text, False), norm(text, True)
+    return None if low is None else (lambda t: low <= t <= high)
 
 
 def get_run(fake, api, repo, r, m, query, body):
@@ -191,6 +221,16 @@ def list_artifacts(fake, api, repo, r, m, query, body, path):
     chunk, headers = fake.paginate(run["artifacts"], query, path)
     return _reply(200, {"total_count": len(run["artifacts"]),
                         "artifacts": [shapes.artifact(api, repo, a) for a in chunk]}, headers)
+
+
+def list_annotations(fake, api, repo, r, m, query, body, path):
+    """A check run's annotations; a job's check run has the job's id."""
+    jid = int(m.group(1))
+    job = next((j for run in r["runs"].values() for j in run["jobs"] if j["id"] == jid), None)
+    if job is None:
+        return _not_found()
+    chunk, headers = fake.paginate(job.get("annotations", []), query, path)
+    return _reply(200, [shapes.annotation(api, repo, a) for a in chunk], headers)
 
 
 def dispatch_workflow(fake, api, repo, r, m, query, body):
@@ -225,6 +265,7 @@ ROUTES = [
     ("GET", r"/actions/runs/(\d+)", get_run, False),
     ("GET", r"/actions/runs/(\d+)/jobs", list_jobs, True),
     ("GET", r"/actions/runs/(\d+)/artifacts", list_artifacts, True),
+    ("GET", r"/check-runs/(\d+)/annotations", list_annotations, True),
     ("POST", r"/actions/workflows/([^/]+)/dispatches", dispatch_workflow, False),
 ]
 

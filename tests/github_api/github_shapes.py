@@ -158,8 +158,9 @@ def issue(api: str, repo: str, it: dict) -> dict:
         "user": user(api, it.get("user") or "octocat"),
         "labels": [label(api, repo, name) for name in it.get("labels", [])], "assignee": None,
         "milestone": None, "locked": False, "comments": len(it.get("comments", [])),
-        "closed_at": EPOCH_ISO if it.get("state") == "closed" else None,
-        "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "author_association": "OWNER",
+        "closed_at": it.get("closed_at") or EPOCH_ISO if it.get("state") == "closed" else None,
+        "created_at": it.get("created_at") or EPOCH_ISO, "updated_at": it.get("created_at") or EPOCH_ISO,
+        "author_association": "OWNER",
     }
     if it.get("state") == "closed":
         out["state_reason"] = "completed"
@@ -226,11 +227,22 @@ def job(api: str, repo: str, run: dict, j: dict) -> dict:
         "node_id": node_id("job", jid), "head_sha": run["head_sha"], "url": f"{api}/repos/{repo}/actions/jobs/{jid}",
         "html_url": f"https://github.com/{repo}/actions/runs/{run['id']}/job/{jid}", "status": status_,
         "conclusion": j.get("conclusion", "success" if status_ == "completed" else None),
-        "created_at": EPOCH_ISO, "started_at": EPOCH_ISO,
-        "completed_at": EPOCH_ISO if status_ == "completed" else None, "name": j["name"], "steps": [],
-        "check_run_url": f"{api}/repos/{repo}/check-runs/{jid}", "labels": j.get("labels", ["ubuntu-latest"]),
-        "runner_id": None, "runner_name": None, "runner_group_id": None, "runner_group_name": None,
+        "created_at": j.get("created_at", EPOCH_ISO), "started_at": j.get("started_at", EPOCH_ISO),
+        "completed_at": j.get("completed_at", EPOCH_ISO) if status_ == "completed" else None, "name": j["name"],
+        "steps": [], "check_run_url": f"{api}/repos/{repo}/check-runs/{jid}",
+        "labels": j.get("labels", ["ubuntu-latest"]), "runner_id": None, "runner_name": j.get("runner_name"),
+        "runner_group_id": None, "runner_group_name": None,
         "workflow_name": run.get("name", "CI"), "head_branch": run.get("head_branch", "main"),
+    }
+
+
+def annotation(api: str, repo: str, a: dict) -> dict:
+    """A check run's annotation (a job's warning or error line, e.g. the path gate's fail-open warning)."""
+    return {
+        "path": a.get("path", ".github"), "start_line": a.get("start_line", 1), "end_line": a.get("end_line", 1),
+        "start_column": None, "end_column": None, "annotation_level": a.get("level", "warning"),
+        "title": a.get("title", ""), "message": a["message"], "raw_details": None,
+        "blob_href": f"https://github.com/{repo}/blob/{'0' * 40}/{a.get('path', '.github')}",
     }
 
 

@@ -119,19 +119,22 @@ class FakeGitHub:
                 "state": state, "title": title or f"PR {number}"}
 
     def add_issue(self, repo, title, body="", labels=(), state="open", number=None, pull_request=False,
-                  user="octocat"):
+                  user="octocat", created_at=None, closed_at=None):
         """user: the login that opened it (as GitHub records it in the issue's `user`)."""
         with self.lock:
             issues = self._repo(repo)["issues"]
             number = number or (max(issues, default=0) + 1)
             issues[number] = {"number": number, "title": title, "body": body, "labels": list(labels),
-                              "state": state, "pull_request": pull_request, "comments": [], "user": user}
+                              "state": state, "pull_request": pull_request, "comments": [], "user": user,
+                              "created_at": created_at, "closed_at": closed_at}
             return number
 
-    def add_status(self, repo, sha, state, context="default", description=None, target_url=None):
+    def add_status(self, repo, sha, state, context="default", description=None, target_url=None, created_at=None):
         with self.lock:
             entry = {"id": self._id(), "state": state, "context": context, "description": description,
                      "target_url": target_url}
+            if created_at:
+                entry["created_at"] = created_at
             self._repo(repo)["statuses"].setdefault(sha, []).append(entry)
             return entry["id"]
 
@@ -143,7 +146,8 @@ class FakeGitHub:
     def add_run(self, repo, head_sha="c" * 40, workflow="ci.yml", head_branch="main", event="push",
                 status="completed", conclusion="success", name="CI", jobs=(), artifacts=(), run_id=None,
                 created_at=None):
-        """jobs: dicts {name, status, conclusion}; artifacts: dicts {name, size_in_bytes, expired}."""
+        """jobs: dicts {name, status, conclusion, labels, runner_name, created_at, started_at, completed_at,
+        annotations: [{level, message, title}]}; artifacts: dicts {name, size_in_bytes, expired}."""
         with self.lock:
             rid = run_id or self._id()
             self._repo(repo)["runs"][rid] = {

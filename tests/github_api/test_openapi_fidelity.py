@@ -45,10 +45,16 @@ def exchanges():
                  head_sha=SHA)
     srv.add_issue("o/r", "flaky: test_a", body="seen twice", labels=["flaky"])
     srv.add_issue("o/r", "a pull request", pull_request=True)
-    srv.add_issue("o/r", "closed one", state="closed", labels=["flaky"], user="github-actions[bot]")
+    srv.add_issue("o/r", "closed one", state="closed", labels=["flaky"], user="github-actions[bot]",
+                  created_at="2026-11-02T10:00:00Z", closed_at="2026-11-03T10:00:00Z")
     srv.add_status("o/r", SHA, "success", "gatekit/gpu", "all good", "https://example.com/run/1")
     srv.add_ref("o/r", "heads/main", SHA)
-    run = srv.add_run("o/r", head_sha=SHA, jobs=[{"name": "build"}, {"name": "test (gpu)", "status": "in_progress"},
+    run = srv.add_run("o/r", head_sha=SHA, jobs=[{"name": "build", "id": 9001,
+                                                  "annotations": [{"message": "fail-open: the API failed"}]},
+                                                 {"name": "test (gpu)", "status": "in_progress",
+                                                  "labels": ["self-hosted", "gpu"], "runner_name": "gpu-box-1",
+                                                  "created_at": "2026-11-02T10:00:00Z",
+                                                  "started_at": "2026-11-02T10:05:00Z"},
                                                   {"name": "skipped", "conclusion": "skipped"}],
                       artifacts=[{"name": "junit", "size_in_bytes": 2048}, {"name": "old", "expired": True}])
     srv.add_run("o/r", head_sha=SHA, status="in_progress", conclusion=None, event="pull_request")
@@ -74,6 +80,9 @@ def exchanges():
             call(base, "GET", "/repos/o/r/git/ref/heads/none"),
             call(base, "GET", "/repos/o/r/actions/runs?branch=main"),
             call(base, "GET", "/repos/o/r/actions/workflows/ci.yml/runs?status=success"),
+            call(base, "GET", "/repos/o/r/actions/workflows/ci.yml/runs?created=2023-12-25T00:00:00Z..2024-01-01T00:00:00Z"),
+            call(base, "GET", "/repos/o/r/actions/workflows/ci.yml/runs?created=yesterday"),
+            call(base, "GET", "/repos/o/r/check-runs/9001/annotations"),
             call(base, "GET", f"/repos/o/r/actions/runs/{run}"),
             call(base, "GET", f"/repos/o/r/actions/runs/{run}/jobs"),
             call(base, "GET", f"/repos/o/r/actions/runs/{run}/artifacts"),

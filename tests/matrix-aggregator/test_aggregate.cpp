@@ -86,6 +86,17 @@ TEST_CASE("aggregate: without a verdict the outputs say error and the frame gets
     CHECK(seams.workflow.outputs.at("reasons") == "{}");
     CHECK(seams.workflow.outputs.at("error") == row.message);
     CHECK(seams.workflow.summary.rfind("## ⚠️ Aggregated result" + row.headline + "\n\n", 0) == 0);
+    // "Could not evaluate" is also an error annotation on the job, the one trace of it that the
+    // API shows afterwards (ci-report counts required checks that could not evaluate by it);
+    // a rejected option is the workflow's own mistake and stays in the summary.
+    if (row.kind == ErrorKind::could_not_evaluate) {
+      REQUIRE(seams.workflow.annotations.size() == 1);
+      CHECK(seams.workflow.annotations[0].severity == Severity::error);
+      CHECK(seams.workflow.annotations[0].message == "could not evaluate: " + row.message);
+      CHECK(seams.workflow.annotations[0].title == "Aggregated result");
+    } else {
+      CHECK(seams.workflow.annotations.empty());
+    }
   }
 }
 

@@ -79,6 +79,9 @@ void report_no_verdict(const Options& options, const std::string& message, bool 
   wf.set_output("reasons", "{}");
   wf.set_output("error", message);
   wf.append_summary(error_summary_markdown(options.title, message, usage_error));
+  // The one trace the API keeps of "could not evaluate" (check-run annotations): ci-report
+  // counts required checks that could not evaluate by it.
+  if (!usage_error) wf.annotate({Severity::error, "could not evaluate: " + message, options.title, "", 0, 0});
 }
 
 // The value, or no verdict reported, then the Error thrown for the frame (exit 2 for bad

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <istream>
 #include <system_error>
 
@@ -79,6 +80,37 @@ Result<std::string> SystemFiles::do_read(const std::filesystem::path& path, std:
   }
   if (in.bad()) return read_error(path, "read failed");
   return content;
+}
+
+namespace {
+
+std::string line_too_long(std::size_t number, std::size_t limit) {
+  return "line " + std::to_string(number) + " is longer than " + std::to_string(limit) + " bytes";
+}
+
+}  // namespace
+
+Status Files::for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
+                            std::size_t line_limit) const {
+  std::string current;
+  std::size_t number = 1;
+  auto read = read_pieces(path, [&](std::string_view chunk) -> Status {
+    while (!chunk.empty()) {
+      const auto end = chunk.find('\n');
+      const auto piece = chunk.substr(0, end);
+      if (current.size() + piece.size() > line_limit) return read_error(path, line_too_long(number, line_limit));
+      current.append(piece);
+      if (end == std::string_view::npos) break;
+      if (auto st = line(current); !st) return st;
+      current.clear();
+      ++number;
+      chunk.remove_prefix(end + 1);
+    }
+    return {};
+  }, std::numeric_limits<std::size_t>::max());  // lines are bounded; the file need not be
+  if (!read) return read;
+  if (!current.empty()) return line(current);
+  return {};
 }
 
 Status SystemFiles::write(const std::filesystem::path& path, std::string_view content) {

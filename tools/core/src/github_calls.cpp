@@ -139,6 +139,32 @@ Result<std::vector<WorkflowRun>> Client::list_workflow_runs(const std::string& r
   return decoded_listing<WorkflowRun>(impl_->paginate(url, limit, impl_->start_call()), url, detail::decode_run);
 }
 
+Result<RunListing> Client::list_workflow_runs_created(const std::string& repo, const std::string& workflow_file,
+                                                       const std::string& created, std::size_t limit) {
+  auto url = detail::join_url(impl_->options.base_url,
+                              repo_path(repo) + "/actions/workflows/" + percent_encode(workflow_file) + "/runs");
+  url = detail::add_query(url, "created", created);
+  if (limit != 0 && limit < 100) url = detail::add_query(url, "per_page", std::to_string(limit));
+  auto listing = impl_->paginate(url, limit, impl_->start_call());
+  if (!listing) return listing.error();
+  RunListing out;
+  if (const auto* first = listing->first.if_object())
+    if (const auto* total = first->if_contains("total_count"); total != nullptr && total->is_int64())
+      out.total_count = total->get_int64();
+  auto runs = decoded_listing<WorkflowRun>(std::move(listing), url, detail::decode_run);
+  if (!runs) return runs.error();
+  out.runs = std::move(*runs);
+  return out;
+}
+
+Result<std::vector<CheckAnnotation>> Client::list_check_run_annotations(const std::string& repo,
+                                                                        std::int64_t check_run_id) {
+  auto url = detail::join_url(impl_->options.base_url,
+                              repo_path(repo) + "/check-runs/" + std::to_string(check_run_id) + "/annotations");
+  return decoded_listing<CheckAnnotation>(impl_->paginate(url, 0, impl_->start_call()), url,
+                                          detail::decode_annotation);
+}
+
 Result<std::vector<WorkflowJob>> Client::list_run_jobs(const std::string& repo, std::int64_t run_id) {
   auto url = detail::join_url(impl_->options.base_url,
                               repo_path(repo) + "/actions/runs/" + std::to_string(run_id) + "/jobs");

@@ -199,6 +199,8 @@ Result<Issue> decode_issue(const json::value& v) {
     issue.author = by.str("login");
     f.absorb(by);
   }
+  issue.created_at = f.opt_str("created_at");
+  issue.closed_at = f.opt_str("closed_at");
   if (const auto* labels = f.raw("labels"); labels != nullptr && labels->is_array()) {
     // GitHub's schema allows a label to be a plain string or an object with `name`.
     for (const auto& label : labels->get_array()) {
@@ -248,7 +250,26 @@ Result<WorkflowJob> decode_job(const json::value& v) {
   job.html_url = f.opt_str("html_url");
   job.started_at = f.opt_str("started_at");
   job.completed_at = f.opt_str("completed_at");
+  job.created_at = f.opt_str("created_at");
+  job.runner_name = f.opt_str("runner_name");
+  if (const auto* labels = f.raw("labels"); labels != nullptr && !labels->is_null()) {
+    auto names = decode_array<std::string>(*labels, [](const json::value& l) -> Result<std::string> {
+      if (l.is_string()) return std::string(l.get_string());
+      return could_not_evaluate("expected a string");
+    });
+    if (!names) return could_not_evaluate("field `labels`: " + names.error().message);
+    job.labels = std::move(*names);
+  }
   return f.finish(std::move(job));
+}
+
+Result<CheckAnnotation> decode_annotation(const json::value& v) {
+  Fields f(v);
+  CheckAnnotation a;
+  a.level = f.opt_str("annotation_level");
+  a.title = f.opt_str("title");
+  a.message = f.str("message");
+  return f.finish(std::move(a));
 }
 
 Result<Artifact> decode_artifact(const json::value& v) {

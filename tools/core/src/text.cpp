@@ -195,6 +195,28 @@ std::string format_utc(std::int64_t epoch_seconds) {
   return buffer;
 }
 
+std::optional<std::int64_t> parse_utc(std::string_view v) {
+  if (v.size() != 20 || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' || v[19] != 'Z')
+    return std::nullopt;
+  bool ok = true;
+  auto digits = [&](std::size_t from, std::size_t count) {
+    int n = 0;
+    for (std::size_t i = from; i < from + count; ++i) {
+      if (v[i] < '0' || v[i] > '9') ok = false;
+      n = n * 10 + (v[i] - '0');
+    }
+    return n;
+  };
+  const int year = digits(0, 4), month = digits(5, 2), day = digits(8, 2);
+  const int hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2);
+  if (!ok || year < 1970 || month < 1 || month > 12) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                         std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok() || hour > 23 || minute > 59 || second > 59) return std::nullopt;
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

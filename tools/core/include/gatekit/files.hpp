@@ -37,6 +37,12 @@ class Files {
                      std::size_t limit = default_read_limit) const {
     return do_read_pieces(path, on_piece, limit);
   }
+  // Each line of the file (without its '\n') to `line`, read through read_pieces, so that a
+  // large file (a JSON Lines history) is never held whole; stops at the first error `line`
+  // returns. A line longer than `line_limit` is an error ("cannot read F: line 7 is longer
+  // than ...").
+  Status for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
+                       std::size_t line_limit = std::size_t{16} << 20) const;
   // Replaces the file's content (creates it; parent folders must exist).
   virtual Status write(const std::filesystem::path& path, std::string_view content) = 0;
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;

@@ -120,6 +120,8 @@ struct Issue {
   std::vector<std::string> labels;
   std::string html_url;
   std::string author;  // user.login: who opened it, as GitHub records it ("" for a deleted account)
+  std::string created_at;  // ISO 8601, "" when absent
+  std::string closed_at;   // "" while open
 };
 
 // The account a token acts as (GET /user).
@@ -144,6 +146,9 @@ struct WorkflowJob {
   std::string html_url;
   std::string started_at;
   std::string completed_at;
+  std::string created_at;              // queued at; started_at - created_at is the queue time
+  std::vector<std::string> labels;     // the job's runs-on labels
+  std::string runner_name;             // "" until a runner took it
 };
 
 struct WorkflowRun {
@@ -156,6 +161,19 @@ struct WorkflowRun {
   std::string conclusion;
   std::string html_url;
   std::string created_at;
+};
+
+// One page-walk of a workflow's runs: GitHub's `total_count` says how many matched, which is
+// more than `runs` holds when a search (created=, status=, ...) passed its 1,000-result cap.
+struct RunListing {
+  std::vector<WorkflowRun> runs;
+  std::int64_t total_count = -1;  // -1: missing
+};
+
+struct CheckAnnotation {
+  std::string level;  // notice|warning|failure
+  std::string title;
+  std::string message;
 };
 
 struct Artifact {
@@ -226,6 +244,13 @@ class Client {
   Result<std::vector<WorkflowRun>> list_workflow_runs(const std::string& repo, const std::string& workflow_file,
                                                       const std::string& branch, const std::string& status,
                                                       std::size_t limit = 0);
+  // The runs of one workflow created in `created` (GitHub's search syntax, e.g.
+  // "2026-11-01T00:00:00Z..2026-11-08T00:00:00Z"), newest first, with total_count. limit:
+  // stop after this many runs (0 = every page; 1 = one request that asks only for the count).
+  Result<RunListing> list_workflow_runs_created(const std::string& repo, const std::string& workflow_file,
+                                                const std::string& created, std::size_t limit = 0);
+  // A check run's annotations (a job's check run has the job's id).
+  Result<std::vector<CheckAnnotation>> list_check_run_annotations(const std::string& repo, std::int64_t check_run_id);
   Result<std::vector<WorkflowJob>> list_run_jobs(const std::string& repo, std::int64_t run_id);
   Result<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
   Status dispatch_workflow(const std::string& repo, const std::string& workflow_file, const std::string& ref,

@@ -22,6 +22,7 @@ Result<WorkflowRun> decode_run(const boost::json::value& v);
 Result<WorkflowJob> decode_job(const boost::json::value& v);
 Result<Artifact> decode_artifact(const boost::json::value& v);
 Result<User> decode_user(const boost::json::value& v);
+Result<CheckAnnotation> decode_annotation(const boost::json::value& v);
 Result<IssueComment> decode_comment(const boost::json::value& v);
 Result<std::string> decode_label_name(const boost::json::value& v);  // "bug" or {"name": "bug", ...}
 Result<GitRef> decode_ref(const boost::json::value& v);

@@ -47,6 +47,9 @@ std::string html_text(std::string_view text);
 std::string format_duration(std::chrono::milliseconds d);
 // ISO 8601 in UTC, "2023-11-14T23:13:20Z", as GitHub writes timestamps.
 std::string format_utc(std::int64_t epoch_seconds);
+// The inverse of format_utc: "2023-11-14T23:13:20Z" (GitHub's form; fractional seconds and
+// offsets are refused) -> seconds since the epoch; nullopt for anything else.
+std::optional<std::int64_t> parse_utc(std::string_view text);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 std::vector<std::string> split_lines(std::string_view text);

@@ -1,0 +1,98 @@
+#pragma once
+// The report's figures from the gathered history (pure: no Context, no I/O).
+//
+// Saved: a leg (a job other than the path gate) that is `skipped` in a run whose path gate
+// succeeded was skipped because the gate said "not needed". It is costed at the median
+// duration (started -> completed) of the last `samples` runs of the same leg on the same
+// runner labels that ran to a success or failure (the window and the lookback before it),
+// with the 25th and 75th percentiles as its spread. A skipped matrix job, whose name GitHub
+// leaves unexpanded ("pytest (CPU, py${{ matrix.python }})"), costs the sum over the legs
+// that expanded from it. A skipped leg whose skip has no estimate (it never ran in the
+// history) is counted, never costed.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "history.hpp"
+
+namespace gatekit::ci_report {
+
+struct EstimateOptions {
+  std::int64_t since = 0;  // window [since, until): runs created in it are reported
+  std::int64_t until = 0;
+  std::size_t samples = 20;
+  std::string gate_job = "path gate";
+  std::vector<std::string> required_jobs{"CPU tests", "GPU tests"};
+};
+
+// "hosted CPU", "hosted GPU", "self-hosted CPU", "self-hosted GPU" (a label containing "gpu",
+// any case, makes it GPU), "unknown" without labels.
+std::string runner_kind(const std::vector<std::string>& labels);
+
+struct Spread {
+  double median = 0;  // minutes
+  double low = 0;     // 25th percentile
+  double high = 0;    // 75th percentile
+  std::size_t samples = 0;
+};
+// Nearest-rank percentiles of `values` (sorted here); all zero when empty.
+Spread spread_of(std::vector<double> values);
+
+struct LegSaved {
+  std::string workflow, leg, labels, kind;
+  std::size_t skips = 0;
+  Spread each;                      // one skip's cost
+  double minutes = 0, low = 0, high = 0;  // skips x each
+  std::vector<double> per_week;     // minutes
+};
+
+struct LegSpent {
+  std::string workflow, leg, labels, kind;
+  std::size_t jobs = 0;
+  double minutes = 0;
+  std::size_t cancelled = 0;
+  double cancelled_minutes = 0;
+};
+
+struct QueueStat {
+  std::string labels, kind;
+  std::size_t jobs = 0;
+  double median_s = 0, p90_s = 0, max_s = 0;
+};
+
+struct Week {
+  std::int64_t start = 0;
+  double saved = 0, saved_low = 0, saved_high = 0, spent = 0, cancelled = 0;
+};
+
+struct KindTotals {
+  double saved = 0, saved_low = 0, saved_high = 0, spent = 0;
+};
+
+struct Report {
+  std::int64_t since = 0, until = 0;
+  std::size_t runs = 0, jobs = 0, lookback_runs = 0;
+  std::vector<Week> weeks;
+  std::vector<LegSaved> saved;  // most minutes first
+  std::vector<LegSpent> spent;  // most minutes first
+  std::vector<QueueStat> queues;  // longest median first
+  std::map<std::string, KindTotals> kinds;
+  double saved_minutes = 0, saved_low = 0, saved_high = 0, spent_minutes = 0, cancelled_minutes = 0;
+  std::size_t skipped_by_gate = 0, skipped_unestimated = 0, skipped_other = 0;
+  // Honesty checks.
+  std::size_t gated_runs = 0, fail_open_runs = 0;
+  double fail_open_minutes = 0;  // minutes of the legs that ran in fail-open runs
+  std::size_t required_checks = 0, required_failed = 0, could_not_evaluate = 0;
+  std::size_t flaky_opened = 0, flaky_closed = 0, flaky_open = 0;
+  std::vector<FlakyIssue> flaky_longest_open;  // up to ten, oldest first
+  std::size_t gpu_gate_samples = 0, gpu_gate_pending = 0;
+  Spread gpu_gate_latency;  // minutes
+  double gpu_gate_p90 = 0, gpu_gate_max = 0;
+  std::vector<std::string> gaps;  // a partial history's reasons
+  std::int64_t requests = 0;
+};
+
+Report estimate(const History& history, const EstimateOptions& options);
+
+}  // namespace gatekit::ci_report

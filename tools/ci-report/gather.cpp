@@ -1,0 +1,155 @@
+#include "gather.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "gatekit/text.hpp"
+
+namespace gatekit::ci_report {
+namespace {
+
+constexpr std::int64_t kMinSplit = 3600;  // a window is split down to one hour
+constexpr std::size_t kSearchCap = 1000;
+
+struct Gatherer {
+  github::Client& client;
+  const GatherPlan& plan;
+  Workflow& log;
+  History history;
+
+  bool stopped = false;  // an API call failed: nothing more is read
+
+  bool failed() const { return stopped; }
+  void gap(std::string text) {
+    history.gaps.push_back(std::move(text));
+    stopped = true;
+  }
+  void note_gap(std::string text) { history.gaps.push_back(std::move(text)); }
+
+  std::int64_t time_of(const std::string& text) { return parse_utc(text).value_or(0); }
+
+  // Runs of `workflow` created in [from, to), split while GitHub caps the search.
+  void list_runs(const std::string& workflow, std::int64_t from, std::int64_t to, std::vector<github::WorkflowRun>& out) {
+    if (failed() || from >= to) return;
+    const auto range = format_utc(from) + ".." + format_utc(to - 1);
+    // One request for the count first: a window past the cap is split before its pages are read.
+    auto count = client.list_workflow_runs_created(plan.repo, workflow, range, 1);
+    if (!count) return gap(count.error().message);
+    if (count->total_count > static_cast<std::int64_t>(kSearchCap) && to - from > kMinSplit) {
+      const auto middle = from + (to - from) / 2;
+      list_runs(workflow, from, middle, out);
+      list_runs(workflow, middle, to, out);
+      return;
+    }
+    if (count->total_count == 0) return;
+    auto listing = client.list_workflow_runs_created(plan.repo, workflow, range);
+    if (!listing) return gap(listing.error().message);
+    if (listing->total_count > static_cast<std::int64_t>(listing->runs.size()))
+      note_gap("GitHub lists at most 1000 runs of " + workflow + " per search and " +
+               std::to_string(listing->total_count) + " were created from " + format_utc(from) + " to " +
+               format_utc(to) + "; only " + std::to_string(listing->runs.size()) + " are counted");
+    for (auto& r : listing->runs) out.push_back(std::move(r));
+  }
+
+  bool any_annotation(std::int64_t job_id, const std::string& needle, bool prefix) {
+    auto notes = client.list_check_run_annotations(plan.repo, job_id);
+    if (!notes) {
+      gap(notes.error().message);
+      return false;
+    }
+    return std::any_of(notes->begin(), notes->end(), [&](const github::CheckAnnotation& a) {
+      return prefix ? a.message.rfind(needle, 0) == 0 : a.message.find(needle) != std::string::npos;
+    });
+  }
+
+  Job job_of(const github::WorkflowJob& j) {
+    return {j.id, j.name, j.conclusion, j.labels, j.runner_name, time_of(j.created_at), time_of(j.started_at),
+            time_of(j.completed_at), false};
+  }
+
+  void read_jobs(const std::string& workflow, const std::vector<github::WorkflowRun>& runs) {
+    const std::set<std::string> required(plan.required_jobs.begin(), plan.required_jobs.end());
+    std::size_t done = 0;
+    for (const auto& r : runs) {
+      if (failed()) return;
+      if (++done % 100 == 0 || done == runs.size())
+        log.log("ci-report: " + workflow + ": jobs of " + std::to_string(done) + " of " + std::to_string(runs.size()) +
+                " runs read");
+      if (r.status != "completed") continue;  // still running: its cost is not known yet
+      Run run{r.id, workflow, r.event, r.head_sha, r.conclusion, time_of(r.created_at), false, {}};
+      auto jobs = client.list_run_jobs(plan.repo, r.id);
+      if (!jobs) {
+        gap(jobs.error().message);
+        return;
+      }
+      for (const auto& j : *jobs) run.jobs.push_back(job_of(j));
+      if (run.created >= plan.since) annotate(run, required);
+      history.runs.push_back(std::move(run));
+    }
+  }
+
+  // Fail-open is looked for only where it can hide: a run whose gate succeeded and skipped
+  // nothing (a fail-open gate runs every leg).
+  void annotate(Run& run, const std::set<std::string>& required) {
+    const Job* gate = nullptr;
+    bool skipped = false;
+    for (const auto& j : run.jobs) {
+      if (j.name == plan.gate_job) gate = &j;
+      else skipped = skipped || j.conclusion == "skipped";
+    }
+    if (gate != nullptr && gate->conclusion == "success" && !skipped)
+      run.gate_failed_open = any_annotation(gate->id, "fail-open:", true);
+    for (auto& j : run.jobs)
+      if (!failed() && required.count(j.name) != 0 && j.conclusion == "failure")
+        j.could_not_evaluate = any_annotation(j.id, "could not evaluate", false);
+  }
+
+  void read_flaky() {
+    if (failed()) return;
+    auto issues = client.list_issues(plan.repo, plan.flaky_label, "all");
+    if (!issues) return gap(issues.error().message);
+    for (const auto& i : *issues)
+      history.flaky.push_back({i.number, i.title, i.state, time_of(i.created_at), time_of(i.closed_at)});
+  }
+
+  void read_gpu_gate() {
+    std::map<std::string, std::int64_t> pushed;  // head sha -> its first pull-request run
+    for (const auto& r : history.runs) {
+      if (r.event != "pull_request" || r.created < plan.since || r.head_sha.empty()) continue;
+      auto& t = pushed[r.head_sha];
+      if (t == 0 || r.created < t) t = r.created;
+    }
+    for (const auto& [sha, at] : pushed) {
+      if (failed()) return;
+      auto statuses = client.list_statuses(plan.repo, sha);
+      if (!statuses) return gap(statuses.error().message);
+      std::int64_t success = 0;
+      for (const auto& s : *statuses)
+        if (s.context == plan.gpu_context && s.state == "success") {
+          const auto t = time_of(s.created_at);
+          if (t != 0 && (success == 0 || t < success)) success = t;
+        }
+      history.gpu_gate.push_back({sha, at, success});
+    }
+  }
+};
+
+}  // namespace
+
+History gather(github::Client& client, const GatherPlan& plan, Workflow& log) {
+  Gatherer g{client, plan, log, {}};
+  for (const auto& workflow : plan.workflows) {
+    std::vector<github::WorkflowRun> runs;
+    g.list_runs(workflow, plan.from, plan.until, runs);
+    log.log("ci-report: " + workflow + ": " + std::to_string(runs.size()) + " runs from " + format_utc(plan.from) +
+            " to " + format_utc(plan.until));
+    g.read_jobs(workflow, runs);
+  }
+  g.read_flaky();
+  g.read_gpu_gate();
+  g.history.requests = client.requests_sent();
+  return std::move(g.history);
+}
+
+}  // namespace gatekit::ci_report

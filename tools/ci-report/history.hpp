@@ -1,0 +1,58 @@
+#pragma once
+// What ci-report reads: runs, their jobs, flaky issues and gate/gpu statuses, as plain data
+// (times in seconds since the epoch, 0 when unknown). gather.cpp fills it from the API,
+// history_json.cpp from and to a file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gatekit::ci_report {
+
+struct Job {
+  std::int64_t id = 0;
+  std::string name;
+  std::string conclusion;  // success|failure|cancelled|skipped|... ("" while unfinished)
+  std::vector<std::string> labels;
+  std::string runner_name;
+  std::int64_t created = 0;    // queued
+  std::int64_t started = 0;
+  std::int64_t completed = 0;
+  bool could_not_evaluate = false;  // a required check whose annotation says "could not evaluate"
+};
+
+struct Run {
+  std::int64_t id = 0;
+  std::string workflow;  // the workflow file, e.g. gpu-tests.yml
+  std::string event;
+  std::string head_sha;
+  std::string conclusion;
+  std::int64_t created = 0;
+  bool gate_failed_open = false;  // the path gate's job carries a "fail-open:" annotation
+  std::vector<Job> jobs;
+};
+
+struct FlakyIssue {
+  std::int64_t number = 0;
+  std::string title;
+  std::string state;  // open|closed
+  std::int64_t created = 0;
+  std::int64_t closed = 0;
+};
+
+// A pull request's head commit: when its first run was created (the push) and when the
+// gpu-gate status turned success (0: not yet).
+struct GpuGateSample {
+  std::string sha;
+  std::int64_t pushed = 0;
+  std::int64_t success = 0;
+};
+
+struct History {
+  std::vector<Run> runs;
+  std::vector<FlakyIssue> flaky;
+  std::vector<GpuGateSample> gpu_gate;
+  std::vector<std::string> gaps;  // why the history is partial; empty when complete
+  std::int64_t requests = 0;      // API requests made
+};
+
+}  // namespace gatekit::ci_report

@@ -1,0 +1,2 @@
+#include "ci-report.hpp"
+int main(int argc, char** argv) { return ci_report_main(argc, argv); }

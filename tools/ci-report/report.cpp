@@ -1,0 +1,114 @@
+// run_report: the window from the options, the history from the API (or --history), the
+// figures from estimate(), and the summary, step outputs and files from render.
+#include <chrono>
+
+#include "ci-report.hpp"
+#include "estimate.hpp"
+#include "gather.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/text.hpp"
+#include "history_json.hpp"
+#include "render.hpp"
+
+namespace gatekit::ci_report {
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+
+// "2026-11-01" (midnight UTC) or "2026-11-01T10:00:00Z".
+std::int64_t read_time_option(const std::string& name, const std::string& value) {
+  if (value.size() == 10)
+    if (auto t = parse_utc(value + "T00:00:00Z")) return *t;
+  if (auto t = parse_utc(value)) return *t;
+  fail_bad_input(name + ": '" + visible_controls(value) +
+                 "' is not a day like 2026-11-01 or a UTC time like 2026-11-01T10:00:00Z");
+}
+
+struct Window {
+  std::int64_t since = 0, until = 0;
+};
+
+Window window_of(const Options& o, Context& ctx) {
+  Window w;
+  w.until = o.until.empty() ? std::chrono::duration_cast<std::chrono::seconds>(
+                                  ctx.clock.now().time_since_epoch()).count()
+                            : read_time_option("--until", o.until);
+  w.since = o.since.empty() ? w.until - 7 * kDay : read_time_option("--since", o.since);
+  if (w.since >= w.until)
+    fail_bad_input("--since (" + format_utc(w.since) + ") must be before --until (" + format_utc(w.until) + ")");
+  if (w.until - w.since > 366 * kDay) fail_bad_input("the window is longer than a year: give a shorter --since");
+  return w;
+}
+
+std::vector<std::string> or_default(const std::vector<std::string>& given, std::vector<std::string> fallback) {
+  return given.empty() ? fallback : given;
+}
+
+History read_history(const Options& o, const Window& w, Context& ctx) {
+  if (!o.history_file.empty()) {
+    HistoryLines lines(o.history_file);
+    // An unreadable file is the user's own input, like a bad line: exit 2.
+    throw_if_error(as_bad_input(
+        ctx.files.for_each_line(o.history_file, [&](std::string_view line) { return lines.add(line); })));
+    return value_or_throw(lines.finish());
+  }
+  std::string repo = o.repo;
+  if (repo.empty()) repo = ctx.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  if (repo.empty()) fail_bad_input("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY");
+  auto options = github::options_from_environment(ctx.env);
+  options.total_budget = std::chrono::milliseconds(std::int64_t{o.api_budget_s} * 1000);
+  auto transport = ctx.make_transport();
+  github::Client client(options, *transport, ctx.clock, &ctx.workflow);
+  GatherPlan plan{repo,
+                  or_default(o.workflows, {"cpu-tests.yml", "gpu-tests.yml"}),
+                  w.since - std::int64_t{o.lookback_days} * kDay,
+                  w.since,
+                  w.until,
+                  o.gate_job,
+                  or_default(o.required_jobs, {"CPU tests", "GPU tests"}),
+                  o.gpu_context,
+                  o.flaky_label};
+  return gather(client, plan, ctx.workflow);
+}
+
+void write_file(const std::string& path, const std::string& content, Context& ctx) {
+  if (!path.empty()) throw_if_error(ctx.files.write(path, content));
+}
+
+}  // namespace
+
+ExitCode run_report(const Options& o, Context& ctx) {
+  if (o.lookback_days < 0 || o.lookback_days > 90) fail_bad_input("--lookback-days must be from 0 to 90");
+  if (o.samples < 1 || o.samples > 1000) fail_bad_input("--samples must be from 1 to 1000");
+  if (o.api_budget_s < 1) fail_bad_input("--api-budget must be at least 1 second");
+  const auto w = window_of(o, ctx);
+  const auto history = read_history(o, w, ctx);
+  if (!o.save_history.empty()) write_file(o.save_history, history_to_json(history), ctx);
+  EstimateOptions eo;
+  eo.since = w.since;
+  eo.until = w.until;
+  eo.samples = static_cast<std::size_t>(o.samples);
+  eo.gate_job = o.gate_job;
+  eo.required_jobs = or_default(o.required_jobs, {"CPU tests", "GPU tests"});
+  const auto report = estimate(history, eo);
+  const auto markdown = summary_markdown(report);
+  write_file(o.json_file, report_json(report), ctx);
+  write_file(o.csv_file, report_csv(report), ctx);
+  write_file(o.markdown_file, markdown, ctx);
+  ctx.workflow.append_summary(markdown);
+  char saved[32], spent[32];
+  std::snprintf(saved, sizeof saved, "%.1f", report.saved_minutes);
+  std::snprintf(spent, sizeof spent, "%.1f", report.spent_minutes);
+  ctx.workflow.set_output("saved-minutes", saved);
+  ctx.workflow.set_output("spent-minutes", spent);
+  ctx.workflow.set_output("complete", report.gaps.empty() ? "true" : "false");
+  ctx.workflow.log("ci-report: saved " + std::string(saved) + " min, spent " + spent + " min over " +
+                   std::to_string(report.runs) + " runs from " + format_utc(w.since) + " to " + format_utc(w.until));
+  if (report.gaps.empty()) return ExitCode::pass;
+  for (const auto& g : report.gaps)
+    ctx.workflow.annotate({Severity::warning, "partial report: " + g, "ci-report", "", 0, 0});
+  return ExitCode::could_not_evaluate;
+}
+
+}  // namespace gatekit::ci_report
