@@ -74,6 +74,17 @@ void configure(CLI::App& app, Options& o) {
       ->check(CLI::Range(1L, 100'000'000L));
   growth->add_option("--notice-seconds", o.notice_seconds, "Notice at this many seconds of new tests (default: the file's, else 60)")
       ->check(CLI::PositiveNumber);
+
+  auto* shard = app.add_subcommand("shard", "Split a leg's tests into N shards of about equal time (pytest @FILE lists)");
+  selection_option(*shard, o);
+  shard->add_option("--leg", o.leg, "The leg to split")->required();
+  context_option(*shard, o);
+  python_options(*shard, o);
+  shard->add_option("--shards", o.shards, "How many shards")->required()->check(CLI::Range(1, 256));
+  shard->add_option("--index", o.index, "Write only this shard's list (1..N)")->check(CLI::Range(1, 256));
+  shard->add_option("--out", o.out, "With --index: the list's file; without: an existing folder for shard-K.txt")
+      ->required();
+  shard->add_option("--baseline", o.baseline, "The last main run's baseline (JUnit XML or suite-baseline.json; may be missing)");
 }
 
 gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
@@ -82,6 +93,7 @@ gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
   if (o.command == "unmarked") return run_unmarked(o, context);
   if (o.command == "ran") return run_ran(o, context);
   if (o.command == "nightly") return run_nightly(o, context);
+  if (o.command == "shard") return run_shard(o, context);
   return run_growth(o, context);
 }
 

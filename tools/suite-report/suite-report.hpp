@@ -14,7 +14,7 @@ int suite_report_main(int argc, const char* const* argv);
 namespace gatekit::suite_report {
 
 struct Options {
-  std::string command;  // partition | unmarked | ran | nightly | growth
+  std::string command;  // partition | unmarked | ran | nightly | growth | shard
   std::string selection = ".github/gatekit/suite.yml";  // --selection FILE
   std::string leg;                    // --leg NAME
   std::string context;                // --context pr|main|daily|gate|gate-full (default: the event)
@@ -39,6 +39,10 @@ struct Options {
   int api_budget_s = 60;              // --api-budget
   std::optional<long> notice_tests;   // --notice-tests N (default: the selection file's, else 100)
   std::optional<double> notice_seconds;  // --notice-seconds S (default: the selection file's, else 60)
+  // shard (also --baseline, --leg, --context and the python options)
+  int shards = 1;                     // --shards N
+  int index = 0;                      // --index K (1..N); 0: write every shard
+  std::string out;                    // --out: FILE with --index, else an existing DIR
 };
 
 // One function per subcommand, over the core's seams (gatekit/context.hpp). A subcommand that
@@ -49,5 +53,6 @@ ExitCode run_unmarked(const Options& options, Context& context);
 ExitCode run_ran(const Options& options, Context& context);
 ExitCode run_nightly(const Options& options, Context& context);
 ExitCode run_growth(const Options& options, Context& context);
+ExitCode run_shard(const Options& options, Context& context);
 
 }  // namespace gatekit::suite_report
