@@ -69,7 +69,7 @@ def test_input_mistakes_are_usage_errors(project):
     assert outputs == {"result": "error"}
     done, outputs = run_step("run", project, INPUT_COMMAND="proof")
     assert done.returncode == 2
-    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth or shard\n"
+    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth, shard, shard-report or find-baseline\n"
 
 
 def test_shard_through_the_action(tmp_path):

@@ -96,3 +96,76 @@ def test_a_missing_out_folder_could_not_be_written(tmp_path):
     assert run.code == 3
     assert run.stderr.startswith(f"suite-report: error: cannot write {tmp_path / 'absent' / 'shard-1.txt'}: ")
     assert run.outputs["result"] == "error"
+
+
+def shard_artifacts(tmp_path, project, shards, family="xunit2", skip=()):
+    """What the shard jobs upload: gpu-shard-K-attempt1/list.txt and .../junit.xml."""
+    reports = tmp_path / "artifacts"
+    for k in range(1, shards + 1):
+        if k in skip:
+            continue
+        folder = reports / f"gpu-shard-{k}-attempt1"
+        folder.mkdir(parents=True)
+        run = run_tool("shard", "--selection", project / "suite.yml", "--leg", "gpu", "--context", "pr", "--shards",
+                       str(shards), "--index", str(k), "--out", folder / "list.txt", "--python", sys.executable,
+                       "--root", project, cwd=project)
+        assert run.code == 0, run.stdout + run.stderr
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-o", f"junit_family={family}",
+                               f"@{folder / 'list.txt'}", f"--junitxml={folder / 'junit.xml'}"],
+                              cwd=project, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return reports
+
+
+@pytest.mark.parametrize("family", ["xunit2", "xunit1"])
+def test_shard_report_merges_into_the_legs_report_that_growth_reads(tmp_path, family):
+    project = make_project(tmp_path / "p", GPU_TESTS)
+    reports = shard_artifacts(tmp_path, project, 3, family)
+    merged = tmp_path / "merged.xml"
+    run = run_tool("shard-report", "--leg", "gpu", "--shards", "3", "--reports", reports, "--out", merged, cwd=project)
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["complete"] == "true"
+    assert "| shard | tests | predicted | actual |" in run.summary
+    assert "The slowest shard (" in run.summary and "over the ideal" in run.summary
+    # growth reads the merged report as the whole leg: against a baseline of a one-runner
+    # run of the same leg, nothing is new and nothing removed.
+    whole = tmp_path / "whole.xml"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "gpu", f"--junitxml={whole}"],
+                          cwd=project, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0
+    growth = run_tool("growth", "--selection", project / "suite.yml", "--leg", "gpu", "--context", "pr",
+                      "--report", merged, "--baseline", whole, "--python-version", "3.12", cwd=project)
+    assert growth.code == 0, growth.stdout + growth.stderr
+    assert growth.outputs["tests"] == "12"
+    assert growth.outputs["new-tests"] == "0"
+    assert growth.outputs["removed-tests"] == "0"
+
+
+def test_a_shard_whose_runner_never_came_is_named_and_nothing_is_merged(tmp_path):
+    project = make_project(tmp_path / "p", GPU_TESTS)
+    reports = shard_artifacts(tmp_path, project, 3, skip=(2,))
+    merged = tmp_path / "merged.xml"
+    run = run_tool("shard-report", "--leg", "gpu", "--shards", "3", "--reports", reports, "--out", merged, cwd=project)
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["complete"] == "false"
+    assert not merged.exists()
+    assert (f"warning: suite-report shard-report: shard 2 of 3: no list ({reports}/gpu-shard-2-attempt1/list.txt): "
+            "the shard did not start, or its runner never came") in run.stdout
+    assert "Some shards have no report" in run.summary
+
+
+def test_a_rerun_shard_s_newest_attempt_is_read(tmp_path):
+    project = make_project(tmp_path / "p", GPU_TESTS)
+    reports = shard_artifacts(tmp_path, project, 2)
+    # Attempt 2 reran shard 1 only: its report now holds one test (a stand-in for the rerun's).
+    rerun = reports / "gpu-shard-1-attempt2"
+    rerun.mkdir()
+    (rerun / "list.txt").write_text((reports / "gpu-shard-1-attempt1" / "list.txt").read_text())
+    (rerun / "junit.xml").write_text('<testsuites><testsuite name="pytest"><testcase classname="tests.test_gpu" '
+                                     'name="test_quick[0]" time="7.5"/></testsuite></testsuites>')
+    merged = tmp_path / "merged.xml"
+    run = run_tool("shard-report", "--leg", "gpu", "--shards", "2", "--reports", reports, "--out", merged, cwd=project,
+                   env={"GITHUB_RUN_ATTEMPT": "2"})
+    assert run.code == 0, run.stdout + run.stderr
+    assert "shard 1: 6 tests, predicted 6.0s, actual 7.5s" in run.stdout
+    assert "shard 2: 6 tests" in run.stdout

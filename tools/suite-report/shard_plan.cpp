@@ -143,6 +143,23 @@ std::vector<int> assign_shards(const std::vector<std::int64_t>& estimates_ms, co
   return assignment;
 }
 
+Estimates estimate(const std::vector<std::string>& tests, const std::unordered_map<std::string, double>& seconds) {
+  Estimates out;
+  out.ms.assign(tests.size(), -1);
+  std::vector<std::int64_t> recorded;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    if (auto it = seconds.find(tests[i]); it != seconds.end()) {
+      out.ms[i] = to_ms(it->second);
+      recorded.push_back(out.ms[i]);
+    }
+  }
+  out.with_history = recorded.size();
+  out.median_ms = median_of(std::move(recorded));
+  for (auto& e : out.ms)
+    if (e < 0) e = out.median_ms;
+  return out;
+}
+
 ShardPlan plan_shards(const ShardInput& input) {
   const int n = std::max(1, input.shards);
   ShardPlan plan;
@@ -152,18 +169,10 @@ ShardPlan plan_shards(const ShardInput& input) {
     if (seen.insert(id).second) ids.push_back(id);
   plan.tests = ids.size();
 
-  std::vector<std::int64_t> estimates(ids.size(), -1);
-  std::vector<std::int64_t> recorded;
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (auto it = input.seconds.find(ids[i]); it != input.seconds.end()) {
-      estimates[i] = to_ms(it->second);
-      recorded.push_back(estimates[i]);
-    }
-  }
-  plan.with_history = recorded.size();
-  plan.median_ms = median_of(std::move(recorded));
-  for (auto& e : estimates)
-    if (e < 0) e = plan.median_ms;
+  const auto estimated = estimate(ids, input.seconds);
+  const auto& estimates = estimated.ms;
+  plan.with_history = estimated.with_history;
+  plan.median_ms = estimated.median_ms;
 
   const auto assignment = assign_shards(estimates, ids, n);
   plan.shards.resize(static_cast<std::size_t>(n));

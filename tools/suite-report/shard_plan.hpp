@@ -42,6 +42,15 @@ struct ShardPlan {
 // The duration estimate in whole milliseconds (negative or non-finite: 0).
 std::int64_t to_ms(double seconds);
 
+struct Estimates {
+  std::vector<std::int64_t> ms;   // per test of `tests`
+  std::size_t with_history = 0;
+  std::int64_t median_ms = 0;
+};
+// Each test's estimate: its recorded duration, else the median of the recorded ones among
+// `tests` (1 s when there are none).
+Estimates estimate(const std::vector<std::string>& tests, const std::unordered_map<std::string, double>& seconds);
+
 // `input.shards` must be at least 1 (the caller checks). Duplicate ids count once.
 ShardPlan plan_shards(const ShardInput& input);
 

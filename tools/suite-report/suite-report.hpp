@@ -14,7 +14,7 @@ int suite_report_main(int argc, const char* const* argv);
 namespace gatekit::suite_report {
 
 struct Options {
-  std::string command;  // partition | unmarked | ran | nightly | growth | shard
+  std::string command;  // partition | unmarked | ran | nightly | growth | shard | shard-report
   std::string selection = ".github/gatekit/suite.yml";  // --selection FILE
   std::string leg;                    // --leg NAME
   std::string context;                // --context pr|main|daily|gate|gate-full (default: the event)
@@ -43,6 +43,8 @@ struct Options {
   int shards = 1;                     // --shards N
   int index = 0;                      // --index K (1..N); 0: write every shard
   std::string out;                    // --out: FILE with --index, else an existing DIR
+                                      // (shard-report: the merged JUnit report)
+  std::string reports;                // shard-report --reports DIR: DIR/gpu-shard-K-attemptA/{list.txt,junit.xml}
 };
 
 // One function per subcommand, over the core's seams (gatekit/context.hpp). A subcommand that
@@ -54,5 +56,6 @@ ExitCode run_ran(const Options& options, Context& context);
 ExitCode run_nightly(const Options& options, Context& context);
 ExitCode run_growth(const Options& options, Context& context);
 ExitCode run_shard(const Options& options, Context& context);
+ExitCode run_shard_report(const Options& options, Context& context);
 
 }  // namespace gatekit::suite_report
