@@ -32,8 +32,8 @@ import act_harness as h
 CPU, GPU = "CPU tests", "GPU tests"      # workflow names, and the required checks' job names
 GATE = "path gate"
 GPU_JOBS = ("pytest (GPU, shard ${{ matrix.shard }})", "workload regression (GPU)")
-# How act names the GPU_SHARDS shard jobs of the pytest leg in its log.
-GPU_SHARD_JOBS = [f"pytest (GPU, shard {k})" for k in (1, 2, 3)]
+# How act names the GPU_SHARDS shard jobs of the pytest leg (name, then -matrix index).
+GPU_SHARD_JOBS = [f"pytest (GPU, shard {k})-{k}" for k in (1, 2, 3)]
 GPU_RUN_JOBS = [*GPU_SHARD_JOBS, "workload regression (GPU)", "GPU shard baseline", "GPU shards"]
 # The GPU jobs run on this CPU-only host: the demo's device probe counts this many fake GPUs.
 FAKE_GPUS = {"TINYML_FAKE_GPUS": "1"}
@@ -170,6 +170,10 @@ def assert_gpu_jobs_ran_without_a_gpu(o: h.Outcome) -> None:
     `GPU tests` fails: a GPU runner that lost its GPUs never turns the check green."""
     for shard in GPU_SHARD_JOBS:
         assert o.verdict(GPU, shard) == "succeeded", o.tail()
+    # Every shard's report arrived: merged into the leg's one report, which growth reads.
+    assert o.verdict(GPU, "GPU shards") == "succeeded", o.tail()
+    assert o.output(GPU, "GPU shards", "complete") == "true"
+    assert "wrote the merged report (" in o.log
     assert o.verdict(GPU, "workload regression (GPU)") == "failed", o.tail()
     assert "smoke-runner: error: no GPU is visible to this job" in o.log
     assert o.output(GPU, "workload regression (GPU)", "result") == "error"

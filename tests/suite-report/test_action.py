@@ -76,12 +76,12 @@ def test_shard_through_the_action(tmp_path):
     project = make_project(tmp_path / "p", {"tests/test_g.py": "import pytest\n\npytestmark = pytest.mark.gpu\n\n"
                                             "@pytest.mark.parametrize('n', range(5))\ndef test_g(n):\n    pass\n"})
     done, outputs = run_step("run", project, INPUT_COMMAND="shard", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
-                             INPUT_SHARDS="2", INPUT_INDEX="2", INPUT_OUT=str(tmp_path / "mine.txt"),
+                             INPUT_SHARDS="2", INPUT_INDEX="2", INPUT_OUT=str(tmp_path / "new" / "mine.txt"),
                              INPUT_BASELINE=str(tmp_path / "absent.json"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert outputs["tests"] == "2"
-    assert outputs["file"] == str(tmp_path / "mine.txt")
-    assert (tmp_path / "mine.txt").read_text() == "tests/test_g.py::test_g[1]\ntests/test_g.py::test_g[3]\n"
+    assert outputs["file"] == str(tmp_path / "new" / "mine.txt")
+    assert (tmp_path / "new" / "mine.txt").read_text() == "tests/test_g.py::test_g[1]\ntests/test_g.py::test_g[3]\n"
     assert "suite-report shard: no baseline with recorded durations: the shards are balanced by test count" in done.stdout
 
 
