@@ -17,6 +17,9 @@ using Member = std::pair<std::int64_t, std::size_t>;  // (estimate, job), ordere
 using Members = std::set<Member>;
 
 constexpr std::int64_t kNoHistoryMs = 1000;
+// The improvement's bounds: rounds, and the least loaded shards tried for each.
+constexpr std::size_t kMaxRounds = 256;
+constexpr std::size_t kShardsTried = 4;
 
 // Longest processing time first: each job, longest first (equal ones by id), to the shard with
 // the least time so far (the lower shard on a tie).
@@ -78,8 +81,9 @@ bool best_exchange(const Members& slow, const Members& other, std::int64_t slow_
   return found;
 }
 
-// Moves and swaps out of the slowest shard while one shortens it. Each one lowers the sum of
-// the squared shard times, so this ends; the cap bounds the work on any input.
+// Moves and swaps out of the slowest shard (to one of the least loaded few) while one shortens
+// it, until it meets the lower bound. Each one lowers the sum of the squared shard times, so
+// this ends; the caps bound the work on any input.
 void improve(std::vector<int>& assignment, const std::vector<std::int64_t>& estimates, int shards) {
   std::vector<Members> members(static_cast<std::size_t>(shards));
   std::vector<std::int64_t> load(static_cast<std::size_t>(shards), 0);
@@ -88,13 +92,17 @@ void improve(std::vector<int>& assignment, const std::vector<std::int64_t>& esti
     load[static_cast<std::size_t>(assignment[job])] += estimates[job];
   }
   std::vector<std::size_t> by_load(load.size());
-  const std::size_t cap = 4 * assignment.size() + 16;
-  for (std::size_t round = 0; round < cap; ++round) {
+  const std::int64_t longest = estimates.empty() ? 0 : *std::max_element(estimates.begin(), estimates.end());
+  const std::int64_t total = std::accumulate(load.begin(), load.end(), std::int64_t{0});
+  const std::int64_t bound = std::max(longest, (total + shards - 1) / shards);
+  for (std::size_t round = 0; round < kMaxRounds; ++round) {
     const auto slow = static_cast<std::size_t>(std::max_element(load.begin(), load.end()) - load.begin());
+    if (load[slow] <= bound) return;  // no split is faster
     std::iota(by_load.begin(), by_load.end(), std::size_t{0});
     std::stable_sort(by_load.begin(), by_load.end(), [&](std::size_t a, std::size_t b) { return load[a] < load[b]; });
     bool improved = false;
-    for (std::size_t other : by_load) {
+    for (std::size_t tried = 0; tried < by_load.size() && tried < kShardsTried; ++tried) {
+      const std::size_t other = by_load[tried];
       if (other == slow) continue;
       Exchange exchange;
       if (!best_exchange(members[slow], members[other], load[slow], load[other], exchange)) continue;
