@@ -46,6 +46,7 @@ def verdict(workflow, shard_results, gate_output="true", baseline="success"):
                 "given": {"changes": {"result": "success", "outputs": {"gpu": gate_output, "docs": "false"}}},
                 "run_results": {"gpu-baseline": baseline, "gpu-tests": matrix_result(shard_results)}}
     result = simulate(workflow, target, [scenario])["results"][0]
+    result["runs"]["gpu-baseline"] = simulate(workflow, "gpu-suite", [scenario])["results"][0]["runs"]["gpu-baseline"]
     result["runs"]["gpu-suite"] = simulate(workflow, "gpu-suite", [scenario])["results"][0]["runs"]["gpu-suite"]
     env = {"PATH": os.environ.get("PATH", ""), "GATEKIT_NEEDS": json.dumps(result["needs"])}
     done = subprocess.run([str(TOOL), "--gate-job", inputs["gate-job"], "--gated", inputs["gated"]], env=env,
@@ -70,10 +71,23 @@ def test_skipped_shards_pass_only_when_the_gate_said_no_gpu_change(workflow):
 
 
 @pytest.mark.parametrize("workflow", TEMPLATES, ids=["template", "demo"])
-def test_a_failed_baseline_lookup_still_runs_the_shards_and_fails_the_check(workflow):
+def test_a_failed_baseline_lookup_still_runs_every_test(workflow):
+    # Without the baseline the shards split by count (or run as one shard): every test still
+    # runs, so the verdict is the shards'.
     result, done = verdict(workflow, ["success"] * 3, baseline="failure")
     assert result["runs"]["gpu-tests"]
+    assert done.returncode == 0, done.stdout + done.stderr
+    result, done = verdict(workflow, ["success", "failure", "success"], baseline="failure")
     assert done.returncode == 1, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("workflow", TEMPLATES, ids=["template", "demo"])
+def test_the_shard_list_is_made_whatever_the_gate_said(workflow):
+    # act (and any reader of the matrix) needs gpu-baseline's list even when the GPU jobs
+    # are skipped: it runs unless the run is cancelled.
+    for gate in ("true", "false"):
+        result, _ = verdict(workflow, ["success"] * 3, gate_output=gate)
+        assert result["runs"]["gpu-baseline"]
 
 
 @pytest.mark.parametrize("workflow", TEMPLATES, ids=["template", "demo"])
