@@ -37,6 +37,7 @@ BENCHES = [
     ("JUnit, 1M cases (flaky-tracker)", "flaky*/*.py|junit*/*.py"),
     ("suite report and JUnit anchors", "suite-report/bench.py"),
     ("smokes", "smoke-runner/bench.py"),
+    ("GPU shards (suite-report shard, smoke-runner --shard)", "shards/bench.py"),
     ("gate status vs a per-ref git loop", "gpu-gate-status*/*.py|gpu-gate-status*.py"),
     ("setup-gatekit", "setup-gatekit/bench.py"),
     ("ci-report, 10,000 runs and 100,000 jobs", "ci-report/bench.py"),

@@ -6,8 +6,9 @@ For each prepared change of examples/demo-project, in a scratch git clone:
   2. CPU slice        pytest with the `cpu` leg's expression from .github/gatekit/suite.yml
                       (suite-report nightly), when the gate says cpu; the docs tests only when
                       the gate says the change is documentation only;
-  3. GPU slice        pytest with the `gpu` leg's expression on a simulated 2-GPU runner, when
-                      the gate says gpu;
+  3. GPU slice        the `gpu` leg split into 3 shards (suite-report shard), each run by pytest
+                      on the simulated 2-GPU runner, then shard-report's predicted vs actual
+                      time, when the gate says gpu;
   4. workload smokes  smoke-runner, pr tier, on the same simulated runner, when the gate says gpu;
   5. required checks  matrix-aggregator collapses the jobs into `CPU tests` and `GPU tests`.
 Then the test selections themselves (suite-report): the partition proof on the demo project,
@@ -45,6 +46,7 @@ RULES = ".github/gatekit/filters.yml"  # inside the demo project
 SELECTION = ".github/gatekit/suite.yml"  # inside the demo project
 DOCS_VARIANT = "3.13"  # the CPU job that runs the docs tests on a docs-only change (suite.yml)
 SIMULATED_GPUS = "2"
+GPU_SHARDS = 3  # the template's GPU_SHARDS: the GPU pytest leg over three (simulated) runners
 
 BOLD, DIM, GREEN, RED, YELLOW, RESET = "\033[1m", "\033[2m", "\033[32m", "\033[31m", "\033[33m", "\033[0m"
 if not sys.stdout.isatty() or os.environ.get("NO_COLOR"):
@@ -197,6 +199,38 @@ def pytest_stage(runner: Runner, repo: Path, work: Path, name: str, marker: str,
     return StageResult(name, "failure", f"pytest exit code {code}", seconds)
 
 
+def gpu_shards_stage(runner: Runner, repo: Path, work: Path, env_extra: dict) -> StageResult:
+    """The template's sharded GPU leg: each shard splits the leg the same way and runs its
+    list; the matrix's result is success only when every shard succeeded."""
+    results, seconds = [], 0.0
+    shards = work / "gpu-shards"
+    for k in range(1, GPU_SHARDS + 1):
+        folder = shards / f"gpu-shard-{k}-attempt1"
+        folder.mkdir(parents=True)
+        outputs = work / f"gpu-shard-{k}-output"
+        code, _ = runner.run([runner.tool("suite-report"), "shard", "--selection", SELECTION, "--leg", "gpu",
+                              "--context", "pr", "--shards", str(GPU_SHARDS), "--index", str(k),
+                              "--out", str(folder / "list.txt"), "--python", sys.executable],
+                             cwd=repo, env_extra=env_extra, outputs=outputs)
+        if code != 0:
+            results.append("failure")
+            continue
+        if read_outputs(outputs).get("tests") == "0":
+            results.append("success")  # an empty shard runs nothing
+            continue
+        code, took = runner.run([sys.executable, "-m", "pytest", "-q", "--tb=line", "-p", "no:cacheprovider",
+                                 f"--junitxml={folder / 'junit.xml'}", f"@{folder / 'list.txt'}"],
+                                cwd=repo, env_extra=env_extra)
+        seconds += took
+        results.append("success" if code == 0 else "failure")
+    runner.run([runner.tool("suite-report"), "shard-report", "--leg", "gpu", "--shards", str(GPU_SHARDS),
+                "--reports", str(shards), "--out", str(work / "gpu-junit.xml")], cwd=repo)
+    failed = [str(k) for k, r in enumerate(results, 1) if r != "success"]
+    if failed:
+        return StageResult("gpu-pytest", "failure", f"shard {', '.join(failed)} of {GPU_SHARDS} failed", seconds)
+    return StageResult("gpu-pytest", "success", f"pytest passed on all {GPU_SHARDS} shards", seconds)
+
+
 def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> ScenarioReport:
     report = ScenarioReport(scenario)
     work = out / scenario.key
@@ -233,9 +267,10 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
 
     gpu_env = {"TINYML_FAKE_GPUS": SIMULATED_GPUS, "PYTHONPATH": "src"}
     gpu_markers = leg_plan(runner, repo, work, "gpu")["markers"]
-    stage(3, f"GPU slice: pytest -m \"{gpu_markers}\" (suite.yml, leg gpu; simulated runner, {SIMULATED_GPUS} GPUs)")
+    stage(3, f"GPU slice: -m \"{gpu_markers}\" (suite.yml, leg gpu) in {GPU_SHARDS} shards "
+             f"(suite-report shard; simulated runners, {SIMULATED_GPUS} GPUs each)")
     if gpu:
-        gpu_result = pytest_stage(runner, repo, work, "gpu-pytest", gpu_markers, gpu_env)
+        gpu_result = gpu_shards_stage(runner, repo, work, gpu_env)
     else:
         print(f"    {DIM}skipped: the gate says the GPU suite is not needed{RESET}")
         gpu_result = StageResult("gpu-pytest", "skipped", "not needed")

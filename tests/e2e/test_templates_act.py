@@ -31,7 +31,11 @@ import act_harness as h
 
 CPU, GPU = "CPU tests", "GPU tests"      # workflow names, and the required checks' job names
 GATE = "path gate"
-GPU_JOBS = ("pytest (GPU)", "workload regression (GPU)")
+GPU_JOBS = ("pytest (GPU, shard ${{ matrix.shard }})", "workload regression (GPU)")
+# How act names the GPU_SHARDS shard jobs of the pytest leg (name, then -matrix index).
+GPU_SHARD_JOBS = [f"pytest (GPU, shard {k})-{k}" for k in (1, 2, 3)]
+# gpu-baseline ("GPU shard baseline") runs on every run: it makes the shard list.
+GPU_RUN_JOBS = [*GPU_SHARD_JOBS, "workload regression (GPU)", "GPU shards"]
 # The GPU jobs run on this CPU-only host: the demo's device probe counts this many fake GPUs.
 FAKE_GPUS = {"TINYML_FAKE_GPUS": "1"}
 
@@ -99,7 +103,7 @@ def test_cpu_relevant_pr(pr):
                                              "tests": ("success", "pass")})
     assert o.verdict(CPU, CPU) == "succeeded"
 
-    for job in GPU_JOBS:
+    for job in GPU_RUN_JOBS:
         assert o.verdict(GPU, job) is None, f"{job} ran on a change the gate says needs no GPU"
     assert aggregate(o, GPU) == ("success", {"changes": ("success", "pass"), "gpu-tests": ("skipped", "pass"),
                                              "workload-regression": ("skipped", "pass")})
@@ -161,10 +165,15 @@ def test_workflow_only_pr_runs_that_workflows_suite(pr):
 
 
 def assert_gpu_jobs_ran_without_a_gpu(o: h.Outcome) -> None:
-    """This host has no GPU. pytest (GPU) passes on the demo's fake GPUs (TINYML_FAKE_GPUS);
+    """This host has no GPU. Each pytest (GPU) shard passes on the demo's fake GPUs (TINYML_FAKE_GPUS);
     smoke-runner probes the devices itself, finds none and exits 3 (could not evaluate), so
     `GPU tests` fails: a GPU runner that lost its GPUs never turns the check green."""
-    assert o.verdict(GPU, "pytest (GPU)") == "succeeded", o.tail()
+    for shard in GPU_SHARD_JOBS:
+        assert o.verdict(GPU, shard) == "succeeded", o.tail()
+    # Every shard's report arrived: merged into the leg's one report, which growth reads.
+    assert o.verdict(GPU, "GPU shards") == "succeeded", o.tail()
+    assert o.output(GPU, "GPU shards", "complete") == "true"
+    assert "wrote the merged report (" in o.log
     assert o.verdict(GPU, "workload regression (GPU)") == "failed", o.tail()
     assert "smoke-runner: error: no GPU is visible to this job" in o.log
     assert o.output(GPU, "workload regression (GPU)", "result") == "error"
@@ -211,7 +220,7 @@ def test_gate_that_fails_fails_both_checks(pr):
         assert result == "failure" and jobs["changes"] == ("failure", "fail")
         assert o.verdict(wf, wf) == "failed"
     assert o.verdict(CPU, leg(plain_leg())) is None and o.verdict(CPU, "test partition") is None
-    assert all(o.verdict(GPU, job) is None for job in GPU_JOBS)
+    assert all(o.verdict(GPU, job) is None for job in GPU_RUN_JOBS)
     assert o.returncode != 0
 
 
@@ -271,7 +280,7 @@ def test_fork_pr_touching_gpu_code_fails_the_gpu_check_closed(pr):
     assert o.verdict(CPU, CPU) == "succeeded"
     # The head repository differs: the GPU jobs are skipped although the gate needs them,
     # so `GPU tests` fails closed (docs/admin/required-checks.md).
-    for job in GPU_JOBS:
+    for job in GPU_RUN_JOBS:
         assert o.verdict(GPU, job) is None, f"{job} ran for a fork pull request"
     result, jobs = aggregate(o, GPU)
     assert result == "failure"
@@ -305,7 +314,7 @@ def test_shipped_templates_cpu_relevant_pr(tmp_path):
     assert o.verdict(CPU, leg(v)) == "succeeded"
     assert aggregate(o, CPU)[0] == "success"
     assert o.verdict(CPU, CPU) == "succeeded"
-    for job in GPU_JOBS:
+    for job in GPU_RUN_JOBS:
         assert o.verdict(GPU, job) is None
     assert aggregate(o, GPU)[0] == "success"
     assert o.verdict(GPU, GPU) == "succeeded"

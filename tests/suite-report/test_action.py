@@ -105,8 +105,21 @@ def test_input_mistakes_are_usage_errors(project):
     assert outputs == {"result": "error"}
     done, outputs = run_step("run", project, INPUT_COMMAND="proof")
     assert done.returncode == 2
-    assert done.stdout == ("::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth or "
-                           "gpu-filter\n")
+    assert done.stdout == ("::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth, "
+                           "gpu-filter, shard, shard-report or find-baseline\n")
+
+
+def test_shard_through_the_action(tmp_path):
+    project = make_project(tmp_path / "p", {"tests/test_g.py": "import pytest\n\npytestmark = pytest.mark.gpu\n\n"
+                                            "@pytest.mark.parametrize('n', range(5))\ndef test_g(n):\n    pass\n"})
+    done, outputs = run_step("run", project, INPUT_COMMAND="shard", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
+                             INPUT_SHARDS="2", INPUT_INDEX="2", INPUT_OUT=str(tmp_path / "new" / "mine.txt"),
+                             INPUT_BASELINE=str(tmp_path / "absent.json"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outputs["tests"] == "2"
+    assert outputs["file"] == str(tmp_path / "new" / "mine.txt")
+    assert (tmp_path / "new" / "mine.txt").read_text() == "tests/test_g.py::test_g[1]\ntests/test_g.py::test_g[3]\n"
+    assert "suite-report shard: no baseline with recorded durations: the shards are balanced by test count" in done.stdout
 
 
 @pytest.mark.parametrize("step_id", ["run", "find"])

@@ -142,7 +142,7 @@ def test_each_broken_rule_is_named(tmp_path):
         assert problems(workflow) == [
             "concurrency: the group does not hold github.event_name",
             "permissions: the workflow grants {'contents': 'read', 'pull-requests': 'read'}",
-            "gpu-tests: a checkout keeps its credentials without path-gate's reason",
+            "gpu-baseline: a checkout keeps its credentials without path-gate's reason",
             "gpu-tests: the pytest job uploads no JUnit with always()",
             "gpu-tests: the GPU job's container image is not pinned by digest",
         ]

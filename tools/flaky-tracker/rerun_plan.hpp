@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "gatekit/junit_reader.hpp"
+#include "gatekit/pytest_ids.hpp"
 
 namespace gatekit::flaky_tracker {
 
@@ -34,10 +35,8 @@ struct RerunPlan {
 // - a test the command cannot name safely is not rerun (unsafe_node_id / unsafe_name).
 RerunPlan decide_rerun(const std::vector<junit::TestCase>& cases, int max_failures, TargetForm form);
 
-// Why a node id cannot be given to pytest, or nullopt when it can: empty, starting with '-'
-// (an option) or '@' (pytest 8.2+ reads `@FILE` as a file of arguments, even after `--`),
-// holding control characters, an absolute path or a `..` segment (outside the project).
-std::optional<std::string> unsafe_node_id(std::string_view id);
+// Why a node id cannot be given to pytest (the core's rule, shared with suite-report shard).
+using pytest::unsafe_node_id;
 std::optional<std::string> unsafe_name(std::string_view name);
 
 }  // namespace gatekit::flaky_tracker

@@ -5,6 +5,7 @@
 #include "gatekit/termination.hpp"
 #include "modes.hpp"
 #include "options.hpp"
+#include "runner_shard.hpp"
 #include "smoke-runner.hpp"
 
 namespace {
@@ -24,6 +25,15 @@ CLI::Validator gpu_count() {
       "0.." + std::to_string(kMaxGpuCount));
 }
 
+CLI::Validator shard_spec() {
+  return CLI::Validator(
+      [](std::string& value) {
+        auto shard = gatekit::smoke_runner::parse_shard(value);
+        return shard ? std::string() : shard.error().message;
+      },
+      "K/N");
+}
+
 // Returns the --tier-env option, to tell later whether it was given.
 CLI::Option* configure(CLI::App& app, Options& o) {
   app.add_option("--manifest", o.manifest, "The smoke manifest (docs/smoke-manifest.md)");
@@ -40,6 +50,8 @@ CLI::Option* configure(CLI::App& app, Options& o) {
   app.add_option("--report-dir", o.report_dir, "Where smoke-results.json, smoke-junit.xml and smoke-summary.md go");
   app.add_option("--durations-from", o.durations_from,
                  "A previous smoke-results.json: its durations order and pack the smokes");
+  app.add_option("--shard", o.shard, "K/N: split the smokes over N runners by GPU-time and run share K here")
+      ->check(shard_spec());
   app.add_flag("--check", o.check, "Only validate the manifest (for pre-commit)");
   app.add_flag("--list", o.list, "Show what each tier would run on the GPUs found (or --gpus N); run nothing");
   return tier_env;

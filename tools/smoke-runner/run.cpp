@@ -11,7 +11,9 @@
 #include "gatekit/workflow.hpp"
 #include "modes.hpp"
 #include "plan.hpp"
+#include "options.hpp"
 #include "report.hpp"
+#include "runner_shard.hpp"
 
 namespace gatekit::smoke_runner {
 
@@ -110,13 +112,18 @@ class SmokeRun {
       return bad_input(manifest_.path +
                        ": no entry has pr: true, so the pr tier has nothing to run; mark at least one entry pr: true");
     }
+    const auto previous = load_durations(options_.durations_from, context_.files, context_.workflow);
+    if (!options_.shard.empty()) {
+      auto shard = parse_shard(options_.shard);
+      if (!shard) return shard.error();
+      keep_shard(s.decisions, tier, *shard, previous);
+    }
     for (std::size_t i = 0; i < s.decisions.size(); ++i) {
       if (s.decisions[i].run) continue;
       report_.smokes[i].status = Status::skipped;
       report_.smokes[i].reason = s.decisions[i].reason;
       context_.workflow.log("SKIP " + manifest_.smokes[i].name + ": " + s.decisions[i].reason);
     }
-    const auto previous = load_durations(options_.durations_from, context_.files, context_.workflow);
     s.jobs = make_jobs(manifest_, s.decisions, previous);
     report_.concurrent = !options_.serial && gpus >= 2 && s.jobs.size() >= 2;
     s.plan = plan_runs(s.jobs, gpus, options_.serial);
@@ -124,6 +131,28 @@ class SmokeRun {
     s.replay = report_.concurrent && known;
     if (report_.concurrent) log_packing(s, gpus, known);
     return s;
+  }
+
+  // This runner's share: the split over every smoke of the tier (whatever this runner's GPU
+  // count, so every runner computes the same one); the others are skipped here.
+  void keep_shard(std::vector<Decision>& decisions, Tier tier, const RunnerShard& shard,
+                  const std::map<std::string, milliseconds>& previous) {
+    const auto everyone = make_jobs(manifest_, select_smokes(manifest_, tier, kMaxGpuCount), previous);
+    const auto runner = assign_runners(everyone, shard.count);
+    std::size_t mine = 0;
+    for (std::size_t j = 0; j < everyone.size(); ++j) {
+      if (runner[j] == shard.index - 1) {
+        ++mine;
+        continue;
+      }
+      auto& d = decisions[everyone[j].id];
+      d.run = false;
+      d.reason = "runs on shard " + std::to_string(runner[j] + 1) + " of " + std::to_string(shard.count);
+    }
+    shard_ = shard;
+    shard_smokes_ = mine;
+    context_.workflow.log("Shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) + ": " +
+                          std::to_string(mine) + " of " + std::to_string(everyone.size()) + " smokes");
   }
 
   void log_packing(const Schedule& s, int gpus, bool known) {
@@ -166,6 +195,9 @@ class SmokeRun {
                      std::to_string(bad) + " of " + std::to_string(eligible) + " smokes did not pass"};
     }
     if (c.ran() > 0) return Verdict{ExitCode::pass, "passed", ""};
+    if (shard_.count > 0 && shard_smokes_ == 0)
+      return Verdict{ExitCode::pass, "passed", "no smoke is on shard " + std::to_string(shard_.index) + " of " +
+                                                   std::to_string(shard_.count)};
     if (gpus == 0 && options_.allow_no_gpu) {
       const std::string skipped = "no GPU visible (--allow-no-gpu): every smoke was skipped";
       context_.workflow.annotate({Severity::warning, skipped, "smoke-runner", "", 0, 0});
@@ -236,6 +268,8 @@ class SmokeRun {
 
   const Options& options_;
   Context& context_;
+  RunnerShard shard_;             // --shard; count 0: not sharded
+  std::size_t shard_smokes_ = 0;  // the smokes of the tier assigned to this runner
   Manifest manifest_;
   RunReport report_;
   milliseconds started_{0};  // the clock's monotonic reading at the start

@@ -27,6 +27,7 @@ struct Options {
   bool fail_fast = false;
   std::string report_dir = "smoke-reports";
   std::string durations_from;
+  std::string shard;            // --shard K/N: run only this runner's share of the smokes
   bool check = false;
   bool list = false;
 };

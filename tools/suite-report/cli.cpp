@@ -91,6 +91,25 @@ void configure(CLI::App& app, Options& o) {
                          "The path-classifier program that answers for the rules (default: on PATH)");
   gpu_filter->add_option("--context", o.context, "The context whose GPU selection is checked (default pr)");
   python_options(*gpu_filter, o);
+
+  auto* shard = app.add_subcommand("shard", "Split a leg's tests into N shards of about equal time (pytest @FILE lists)");
+  selection_option(*shard, o);
+  shard->add_option("--leg", o.leg, "The leg to split")->required();
+  context_option(*shard, o);
+  python_options(*shard, o);
+  shard->add_option("--shards", o.shards, "How many shards")->required()->check(CLI::Range(1, 256));
+  shard->add_option("--index", o.index, "Write only this shard's list (1..N)")->check(CLI::Range(1, 256));
+  shard->add_option("--out", o.out, "With --index: the list's file; without: an existing folder for shard-K.txt")
+      ->required();
+  shard->add_option("--baseline", o.baseline, "The last main run's baseline (JUnit XML or suite-baseline.json; may be missing)");
+
+  auto* report = app.add_subcommand("shard-report", "Predicted vs actual time per shard; merge the shards' reports");
+  report->add_option("--leg", o.leg, "The leg that was split")->required();
+  report->add_option("--shards", o.shards, "How many shards")->required()->check(CLI::Range(1, 256));
+  report->add_option("--reports", o.reports, "Folder with gpu-shard-K-attemptA/list.txt and .../junit.xml")->required();
+  report->add_option("--baseline", o.baseline, "The baseline the shards were split by (may be missing)");
+  report->add_option("--junit-prefix", o.junit_prefix, "pytest's --junit-prefix, when the leg used one");
+  report->add_option("--out", o.out, "Write the merged JUnit report here (only when every shard has one)");
 }
 
 gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
@@ -100,6 +119,8 @@ gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
   if (o.command == "ran") return run_ran(o, context);
   if (o.command == "nightly") return run_nightly(o, context);
   if (o.command == "gpu-filter") return run_gpu_filter(o, context);
+  if (o.command == "shard") return run_shard(o, context);
+  if (o.command == "shard-report") return run_shard_report(o, context);
   return run_growth(o, context);
 }
 

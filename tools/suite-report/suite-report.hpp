@@ -15,7 +15,7 @@ int suite_report_main(int argc, const char* const* argv);
 namespace gatekit::suite_report {
 
 struct Options {
-  std::string command;  // partition | unmarked | ran | nightly | growth | gpu-filter
+  std::string command;  // partition | unmarked | ran | nightly | growth | gpu-filter | shard | shard-report
   std::string selection = ".github/gatekit/suite.yml";  // --selection FILE
   std::string leg;                    // --leg NAME
   std::string context;                // --context pr|main|daily|gate|gate-full (default: the event)
@@ -47,6 +47,12 @@ struct Options {
   std::string rules = ".github/gatekit/filters.yml";  // --rules: the path gate's rules file
   std::string filter = "gpu";                          // --filter: the filter that runs the GPU jobs
   std::string path_classifier = "path-classifier";     // --path-classifier: the program that reads the rules
+  // shard (also --baseline, --leg, --context and the python options)
+  int shards = 1;                     // --shards N
+  int index = 0;                      // --index K (1..N); 0: write every shard
+  std::string out;                    // --out: FILE with --index, else an existing DIR
+                                      // (shard-report: the merged JUnit report)
+  std::string reports;                // shard-report --reports DIR: DIR/gpu-shard-K-attemptA/{list.txt,junit.xml}
 };
 
 // One function per subcommand, over the core's seams (gatekit/context.hpp). A subcommand that
@@ -58,5 +64,7 @@ ExitCode run_ran(const Options& options, Context& context);
 ExitCode run_nightly(const Options& options, Context& context);
 ExitCode run_growth(const Options& options, Context& context);
 ExitCode run_gpu_filter(const Options& options, Context& context);
+ExitCode run_shard(const Options& options, Context& context);
+ExitCode run_shard_report(const Options& options, Context& context);
 
 }  // namespace gatekit::suite_report

@@ -1,0 +1,179 @@
+// `suite-report shard`: splits a leg's tests into N shards of about equal time, by the
+// durations of the last main run's baseline, and writes each shard's node ids as a file of
+// pytest arguments (`pytest @FILE`, pytest 8.2+). Every shard job runs the same collection
+// and the same baseline, so every job computes the same split; the split is checked to be a
+// partition (each test in exactly one shard) before anything is written.
+#include <chrono>
+#include <cstdio>
+#include <optional>
+
+#include "collect.hpp"
+#include "common.hpp"
+#include "gatekit/files.hpp"
+#include "gatekit/pytest_ids.hpp"
+#include "gatekit/text.hpp"
+#include "growth.hpp"
+#include "partition.hpp"
+#include "shard_plan.hpp"
+
+namespace gatekit::suite_report {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+std::string seconds_text(std::int64_t ms) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", static_cast<double>(ms) / 1000.0);
+  return buffer;
+}
+
+std::string shard_file_name(int index) { return "shard-" + std::to_string(index) + ".txt"; }
+
+void check_options(const Options& options) {
+  if (options.index > options.shards)
+    fail_bad_input("--index " + std::to_string(options.index) + " is more than --shards " + std::to_string(options.shards));
+  if (options.out.empty())
+    fail_bad_input(options.index > 0 ? "shard needs --out FILE (the shard's list of node ids)"
+                                     : "shard needs --out DIR (an existing folder for shard-1.txt ... shard-N.txt)");
+}
+
+// The recorded durations, or none with a notice saying why (the split is then by count).
+Snapshot recorded_durations(const Options& options, Context& context, const std::string& expression) {
+  auto say = [&](const std::string& message) {
+    Annotation annotation;
+    annotation.severity = Severity::notice;
+    annotation.title = "suite-report shard";
+    annotation.message = message;
+    context.workflow.annotate(annotation);
+  };
+  if (options.baseline.empty() || !context.files.exists(options.baseline)) {
+    say("no baseline with recorded durations: the shards are balanced by test count");
+    return {};
+  }
+  auto baseline = read_baseline(context.files, options.baseline);
+  if (!baseline) {
+    say("the baseline cannot be read, the shards are balanced by test count: " + baseline.error().message);
+    return {};
+  }
+  if (baseline->key && baseline->key->selection != expression) {
+    say("the baseline is for another selection (" + baseline->key->selection + "; this leg: " + expression +
+        "): the shards are balanced by test count");
+    return {};
+  }
+  return std::move(baseline->tests);
+}
+
+void refuse_unsafe(const std::vector<std::string>& tests) {
+  std::vector<std::string> problems;
+  for (const auto& id : tests)
+    if (auto why = pytest::unsafe_node_id(id)) problems.push_back("  " + id + ": " + *why);
+  if (problems.empty()) return;
+  const std::size_t total = problems.size();
+  if (problems.size() > 10) problems.resize(10);
+  fail_bad_input("cannot write " + std::to_string(total) + (total == 1 ? " node id" : " node ids") +
+                 " to a pytest argument file safely (rename the tests):\n" + join(problems, "\n") +
+                 (total > 10 ? "\n  ... and " + std::to_string(total - 10) + " more" : ""));
+}
+
+void prove_partition(const std::vector<std::string>& collection, const ShardPlan& plan) {
+  std::vector<std::string> names;
+  std::vector<const std::vector<std::string>*> lists;
+  for (std::size_t k = 0; k < plan.shards.size(); ++k) {
+    names.push_back("shard " + std::to_string(k + 1));
+    lists.push_back(&plan.shards[k].tests);
+  }
+  const auto proof = decide_partition("shards", collection, names, lists);
+  if (!proof.ok())
+    fail_could_not_evaluate("the shards are not a partition of the leg (" + std::to_string(proof.in_no_leg.size()) +
+                            " tests in no shard, " + std::to_string(proof.in_two_legs.size()) + " in two)");
+}
+
+std::string file_text(const std::vector<std::string>& tests) {
+  std::string text;
+  for (const auto& id : tests) text += id + "\n";
+  return text;
+}
+
+std::string percent_over(std::int64_t value, std::int64_t base) {
+  if (base <= 0) return "0%";
+  return std::to_string(static_cast<long long>((value - base) * 100 / base)) + "%";
+}
+
+std::string summary(const Options& options, const Leg& leg, const ShardPlan& plan) {
+  const auto ms = [](std::int64_t v) { return format_duration(milliseconds(v)); };
+  std::string md = "## Shards of leg " + markdown_text(leg.name, false) + ": " + std::to_string(plan.tests) +
+                   " tests over " + std::to_string(options.shards) + " shards\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t k = 0; k < plan.shards.size(); ++k) {
+    const bool mine = options.index == static_cast<int>(k + 1);
+    rows.push_back({std::to_string(k + 1) + (mine ? " (this job)" : ""), std::to_string(plan.shards[k].tests.size()),
+                    ms(plan.shards[k].predicted_ms)});
+  }
+  md += markdown_table({"shard", "tests", "predicted"}, rows) + "\n";
+  md += "The slowest shard is predicted at " + ms(plan.makespan_ms) + ", " + percent_over(plan.makespan_ms, plan.ideal_ms) +
+        " over the ideal " + ms(plan.ideal_ms) + " (all test time / " + std::to_string(options.shards) +
+        "); no split is faster than " + ms(plan.lower_bound_ms) + " (the longest test, or the ideal). " +
+        std::to_string(plan.with_history) + " of " + std::to_string(plan.tests) +
+        " tests had a recorded duration; the others count as the median, " + ms(plan.median_ms) + ".\n\n";
+  return md;
+}
+
+}  // namespace
+
+ExitCode run_shard(const Options& options, Context& context) {
+  const auto started = context.clock.now();
+  check_options(options);
+  const Selection selection = load_selection(options, context.files);
+  const Leg& leg = require_leg(selection, options.leg);
+  const std::string ctx = resolve_context(options, context.env);
+  const std::string expression = leg_expression(selection, leg, ctx);
+
+  CollectSpec spec;
+  spec.python = options.python;
+  spec.root = options.root;
+  spec.paths = selection.paths;
+  spec.timeout = std::chrono::seconds(options.collect_timeout_s);
+  context.workflow.log("collecting " + describe_expression(expression) + " ...");
+  const auto collection = value_or_throw(collect(context.processes, context.clock, spec, expression));
+  refuse_unsafe(collection.node_ids);
+
+  ShardInput input;
+  input.tests = collection.node_ids;
+  input.seconds = recorded_durations(options, context, expression);
+  input.shards = options.shards;
+  const auto plan_started = context.clock.now();
+  const ShardPlan plan = plan_shards(input);
+  prove_partition(collection.node_ids, plan);
+  const auto plan_time = std::chrono::duration_cast<milliseconds>(context.clock.now() - plan_started);
+
+  for (std::size_t k = 0; k < plan.shards.size(); ++k) {
+    const int index = static_cast<int>(k + 1);
+    const auto& shard = plan.shards[k];
+    context.workflow.log("shard " + std::to_string(index) + " of " + std::to_string(options.shards) + ": " +
+                         std::to_string(shard.tests.size()) + " tests, predicted " +
+                         format_duration(milliseconds(shard.predicted_ms)));
+    if (options.index != 0 && options.index != index) continue;
+    const std::string path = options.index != 0 ? options.out : options.out + "/" + shard_file_name(index);
+    throw_if_error(context.files.write(path, file_text(shard.tests)));
+  }
+  context.workflow.append_summary(summary(options, leg, plan));
+  context.workflow.set_output("result", "pass");
+  context.workflow.set_output("shards", std::to_string(options.shards));
+  context.workflow.set_output("makespan-seconds", seconds_text(plan.makespan_ms));
+  context.workflow.set_output("ideal-seconds", seconds_text(plan.ideal_ms));
+  if (options.index != 0) {
+    const auto& mine = plan.shards[static_cast<std::size_t>(options.index - 1)];
+    context.workflow.set_output("file", options.out);
+    context.workflow.set_output("tests", std::to_string(mine.tests.size()));
+    context.workflow.set_output("predicted-seconds", seconds_text(mine.predicted_ms));
+  } else {
+    context.workflow.set_output("tests", std::to_string(plan.tests));
+  }
+  const auto own = std::chrono::duration_cast<milliseconds>(context.clock.now() - started) - collection.pytest_time;
+  context.workflow.log("timing: the split took " + std::to_string(plan_time.count()) +
+                       " ms; suite-report's own work took " + std::to_string(own.count()) + " ms");
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::suite_report
