@@ -389,6 +389,8 @@ TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, l
                          ":9:12: selection: the tested commit has no file 'ci/suite.yml'");
   CHECK(p.test_log().empty());  // nothing ran
   CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
+}
+
 TEST_CASE("a result recorded without a GPU stays local and never counts, unless cpu_gate lets a CPU machine gate") {
   Project p;
   Seams seams;

@@ -103,6 +103,8 @@ class Snapshot {
   const SnapshotEntry* find(const TestIdentity& id) const;
   bool contains(std::string_view id) const { return find(TestIdentity::of(id)) != nullptr; }
   double seconds_of(std::string_view id) const;  // 0 when absent
+  // The recorded seconds of those of `ids` the snapshot has (a split's durations).
+  std::unordered_map<std::string, double> seconds_of(const std::vector<std::string>& ids) const;
   std::size_t size() const { return tests_.size(); }
   void reserve(std::size_t n) { tests_.reserve(n); }
   Map::const_iterator begin() const { return tests_.begin(); }

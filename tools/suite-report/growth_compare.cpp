@@ -134,6 +134,13 @@ double Snapshot::seconds_of(std::string_view id) const {
   return entry == nullptr ? 0 : entry->seconds;
 }
 
+std::unordered_map<std::string, double> Snapshot::seconds_of(const std::vector<std::string>& ids) const {
+  std::unordered_map<std::string, double> out;
+  for (const auto& id : ids)
+    if (const auto* entry = find(TestIdentity::of(id)); entry != nullptr) out.emplace(id, entry->seconds);
+  return out;
+}
+
 bool Snapshot::operator==(const Snapshot& other) const {
   if (size() != other.size()) return false;
   for (const auto& [id, entry] : tests_) {

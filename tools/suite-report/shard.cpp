@@ -140,7 +140,7 @@ ExitCode run_shard(const Options& options, Context& context) {
 
   ShardInput input;
   input.tests = collection.node_ids;
-  input.seconds = recorded_durations(options, context, expression);
+  input.seconds = recorded_durations(options, context, expression).seconds_of(collection.node_ids);
   input.shards = options.shards;
   const auto plan_started = context.clock.now();
   const ShardPlan plan = plan_shards(input);

@@ -115,7 +115,7 @@ Snapshot baseline_durations(const Options& options, Context& context) {
 void predict(std::vector<ShardRun>& runs, const Snapshot& durations) {
   std::vector<std::string> all;
   for (const auto& r : runs) all.insert(all.end(), r.tests.begin(), r.tests.end());
-  const auto estimated = estimate(all, durations);
+  const auto estimated = estimate(all, durations.seconds_of(all));
   std::size_t i = 0;
   for (auto& r : runs)
     for (std::size_t k = 0; k < r.tests.size(); ++k) r.predicted_ms += estimated.ms[i++];
