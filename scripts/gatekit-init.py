@@ -4,15 +4,20 @@
     python3 scripts/gatekit-init.py --target PATH --gatekit-sha SHA \\
         [--python 3.12,3.13] [--gpu-python 3.12] [--gpu-paths 'src/pkg/gpu/**,tests/gpu/**'] \\
         [--gpu-labels self-hosted,gpu] [--container IMAGE@sha256:DIGEST [--container-options ...]] \\
-        [--smokes MANIFEST | --no-smokes] [--gpu-install-deps] [--nightly] [--install "python -m pip install -e '.[test]'"]
+        [--smokes MANIFEST | --no-smokes] [--gpu-install-deps] [--nightly] [--gpu-gate]
+        [--install "python -m pip install -e '.[test]'"]
 
-It renders gatekit's own workflow templates (workflows/cpu-tests.yml, workflows/gpu-tests.yml
-and, with --nightly, workflows/flaky-nightly.yml of the checkout this script belongs to) for the repository: every `./actions/NAME` becomes
+It renders gatekit's own workflow templates (workflows/cpu-tests.yml, workflows/gpu-tests.yml,
+with --nightly workflows/flaky-nightly.yml and with --gpu-gate workflows/gate.yml, of the
+checkout this script belongs to) for the repository: every `./actions/NAME` becomes
 `gatekit/gatekit/actions/NAME@SHA`, the one pinned form docs/guides/workflow-authors.md uses,
 and the Python versions, runner labels, container, install command and smoke job are set
 from the flags. It also writes the rules file, the selection file, the actionlint
 configuration, the pytest markers (pytest.ini, unless the repository already configures
-pytest: then it prints the lines to add) and the list of required checks.
+pytest: then it prints the lines to add) and the list of required checks. With --gpu-gate it
+also writes a starter configuration of the GPU gate (.github/gatekit/gpu-gate.yml) and lists
+`gate/gpu` among the required checks; gate.yml is the strict mode, which needs a GitHub App
+and an environment (docs/gpu-gate.md, "Setting up strict mode").
 
 It writes nothing when any of its files exists already (exit 2, naming them): it never
 overwrites. Exit codes: 0 written, 2 bad flags or a file exists (docs/exit-codes.md).
@@ -94,6 +99,36 @@ def render_nightly(o: argparse.Namespace) -> str:
     text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.python[-1]}'", where, 2)
     text = replace_once(text, TEMPLATE_INSTALL, o.install, where, 2)
     return pin_actions(text, o.gatekit_sha)
+
+
+def render_gate(o: argparse.Namespace) -> str:
+    """workflows/gate.yml as it is (strict mode, the workflow_run trigger naming `CPU tests`
+    and `GPU tests`, which the rendered workflows keep), its actions pinned."""
+    return pin_actions((TEMPLATES / "gate.yml").read_text(), o.gatekit_sha)
+
+
+def gate_scope_folders(o: argparse.Namespace) -> list[str]:
+    """The test folders of --gpu-paths (`tests/gpu/**` gives tests/gpu): the GPU gate's scope."""
+    return [m.group(1) for p in o.gpu_paths if (m := re.fullmatch(r"(tests(?:/[A-Za-z0-9_.-]+)*)/\*\*", p))]
+
+
+def render_gpu_gate(o: argparse.Namespace) -> str:
+    folders = gate_scope_folders(o)
+    return f"""# gatekit's GPU gate (schema: docs/gpu-gate.md in gatekit, "Configuration"). A developer's
+# GPU machine runs `gpu-gate run --publish` on the committed tree and pushes the result as a
+# git ref; .github/workflows/gate.yml turns it into the `gate/gpu` status of the pull request.
+# Check what a change runs with `gpu-gate scope --why FILE`.
+#
+# The test command, as argv (no shell): {{workers}}, {{junit}} and {{paths}} are filled in by the
+# gate, which leaves the nightly tests of .github/gatekit/suite.yml out (`run --full` runs them).
+command: [python, -m, pytest, -n, '{{workers}}', '--junitxml={{junit}}', '{{paths}}']
+workers: 8
+# The device-dependent tests: test folders, modules whose importers are in scope, more files.
+scope:
+  folders: {quoted_list(folders) if folders else "[]  # e.g. [tests/gpu]"}
+  modules: []  # e.g. [torch]
+  extras: []
+"""
 
 
 def drop_job(text: str, job: str) -> str:
@@ -208,10 +243,19 @@ def render_actionlint(o: argparse.Namespace) -> str:
 
 
 def render_required_checks(o: argparse.Namespace) -> str:
-    return """# The checks to require in branch protection (or a ruleset): exactly these two job names.
+    if not o.gpu_gate:
+        return """# The checks to require in branch protection (or a ruleset): exactly these two job names.
 # Never a matrix leg or the `changes` job (docs/admin/required-checks.md in gatekit).
 CPU tests
 GPU tests
+"""
+    return """# The checks to require in branch protection (or a ruleset): the two job names and the GPU
+# gate's commit status. Never a matrix leg or the `changes` job; `gate/gpu` with the GitHub App
+# of .github/workflows/gate.yml as its expected source (docs/admin/required-checks.md and
+# docs/gpu-gate.md, "Setting up strict mode", in gatekit).
+CPU tests
+GPU tests
+gate/gpu
 """
 
 
@@ -257,6 +301,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
                    help="the GPU jobs' setup-gatekit may install the build packages (install-deps: true)")
     p.add_argument("--nightly", action="store_true",
                    help="also write the daily flaky-test workflow (the full suite and a stress run)")
+    p.add_argument("--gpu-gate", action="store_true",
+                   help="also write the GPU gate: gate.yml (strict mode), .github/gatekit/gpu-gate.yml, gate/gpu required")
     p.add_argument("--install", default="python -m pip install -e .", help="the install command of the test jobs")
     o = p.parse_args(argv)
     if not SHA.match(o.gatekit_sha):
@@ -295,6 +341,9 @@ def main(argv: list[str]) -> int:
         }
         if o.nightly:
             files[".github/workflows/flaky-nightly.yml"] = render_nightly(o)
+        if o.gpu_gate:
+            files[".github/workflows/gate.yml"] = render_gate(o)
+            files[".github/gatekit/gpu-gate.yml"] = render_gpu_gate(o)
         configured = pytest_configured(target)
         if configured is None:
             files["pytest.ini"] = render_pytest_ini()
@@ -317,6 +366,9 @@ def main(argv: list[str]) -> int:
         for name, text in MARKERS.items():
             print(f"    {name}: {text}")
     print("next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt")
+    if o.gpu_gate:
+        print("gate.yml posts gate/gpu with a GitHub App's token from the environment gatekit-gate: create "
+              "both first (docs/gpu-gate.md, \"Setting up strict mode\", in gatekit)")
     return 0
 
 

@@ -4,7 +4,9 @@ nektos/act on this machine, for tests/e2e/test_templates_act.py.
 One scenario = one pull request: a scratch git repository holding a copy of
 examples/demo-project (base commit on `main`, the change on `feature`), the GitHub API test
 server (tests/github_api/server.py) serving that pull request's files, and one `act
-pull_request` run of every workflow in the copy's .github/workflows/.
+pull_request` run of every workflow in the copy's .github/workflows/ but gate.yml. gate.yml
+runs on its own (`workflow="gate.yml"`, any event): it fetches the GPU gate's result refs from
+origin, which gate_remote makes a local bare repository.
 
 How GitHub is emulated (nothing here contacts any address but 127.0.0.1):
 - every runner label the workflows name runs as a process on this machine
@@ -21,6 +23,7 @@ How GitHub is emulated (nothing here contacts any address but 127.0.0.1):
 """
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -39,6 +42,11 @@ STAND_INS = Path(__file__).resolve().with_name("stand-ins")
 REPO = "tinyml/tinyml"  # the demo's repository name (act reads it from the `origin` remote)
 TOKEN = "e2e-t0ken"
 PR_NUMBER = 7
+# gate.yml's strict mode posts with a GitHub App's token: the stand-in of
+# actions/create-github-app-token hands out E2E_APP_TOKEN when given these.
+APP_TOKEN = "app-inst4llation-t0ken"
+APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"},
+       "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1.gatekit-gate"}}
 # The gatekit source the demo's `repository: <gatekit>` checkout receives: what setup-gatekit
 # and the actions read (their scripts, the version in CMakeLists.txt, the tool list).
 GATEKIT_PARTS = ("actions", "tools", "cmake", "CMakeLists.txt", "CMakePresets.json")
@@ -135,6 +143,49 @@ def drop_job_containers(workflow: Path) -> list[str]:
     return images
 
 
+def record(repo: Path, rev: str, verdict: str = "pass") -> str:
+    """A gate result as `gpu-gate run` records it (docs/gpu-gate.md, "Results in git"), under
+    refs/gatekit-gate/<tree>/gpu-box; returns the ref name."""
+    sha, tree = git(repo, "rev-parse", rev), git(repo, "rev-parse", rev + "^{tree}")
+    stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    message = (f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
+               "format: gatekit-gpu-gate/1\n"
+               f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
+               f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: gpu-box\n"
+               "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\n"
+               "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+    made = subprocess.run(["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit-tree", tree],
+                          cwd=repo, input=message, capture_output=True, text=True, check=True).stdout.strip()
+    ref = f"refs/gatekit-gate/{tree}/gpu-box"
+    git(repo, "update-ref", ref, made)
+    return ref
+
+
+def gate_remote(scenario: "Scenario") -> Path:
+    """A bare remote over file:// holding main, the branch, refs/pull/7/head and a published
+    pass for the head's tree, which git reaches through an `insteadOf` in the GIT_CONFIG_GLOBAL
+    of gate_env (the workflow's origin stays https://github.com/tinyml/tinyml)."""
+    remote = scenario.root / "remote.git"
+    git(scenario.root, "init", "-q", "--bare", "-b", "main", str(remote))
+    result = record(scenario.repo, scenario.head)
+    git(scenario.repo, "push", "-q", str(remote), "main", "feature", f"{scenario.head}:refs/pull/{PR_NUMBER}/head", result)
+    (scenario.root / "gitconfig").write_text(f'[url "file://{remote}"]\n\tinsteadOf = https://github.com/{REPO}.git\n')
+    return remote
+
+
+def gate_env(root: Path) -> dict:
+    return {"GIT_CONFIG_GLOBAL": str(root / "gitconfig"), "E2E_APP_TOKEN": APP_TOKEN}
+
+
+def workflow_run_payload(event: str, head_sha: str, head_branch: str, pulls: list) -> dict:
+    """A workflow_run event after `CPU tests` completed (what gate.yml's `post` runs on)."""
+    return {"action": "completed",
+            "workflow_run": {"name": "CPU tests", "event": event, "conclusion": "success", "head_sha": head_sha,
+                             "head_branch": head_branch, "pull_requests": pulls},
+            "workflow": {"name": "CPU tests"},
+            "repository": {"full_name": REPO, "default_branch": "main"}}
+
+
 @dataclass
 class Outcome:
     log: str
@@ -159,6 +210,11 @@ class Outcome:
 
     def tail(self, n: int = 80) -> str:
         return "\n".join(self.log.splitlines()[-n:])
+
+    def status_posts(self) -> list:
+        """The commit statuses posted to the API test server: (path, state, description)."""
+        return [(r["path"], (r.get("body") or {}).get("state"), (r.get("body") or {}).get("description"))
+                for r in self.requests if r["method"] == "POST" and "/statuses/" in r["path"]]
 
 
 def parse(log: str, returncode: int) -> Outcome:
@@ -214,6 +270,18 @@ class Scenario:
     def workflows(self) -> list[Path]:
         return sorted((self.repo / ".github" / "workflows").glob("*.yml"))
 
+    def _ci_workflows(self) -> str:
+        """The folder a run of every workflow reads: the copy's workflows but gate.yml, which
+        fetches result refs from origin (never reachable here): it runs on its own
+        (`workflow="gate.yml"`), with the remote of gate_remote and gate_env."""
+        folder = self.root / "ci-workflows"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        for wf in self.workflows():
+            if wf.name != "gate.yml":
+                shutil.copy2(wf, folder / wf.name)
+        return str(folder)
+
     def _prepare(self, fork: bool) -> dict:
         root = self.root
         bin_dir = root / "bin"
@@ -251,7 +319,7 @@ class Scenario:
             files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
             event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
             secrets: dict | None = None, variables: dict | None = None) -> Outcome:
-        """act pull_request over the copy's workflows (or one, `workflow`); files: what the
+        """act pull_request over the copy's workflows but gate.yml (or one, `workflow`); files: what the
         pull-request files API lists (default: git's diff of base and head). Another event:
         `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
         added to GITHUB_TOKEN; the API test server accepts `server_token` only."""
@@ -267,7 +335,7 @@ class Scenario:
                 runs_on = job.get("runs-on", [])
                 labels.update([runs_on] if isinstance(runs_on, str) else runs_on)
         cmd = [act_binary(), event_name, "-e", str(self.root / "event.json"),
-               "-W", str(self.repo / ".github" / "workflows" / workflow) if workflow else ".github/workflows",
+               "-W", str(self.repo / ".github" / "workflows" / workflow) if workflow else self._ci_workflows(),
                "--artifact-server-addr", "127.0.0.1", "--cache-server-addr", "127.0.0.1",
                "--cache-server-path", str(self.root / "act-cache-server"),
                "--action-offline-mode", "--action-cache-path", str(self.root / "act-cache"),

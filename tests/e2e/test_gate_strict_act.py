@@ -15,7 +15,6 @@ only gate.yml run (`-W`).
 """
 from __future__ import annotations
 
-import datetime
 import json
 import subprocess
 from pathlib import Path
@@ -25,29 +24,9 @@ import yaml
 import act_harness as h
 
 WORKFLOW = "GPU gate"
-APP_TOKEN = "app-inst4llation-t0ken"
-APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"},
-       "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1.gatekit-gate"}}
+APP_TOKEN, APP = h.APP_TOKEN, h.APP
 EVAL_IF = Path(__file__).with_name("eval-if.mjs")
 TEMPLATE = h.SOURCE / "workflows" / "gate.yml"
-
-
-def record(repo: Path, rev: str, verdict: str = "pass") -> str:
-    """A gate result as `gpu-gate run` records it (docs/gpu-gate.md, "Results in git"), under
-    refs/gatekit-gate-mine/<tree>/gpu-box; returns the published ref name."""
-    sha, tree = h.git(repo, "rev-parse", rev), h.git(repo, "rev-parse", rev + "^{tree}")
-    stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    message = (f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
-               "format: gatekit-gpu-gate/1\n"
-               f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
-               f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: gpu-box\n"
-               "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\n"
-               "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
-    made = subprocess.run(["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit-tree", tree],
-                          cwd=repo, input=message, capture_output=True, text=True, check=True).stdout.strip()
-    ref = f"refs/gatekit-gate/{tree}/gpu-box"
-    h.git(repo, "update-ref", ref, made)
-    return ref
 
 
 def scenario(tmp_path: Path) -> tuple[h.Scenario, Path]:
@@ -56,29 +35,18 @@ def scenario(tmp_path: Path) -> tuple[h.Scenario, Path]:
     pr = h.Scenario(tmp_path, shipped_templates=True)
     pr.append("src/tinyml/kernels/attention.py", "\n# a kernel change\n")
     pr.commit("kernel change")
-    remote = tmp_path / "remote.git"
-    h.git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    result = record(pr.repo, pr.head)
-    h.git(pr.repo, "push", "-q", str(remote), "main", "feature", f"{pr.head}:refs/pull/{h.PR_NUMBER}/head", result)
-    (tmp_path / "gitconfig").write_text(f'[url "file://{remote}"]\n\tinsteadOf = https://github.com/{h.REPO}.git\n')
-    return pr, remote
+    return pr, h.gate_remote(pr)
 
 
 def env(tmp_path: Path) -> dict:
-    return {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "E2E_APP_TOKEN": APP_TOKEN}
+    return h.gate_env(tmp_path)
 
 
 def status_posts(o: h.Outcome) -> list:
-    return [(r["path"], (r.get("body") or {}).get("state"), (r.get("body") or {}).get("description"))
-            for r in o.requests if r["method"] == "POST" and "/statuses/" in r["path"]]
+    return o.status_posts()
 
 
-def workflow_run_payload(event: str, head_sha: str, head_branch: str, pulls: list) -> dict:
-    return {"action": "completed",
-            "workflow_run": {"name": "CPU tests", "event": event, "conclusion": "success", "head_sha": head_sha,
-                             "head_branch": head_branch, "pull_requests": pulls},
-            "workflow": {"name": "CPU tests"},
-            "repository": {"full_name": h.REPO, "default_branch": "main"}}
+workflow_run_payload = h.workflow_run_payload
 
 
 def test_strict_a_pull_request_run_posts_nothing(tmp_path):

@@ -320,6 +320,55 @@ def test_shipped_templates_cpu_relevant_pr(tmp_path):
     assert o.verdict(GPU, GPU) == "succeeded"
 
 
+# ---- the demo's GPU gate (gate.yml, strict mode) ----
+# Its own runs (act_harness.gate_remote: a bare remote with the published result refs), with
+# the API test server accepting only the GitHub App's token, so that a status posted with the
+# workflow's own token could not land.
+GATE_WF = "GPU gate"
+
+
+def gated_pr(tmp_path: Path) -> h.Scenario:
+    """A pull request on the demo changing kernel code, with a pass published for its head."""
+    pr = h.Scenario(tmp_path)
+    pr.append("src/tinyml/kernels/attention.py", "\n# a kernel change\n")
+    pr.commit("kernel change")
+    h.gate_remote(pr)
+    return pr
+
+
+def test_demo_gate_pull_request_run_posts_nothing(tmp_path):
+    pr = gated_pr(tmp_path)
+    o = pr.run(workflow="gate.yml", env=h.gate_env(tmp_path), server_token=h.APP_TOKEN, **h.APP)
+    assert sorted(job for wf, job in o.jobs if wf == GATE_WF) == ["gate/gpu preview"], o.tail()
+    assert o.verdict(GATE_WF, "gate/gpu preview") == "succeeded", o.tail()
+    assert o.output(GATE_WF, "gate/gpu preview", "state") == "success"
+    assert o.output(GATE_WF, "gate/gpu preview", "description") == "passed in 4m"
+    assert o.output(GATE_WF, "gate/gpu preview", "posted") == "false"
+    assert o.status_posts() == []
+
+
+def test_demo_gate_workflow_run_posts_gate_gpu_with_the_app_token(tmp_path):
+    pr = gated_pr(tmp_path)
+    h.git(pr.repo, "checkout", "-q", "main")  # workflow_run runs the default branch's copy
+    payload = h.workflow_run_payload("pull_request", pr.head, "feature",
+                                     [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=h.gate_env(tmp_path), server_token=h.APP_TOKEN,
+               event_name="workflow_run", payload=payload, **h.APP)
+    assert sorted(job for wf, job in o.jobs if wf == GATE_WF) == ["gate/gpu status"], o.tail()
+    assert o.verdict(GATE_WF, "gate/gpu status") == "succeeded", o.tail()
+    assert o.status_posts() == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
+    assert "create-github-app-token stand-in: client-id=Iv1.gatekit-gate statuses=write contents=read" in o.log
+
+
+def test_a_run_of_every_workflow_leaves_the_gate_to_its_own_runs(pr):
+    """gate.yml fetches result refs from origin: a run of the demo's workflows (the other tests
+    here) leaves it out rather than reach github.com; it runs above with a local remote."""
+    pr.append("README.md", "\nMore words.\n")
+    pr.commit()
+    o = pr.run(matrix=f"python:{plain_leg()}")
+    assert {wf for wf, _ in o.jobs} == {CPU, GPU}, o.tail()
+
+
 EVAL_IF = Path(__file__).with_name("eval-if.mjs")
 
 

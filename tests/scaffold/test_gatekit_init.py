@@ -121,9 +121,9 @@ def test_the_markers_are_registered(tmp_path):
 
 def test_the_workflows_pass_the_linters(tmp_path):
     repo = fresh_repo(tmp_path)
-    assert init(repo, *FLAGS, "--nightly", "--gpu-install-deps").returncode == 0
+    assert init(repo, *FLAGS, "--nightly", "--gpu-install-deps", "--gpu-gate").returncode == 0
     files = sorted((repo / ".github" / "workflows").glob("*.yml"))
-    assert [f.name for f in files] == ["cpu-tests.yml", "flaky-nightly.yml", "gpu-tests.yml"]
+    assert [f.name for f in files] == ["cpu-tests.yml", "flaky-nightly.yml", "gate.yml", "gpu-tests.yml"]
     nightly = files[1].read_text()
     assert "./actions/" not in nightly.split("\njobs:", 1)[1] and f"gatekit/gatekit/actions/flaky-tracker@{PIN}" in nightly
     assert "python-version: '3.12'" in nightly and "python -m pip install -e .\n" in nightly
@@ -134,6 +134,51 @@ def test_the_workflows_pass_the_linters(tmp_path):
     done = subprocess.run([actionlint(), "-no-color", "-shellcheck", shellcheck(), "-config-file",
                            repo / ".github" / "actionlint.yaml", *files], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_the_gpu_gate_strict_mode_pinned_and_required(tmp_path):
+    repo = fresh_repo(tmp_path)
+    done = init(repo, *FLAGS, "--gpu-gate")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "wrote .github/workflows/cpu-tests.yml", "wrote .github/workflows/gpu-tests.yml",
+        "wrote .github/gatekit/filters.yml", "wrote .github/gatekit/suite.yml",
+        "wrote .github/gatekit/required-checks.txt", "wrote .github/actionlint.yaml",
+        "wrote .github/workflows/gate.yml", "wrote .github/gatekit/gpu-gate.yml", "wrote pytest.ini",
+        "next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt",
+        "gate.yml posts gate/gpu with a GitHub App's token from the environment gatekit-gate: create both first "
+        '(docs/gpu-gate.md, "Setting up strict mode", in gatekit)']
+    # The template as shipped, only its gatekit actions pinned: strict mode, the App's environment,
+    # the workflow_run trigger naming the two workflows the scaffold wrote.
+    gate = yaml.safe_load((repo / ".github" / "workflows" / "gate.yml").read_text())
+    template = yaml.safe_load((SOURCE / "workflows" / "gate.yml").read_text())
+    for job in template["jobs"].values():
+        for step in job["steps"]:
+            if step.get("uses", "").startswith("./actions/"):
+                step["uses"] = "gatekit/gatekit/actions/" + step["uses"].removeprefix("./actions/") + "@" + PIN
+    assert gate == template
+    assert gate[True]["workflow_run"]["workflows"] == [
+        yaml.safe_load((repo / ".github" / "workflows" / name).read_text())["name"]
+        for name in ("cpu-tests.yml", "gpu-tests.yml")]
+    assert gate["jobs"]["post"]["environment"] == "gatekit-gate"
+    assert (repo / ".github" / "gatekit" / "required-checks.txt").read_text().splitlines()[-3:] == [CPU, GPU, "gate/gpu"]
+    config = yaml.safe_load((repo / ".github" / "gatekit" / "gpu-gate.yml").read_text())
+    assert config["scope"] == {"folders": ["tests/gpu"], "modules": [], "extras": []}  # from --gpu-paths
+
+
+def test_the_gpu_gate_configuration_is_one_gpu_gate_reads(tmp_path):
+    """The starter configuration passes gpu-gate's strict reader (an unknown key, a bad
+    placeholder: exit 2): `gpu-gate scope` on the scaffolded repository lists its GPU tests."""
+    tool = h.BUILD / "tools" / "gpu-gate" / "gpu-gate"
+    if not tool.is_file():
+        pytest.skip(f"{tool} is not built")
+    repo = fresh_repo(tmp_path)
+    assert init(repo, *FLAGS, "--gpu-gate").returncode == 0
+    h.git(repo, "add", "-A")
+    h.git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base")
+    done = subprocess.run([tool, "scope"], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "tests/gpu/test_kernel.py" in done.stdout, done.stdout
 
 
 def test_keeping_the_smokes_and_a_container(tmp_path):
@@ -171,6 +216,19 @@ def test_it_never_overwrites(tmp_path):
                            "or merge by hand): .github/gatekit/suite.yml\n")
     assert (repo / ".github" / "gatekit" / "suite.yml").read_text() == "mine\n"
     assert not (repo / ".github" / "workflows").exists() and not (repo / "pytest.ini").exists()
+
+
+@pytest.mark.parametrize("rel", [".github/workflows/gate.yml", ".github/gatekit/gpu-gate.yml"])
+def test_it_never_overwrites_the_gpu_gate(tmp_path, rel):
+    repo = fresh_repo(tmp_path)
+    (repo / rel).parent.mkdir(parents=True)
+    (repo / rel).write_text("mine\n")
+    done = init(repo, *FLAGS, "--gpu-gate")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("gatekit-init: error: these files exist already; nothing was written (move them away, "
+                           f"or merge by hand): {rel}\n")
+    assert (repo / rel).read_text() == "mine\n" and not (repo / ".github" / "gatekit" / "suite.yml").exists()
+    assert init(repo, *FLAGS).returncode == 0  # without --gpu-gate the file is none of the scaffold's
 
 
 def test_an_existing_pytest_configuration_is_left_alone(tmp_path):

@@ -1,11 +1,11 @@
 """The demo's workflows are the templates in the form for another repository: they must not drift.
 
-workflows/cpu-tests.yml and gpu-tests.yml use gatekit's actions as local paths (`./actions/X`);
-examples/demo-project/.github/workflows/ check gatekit out into `.gatekit/` and use
+workflows/cpu-tests.yml, gpu-tests.yml and gate.yml use gatekit's actions as local paths
+(`./actions/X`); examples/demo-project/.github/workflows/ check gatekit out into `.gatekit/` and use
 `./.gatekit/actions/X`. With that difference taken out (the gatekit checkout steps dropped,
 the paths mapped), both must have the same triggers, workflow permissions and concurrency,
-the same jobs with the same names, needs, conditions, runners, containers, permissions,
-outputs and timeouts, and the same steps: the same actions with the same inputs and
+the same jobs with the same names, needs, conditions, runners, containers, environments,
+permissions, outputs and timeouts, and the same steps: the same actions with the same inputs and
 conditions, in the same order. Only what is the project's own may differ: Python versions,
 the `run:` text (install command, pytest options), and comments.
 """
@@ -18,7 +18,8 @@ import yaml
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 DEMO = SOURCE / "examples" / "demo-project" / ".github" / "workflows"
 PROJECT_OWN_INPUTS = {"python-version", "variants"}  # which Pythons the project tests: its own choice
-JOB_KEYS = ("name", "needs", "if", "runs-on", "container", "permissions", "outputs", "timeout-minutes")
+JOB_KEYS = ("name", "needs", "if", "runs-on", "container", "environment", "permissions", "outputs",
+            "timeout-minutes")
 
 
 def load(path: Path) -> dict:
@@ -79,13 +80,13 @@ def first_difference(a, b, where="") -> str:
     return f"{where or '(top)'}: template {a!r} != demo {b!r}"
 
 
-@pytest.mark.parametrize("name", ["cpu-tests.yml", "gpu-tests.yml"])
+@pytest.mark.parametrize("name", ["cpu-tests.yml", "gpu-tests.yml", "gate.yml"])
 def test_the_demo_workflow_is_the_template(name):
     template, demo = shape(load(SOURCE / "workflows" / name)), shape(load(DEMO / name))
     assert template == demo, first_difference(template, demo)
 
 
-@pytest.mark.parametrize("name", ["cpu-tests.yml", "gpu-tests.yml"])
+@pytest.mark.parametrize("name", ["cpu-tests.yml", "gpu-tests.yml", "gate.yml"])
 def test_every_demo_job_that_uses_gatekit_checks_it_out_at_one_pin(name):
     document = load(DEMO / name)
     refs = set()
@@ -110,3 +111,13 @@ def test_a_drift_is_reported_with_its_place():
     assert template != demo
     assert first_difference(template, demo) == \
         ".jobs.gpu-tests.permissions.pull-requests: template None != demo 'read'"
+
+
+def test_the_demo_gate_keeps_the_environment_that_holds_the_app_key():
+    """gate.yml's `post` job reads the App's key from the environment limited to the default
+    branch (docs/gpu-gate.md, "Setting up strict mode"): a demo that drops it is a drift."""
+    template = shape(load(SOURCE / "workflows" / "gate.yml"))
+    drifted = load(DEMO / "gate.yml")
+    del drifted["jobs"]["post"]["environment"]
+    assert first_difference(template, shape(drifted)) == \
+        ".jobs.post.environment: template 'gatekit-gate' != demo None"

@@ -120,7 +120,8 @@ def test_the_lists_hold_the_templates_and_the_demo():
     assert {rel(p) for p in TEMPLATES} == {"workflows/cpu-tests.yml", "workflows/gpu-tests.yml", "workflows/gate.yml",
                                            "workflows/flaky-nightly.yml", "workflows/ci-report.yml",
                                            "examples/demo-project/.github/workflows/cpu-tests.yml",
-                                           "examples/demo-project/.github/workflows/gpu-tests.yml"}
+                                           "examples/demo-project/.github/workflows/gpu-tests.yml",
+                                           "examples/demo-project/.github/workflows/gate.yml"}
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=rel)
