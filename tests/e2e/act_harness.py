@@ -243,6 +243,12 @@ class Scenario:
             for wf in sorted((SOURCE / "workflows").glob("*.yml")):
                 shutil.copy2(wf, self.repo / ".github" / "workflows" / wf.name)
             copy_gatekit(self.repo)
+            # The shipped CPU matrix is the template's, so the demo's docs variant becomes one of
+            # its values (suite-report refuses a docs variant no matrix job has).
+            matrix = yaml.safe_load((SOURCE / "workflows" / "cpu-tests.yml").read_text())["jobs"]["tests"]["strategy"]["matrix"]
+            suite = self.repo / ".github" / "gatekit" / "suite.yml"
+            text = re.sub(r"(?m)^(\s*variant:\s*)'[^']*'", rf"\g<1>'{matrix['python'][-1]}'", suite.read_text(), count=1)
+            suite.write_text(text)
         self.containers = {wf.name: drop_job_containers(wf) for wf in self.workflows()}
         git(self.repo, "init", "-q", "-b", "main")
         # Never contacted: act derives github.repository from this URL.
