@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "gatekit/utf8.hpp"
 
@@ -93,6 +95,28 @@ void Utf8Sanitizer::feed(std::string_view in, std::string& out) {
   pending_.assign(in.substr(used));
 }
 
+bool Utf8Sanitizer::passes_unchanged(std::string_view in) const {
+  if (!pending_.empty()) return false;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  constexpr std::uint64_t kSpace = 0x2020202020202020ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= in.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, in.data() + i, 8);
+    if ((word & kHigh) != 0) return false;  // a byte of a multi-byte sequence (or worse)
+    if (((word - kSpace) & ~word & kHigh) == 0) continue;  // every byte >= 0x20
+    for (std::size_t k = i; k < i + 8; ++k) {  // a control byte: tab, LF and CR pass
+      const auto c = static_cast<unsigned char>(in[k]);
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+    }
+  }
+  for (; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c >= 0x80 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return false;
+  }
+  return true;
+}
+
 void Utf8Sanitizer::finish(std::string& out) {
   if (!pending_.empty()) sanitize(pending_, true, out, replaced_);
   pending_.clear();
@@ -127,6 +151,14 @@ std::string Excerpt::str() const {
   return std::string(head) + "\n[... " + std::to_string(left_out) + " bytes left out ...]\n" + std::string(tail);
 }
 
+void Excerpt::str_into(std::string& out) const {
+  if (total_ <= limit_ && head_.size() + tail_.size() == total_) {
+    out.assign(head_).append(tail_);
+    return;
+  }
+  out = str();
+}
+
 void Excerpt::clear() {
   total_ = 0;
   after_head_ = 0;
@@ -141,12 +173,15 @@ std::string bounded(std::string_view text, std::size_t limit) {
 }
 
 double parse_seconds(std::string_view text) {
-  std::string digits;
-  for (char c : text)
-    if (c != ',' && c != ' ') digits += c;
+  std::string digits;  // only when there is something to drop
+  if (text.find_first_of(", ") != std::string_view::npos) {
+    for (char c : text)
+      if (c != ',' && c != ' ') digits += c;
+    text = digits;
+  }
   double value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value) || value < 0) return 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0) return 0;
   return value;
 }
 
