@@ -2,8 +2,8 @@
 // The property both the libFuzzer target (fuzz/gpu_gate_record.cpp) and the deterministic
 // CTest (tests/gpu-gate/test_record_fuzz.cpp) check for what gpu-gate reads from other
 // machines' result refs, which anyone who can push to the repository may write:
-// - a result ref name either is refused, or splits into a full object name and a valid
-//   machine id from which the same ref name is built again, a name git itself accepts;
+// - a result ref name either is refused, or splits into a full object name, a valid machine
+//   id and a run id from which the same ref name is built again, a name git itself accepts;
 // - a record message either is refused with a message, or gives a record whose every value
 //   is what gpu-gate could have written: object names, a valid machine id, counts that are
 //   not negative, and free text that is already clean (printable ASCII, bounded), so nothing
@@ -31,8 +31,7 @@ inline std::string ref_name_violation(std::string_view ref) {
   if (!parts) return "";
   if (!is_object_name(parts->tree)) return "a result ref whose tree is not an object name";
   if (!gpu_gate::valid_machine(parts->machine)) return "a result ref with an invalid machine id";
-  const auto again = parts->mine ? gpu_gate::mine_ref(kGateNamespace, parts->tree, parts->machine)
-                                 : gpu_gate::published_ref(kGateNamespace, parts->tree, parts->machine);
+  const auto again = gpu_gate::result_ref(kGateNamespace, parts->half, parts->tree, parts->machine, parts->run);
   if (again != ref) return "the ref name does not survive a round trip: " + quote_for_message(ref);
   if (!check_revision(ref)) return "accepted a result ref git would refuse: " + quote_for_message(ref);
   return "";

@@ -11,8 +11,10 @@ For each prepared change of examples/demo-project, in a scratch git clone:
   4. workload smokes  smoke-runner, pr tier, on the same simulated runner, when the gate says gpu;
   5. required checks  matrix-aggregator collapses the jobs into `CPU tests` and `GPU tests`.
 Then the test selections themselves (suite-report): the partition proof on the demo project,
-a GPU test without its marker caught on the CPU leg, and a growth notice for a change that
-adds 120 tests, compared with the baseline a main run stored.
+a GPU test without its marker caught on the CPU leg, a growth notice for a change that
+adds 120 tests, compared with the baseline a main run stored, and the GPU filter check: the
+path gate's gpu filter covers every file the GPU leg reads, until a change adds a GPU test
+in a file outside it.
 A verdict table ends the run. Every tool's job summary is collected in OUT/summary.md.
 Exit status: 0 when every required check and every selection check came out as the demo
 expects, else 1.
@@ -286,6 +288,21 @@ def test_hw_queue_eval(gpu_device):
     assert q.get() == gpu_device
 '''
 
+OUTSIDE_GPU_FILTER_TEST = '''"""The work queue on a GPU, marked `gpu`, but in a file the gpu filter does not list:
+a pull request that changes only this file would not run the GPU jobs."""
+
+import pytest
+
+from tinyml.stream.queue import WorkQueue
+
+
+@pytest.mark.gpu
+def test_queue_feeds_the_device(gpu_device):
+    q = WorkQueue()
+    q.put(gpu_device)
+    assert q.get() == gpu_device
+'''
+
 GROWTH_TESTS = '''"""Softmax over 120 row lengths: one change, 120 new tests."""
 
 import math
@@ -372,6 +389,19 @@ def selections_part(runner: Runner, out: Path) -> list:
     growth = read_outputs(work / "growth-output")
     checks.append(SelectionCheck("growth notice", code == 0 and growth.get("notice") == "true",
                                  f"{growth.get('new-tests', '?')} new tests, notice={growth.get('notice', '?')}"))
+
+    stage(4, "GPU filter: every file the GPU leg reads is on the gpu filter; then a GPU test outside it")
+    gpu_filter = [tool, "gpu-filter", "--selection", SELECTION, "--rules", RULES, "--python", sys.executable,
+                  "--path-classifier", runner.tool("path-classifier")]
+    git(repo, "switch", "-q", "main")
+    code, _ = runner.run(gpu_filter, cwd=repo, summary=summary, outputs=work / "gpu-filter-main-output")
+    checks.append(SelectionCheck("gpu filter covers the GPU leg", code == 0, f"exit {code}"))
+    commit_change(repo, "change/gpu-outside", "tests/test_queue_gpu.py", OUTSIDE_GPU_FILTER_TEST,
+                  "Feed the device from the queue")
+    code, _ = runner.run(gpu_filter, cwd=repo, summary=summary, outputs=work / "gpu-filter-output")
+    escapes = read_outputs(work / "gpu-filter-output").get("escapes", "")
+    checks.append(SelectionCheck("GPU test outside the gpu filter caught", code == 1 and escapes == "1",
+                                 f"{escapes} file named, exit {code}"))
     return checks
 
 

@@ -9,8 +9,12 @@ A developer's GPU machine and CI, end to end, with nothing outside this machine:
                path), and the demo's tests see two fake GPUs (TINYML_FAKE_GPUS);
   3. push      a plain `git push` publishes the branch and the result ref;
   4. more      a documentation-only commit, then a commit with new code, pushed without a run;
-  5. CI side   a CI clone runs `gpu-gate ci-status --post` for each of the three commits,
-               posting `gate/gpu` to the GitHub API test server (tests/github_api/server.py);
+  5. CI side   strict mode, the template's default (docs/gpu-gate.md, "Trust model"): a
+               pull_request run (the pull request's own workflow) is refused a post and posts
+               nothing; then the workflow_run run (the default branch's workflow) runs
+               `gpu-gate ci-status --mode=strict --post` for each of the three commits with the
+               GitHub App's token, posting `gate/gpu` to the GitHub API test server
+               (tests/github_api/server.py), which accepts that token only;
   6. table     the three statuses as the server recorded them: exact pass, docs-only
                inherited, new code pending.
 run_part(bin_dir, out) returns the checks (name, ok, detail) and writes OUT/gpu-gate/summary.md.
@@ -30,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests" / "github_api"))
 from server import FakeGitHub  # noqa: E402  (the API test server)
 
 REPO = "demo/tinyml"
-TOKEN = "demo-token"
+TOKEN = "demo-app-installation-token"  # the strict mode's GitHub App token: the only one the server takes
 MACHINE = "demo-gpu-box"
 GIT_ENV = {"GIT_AUTHOR_NAME": "Demo Dev", "GIT_AUTHOR_EMAIL": "dev@example.com", "GIT_COMMITTER_NAME": "Demo Dev",
            "GIT_COMMITTER_EMAIL": "dev@example.com", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -103,12 +107,15 @@ def commit(dev: Path, path: str, old: str, new: str, message: str) -> str:
     return git(dev, "rev-parse", "HEAD")
 
 
-def ci_status(tool: str, ci: Path, sha: str, server: FakeGitHub, summary: Path) -> int:
+def ci_status(tool: str, ci: Path, sha: str, server: FakeGitHub, summary: Path, event: str = "workflow_run") -> int:
+    """`gpu-gate ci-status` as gate.yml's strict-mode jobs run it: the `post` job on
+    workflow_run (the default branch's workflow, the App's token); `event` pull_request is the
+    pull request's own run, which strict mode refuses a post."""
     return run([tool, "ci-status", f"--sha={sha}", "--pr=1", "--base=main", f"--repository={REPO}", "--post",
-                f"--target-url=https://github.example/{REPO}/actions/runs/1"], ci,
-               {"GITHUB_API_URL": server.base_url, "GITHUB_TOKEN": TOKEN, "GITHUB_STEP_SUMMARY": str(summary),
-                "GITHUB_OUTPUT": str(ci.parent / f"ci-status-output-{sha[:12]}")},
-               check=False).returncode
+                "--mode=strict", f"--target-url=https://github.example/{REPO}/actions/runs/1"], ci,
+               {"GITHUB_API_URL": server.base_url, "GITHUB_TOKEN": TOKEN, "GITHUB_EVENT_NAME": event,
+                "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(ci.parent / f"ci-status-output-{sha[:12]}")},
+               check=False, show=event == "workflow_run").returncode
 
 
 def posted_statuses(server: FakeGitHub) -> dict:
@@ -162,7 +169,8 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     run(["git", "push", "-q"], dev)
     tree = git(dev, "rev-parse", f"{exact}^{{tree}}")
     published = git(remote, "for-each-ref", "--format=%(refname)", "refs/gatekit-gate/")
-    checks.append(Check("a plain git push published the result ref", f"refs/gatekit-gate/{tree}/{MACHINE}" in published,
+    # One ref per run: refs/gatekit-gate/<tree>/<machine>@<time>-<record commit>.
+    checks.append(Check("a plain git push published the result ref", f"refs/gatekit-gate/{tree}/{MACHINE}@" in published,
                         published or "no result ref on the remote"))
 
     step(4, "two more commits, pushed without a gate run: documentation only, then new code")
@@ -171,14 +179,19 @@ def stages(tool: str, work: Path, summary: Path) -> list:
                   "Scaled dot-product attention (softmax over keys). ", "kernels: another change")
     run(["git", "push", "-q"], dev)
 
-    step(5, "CI side: gpu-gate ci-status --post on each commit (GitHub API test server)")
+    step(5, "CI side, strict mode: the pull request's own run posts nothing; the workflow_run run posts "
+            "gate/gpu with the App's token (GitHub API test server)")
     ci = work / "ci"
     git(work, "clone", "-q", f"file://{remote}", str(ci))
     with FakeGitHub(token=TOKEN) as server:
         server.load_state({"repos": {REPO: {}}})
+        refused = ci_status(tool, ci, exact, server, summary, event="pull_request")
+        from_pull_request = posted_statuses(server)
+        checks.append(Check("strict mode: the pull_request run posts nothing", refused == 2 and not from_pull_request,
+                            f"exit {refused}, {len(from_pull_request)} statuses posted"))
         codes = [ci_status(tool, ci, sha, server, summary) for sha in (exact, docs, code)]
         statuses = posted_statuses(server)
-    checks.append(Check("ci-status posted gate/gpu on all three commits", codes == [0, 0, 0] and len(statuses) == 3,
+    checks.append(Check("the workflow_run run posted gate/gpu on all three commits", codes == [0, 0, 0] and len(statuses) == 3,
                         f"exit codes {codes}, {len(statuses)} statuses posted"))
 
     step(6, "gate/gpu as the API test server recorded it")

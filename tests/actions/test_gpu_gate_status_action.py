@@ -5,8 +5,9 @@ git clone of a bare remote over file:// and the GitHub API test server (tests/gi
 What the step itself adds to `gpu-gate ci-status` is checked here: the inputs become options
 (values as `--name=value`, so one starting with '-' stays a value), the token reaches git only
 through the step's environment (GIT_CONFIG_* variables with a masked header) and never its
-argv or .git/config, a bad `post` or `setup` is a usage error (2), and a missing tool is exit 3
-with `result=error`. The exact statuses are the C++ tests' (tests/gpu-gate/test_ci_status.cpp).
+argv or .git/config, a bad `post`, `setup` or `mode` is a usage error (2), strict mode (the
+default) posts nothing from a pull request's own run, and a missing tool is exit 3 with
+`result=error`. The exact statuses are the C++ tests' (tests/gpu-gate/test_ci_status.cpp).
 """
 import base64
 import os
@@ -94,7 +95,7 @@ def test_the_step_posts_the_status_of_the_head_with_the_token_in_git_s_environme
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
         done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_PR="3", INPUT_BASE="main",
-                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken")
+                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
         posts = [r for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert outputs["result"] == "pass" and outputs["posted"] == "true"
@@ -116,11 +117,65 @@ def test_pr_alone_sets_the_status_of_its_head(repo, tmp_path):
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
         done, outputs = run_step(repo["ci"], tmp_path, INPUT_PR="3", INPUT_BASE="main",
-                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken")
+                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_dispatch")
         paths = [r["path"] for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert paths == [f"/repos/o/r/statuses/{repo['head']}"]
     assert outputs["tree"] == git(repo["ci"], "rev-parse", f"{repo['head']}^{{tree}}")
+
+
+STRICT_REFUSAL = ("gpu-gate: error: strict mode posts gate/gpu only from a workflow_run or workflow_dispatch run of "
+                  "the default branch's workflow, not from a {event} run, which may execute the pull request's own "
+                  "workflow file: compute it with post: false there (docs/gpu-gate.md, \"Trust model\")\n")
+
+
+@pytest.mark.parametrize("event", ["pull_request", "merge_group", "push"])
+def test_strict_mode_by_default_posts_nothing_from_a_pull_request_s_own_run(repo, tmp_path, event):
+    with FakeGitHub(token="t0ken") as server:
+        server.load_state({"repos": {"o/r": {}}})
+        done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_PR="3", INPUT_BASE="main",
+                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME=event)
+        posts = [r for r in server.requests if r["method"] == "POST"]
+    assert done.returncode == 2
+    assert done.stderr == STRICT_REFUSAL.format(event=event)
+    assert (outputs["result"], outputs["posted"]) == ("error", "false")
+    assert posts == []  # not even an error status
+
+
+def test_pull_request_mode_posts_from_the_pull_request_s_run(repo, tmp_path):
+    with FakeGitHub(token="t0ken") as server:
+        server.load_state({"repos": {"o/r": {}}})
+        done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main",
+                                 INPUT_MODE="pull-request", GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken",
+                                 GITHUB_EVENT_NAME="pull_request")
+        paths = [r["path"] for r in server.requests if r["method"] == "POST"]
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert paths == [f"/repos/o/r/statuses/{repo['head']}"]
+
+
+def test_a_mode_other_than_strict_or_pull_request_is_a_usage_error(repo, tmp_path):
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_MODE="lenient")
+    assert done.returncode == 2
+    assert done.stdout == "::error title=gpu-gate-status::input mode must be 'strict' or 'pull-request', got 'lenient'\n"
+    assert outputs == {"result": "error"}
+
+
+def test_an_empty_base_is_not_given_to_the_tool(repo, tmp_path):
+    """`--base=` with no value would take the next argument (`--config=...`) as the base."""
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POST="false", INPUT_BASE="")
+    assert done.returncode == 2
+    assert done.stderr == ("gpu-gate: error: --base is required: the branch the gate's configuration and allowed "
+                           "signers are read from\n")
+    assert outputs["result"] == "error"
+
+
+def test_merge_group_reaches_the_tool_as_a_value(repo, tmp_path):
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POST="false",
+                             INPUT_MERGE_GROUP="--upload-pack=touch x")
+    assert done.returncode == 2
+    assert done.stderr == ("gpu-gate: error: --merge-group must be a merge queue branch, "
+                           "gh-readonly-queue/<branch>/pr-<number>-<commit>, got '--upload-pack=touch x'\n")
+    assert not (repo["ci"] / "x").exists()
 
 
 def test_post_false_computes_without_a_token(repo, tmp_path):

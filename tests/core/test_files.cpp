@@ -1,5 +1,6 @@
 // The files seam (gatekit/files.hpp): SystemFiles and the MemoryFiles fake keep one contract
 // (round trips, appends, the read limit) and one wording for failures, asserted verbatim.
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -141,4 +142,39 @@ TEST_CASE("files: read_stream takes a whole stream up to the limit, past one buf
 
   std::istringstream exact("12345");
   CHECK(*gatekit::read_stream(exact, "stdin", 5) == "12345");
+}
+
+TEST_CASE("files: read_pieces hands a file over in order, in pieces, with read's errors and limit, both implementations") {
+  testing::TempDir tmp;
+  std::string content;
+  for (int i = 0; i < 200000; ++i) content += static_cast<char>('a' + i % 26);
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / "big.txt";
+    REQUIRE(files->write(path, content).ok());
+    std::string joined;
+    std::size_t pieces = 0, largest = 0;
+    REQUIRE(files->read_pieces(path, [&](std::string_view piece) -> Status {
+                    joined += piece;
+                    ++pieces;
+                    largest = std::max(largest, piece.size());
+                    return {};
+                  }).ok());
+    CHECK(joined == content);
+    CHECK(pieces == 4);  // 64 KiB at most each
+    CHECK(largest == 65536);
+    // The handler's first Error stops the reading and is returned.
+    pieces = 0;
+    const auto stopped = files->read_pieces(path, [&](std::string_view) -> Status {
+      ++pieces;
+      return could_not_evaluate("enough");
+    });
+    CHECK(pieces == 1);
+    CHECK(stopped.error().message == "enough");
+    const auto too_big = files->read_pieces(path, [](std::string_view) -> Status { return {}; }, 100000);
+    CHECK(too_big.error().message == "cannot read " + path.string() + ": larger than the limit of 100000 bytes");
+    const auto missing = files->read_pieces(tmp / "none.txt", [](std::string_view) -> Status { return {}; });
+    CHECK(missing.error().message == "cannot read " + (tmp / "none.txt").string() + ": No such file or directory");
+  }
 }

@@ -242,6 +242,7 @@ TEST_CASE("every git call puts --end-of-options before revisions and -- before p
   (void)git.fetch("origin", {sha}, {.depth = 50});
   (void)git.fetch("origin", {"main", "HEAD"}, {.deepen = 100});
   (void)git.fetch("origin", {}, {.unshallow = true});
+  (void)git.fetch("origin", {"+refs/r/*:refs/r/*"}, {.prune = true});
   using V = std::vector<std::string>;
   const std::vector<V> want{
       {"rev-parse", "--verify", "--quiet", "--end-of-options", "main^{object}"},
@@ -257,6 +258,7 @@ TEST_CASE("every git call puts --end-of-options before revisions and -- before p
       {"fetch", "--no-tags", "--quiet", "--depth=50", "--end-of-options", "origin", sha},
       {"fetch", "--no-tags", "--quiet", "--deepen=100", "--end-of-options", "origin", "main", "HEAD"},
       {"fetch", "--no-tags", "--quiet", "--unshallow", "--end-of-options", "origin"},
+      {"fetch", "--no-tags", "--quiet", "--prune", "--end-of-options", "origin", "+refs/r/*:refs/r/*"},
   };
   REQUIRE(runner.calls.size() == want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {

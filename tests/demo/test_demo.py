@@ -1,7 +1,7 @@
 """The README's main job (scripts/demo.py) on the built tools: every prepared change of the
 demo project gets the required-check verdicts the demo promises, the test-selection stage
-(suite-report) proves the partition, catches the unmarked GPU test and notices the growth,
-and the summaries exist."""
+(suite-report) proves the partition, catches the unmarked GPU test, notices the growth and
+catches a GPU test outside the gpu filter, and the summaries exist."""
 import os
 import re
 import subprocess
@@ -27,10 +27,17 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"partition proof\s+yes\s+✔ every test in one leg", table)
     assert re.search(r"unmarked GPU test caught\s+yes\s+✔ 1 test named, exit 1", table)
     assert re.search(r"growth notice\s+yes\s+✔ 120 new tests, notice=true", table)
+    assert re.search(r"gpu filter covers the GPU leg\s+yes\s+✔ exit 0", table)
+    assert re.search(r"GPU test outside the gpu filter caught\s+yes\s+✔ 1 file named, exit 1", table)
+    assert ("tests/test_queue_gpu.py: tests/test_queue_gpu.py is not in the gpu filter of .github/gatekit/filters.yml "
+            "(the GPU leg runs it), so a pull request changing it runs no GPU job; add tests/test_queue_gpu.py to the "
+            "filter") in done.stdout
     # The flaky-tracker part: green with a warning on rerun, an issue opened, closed by rule.
     assert re.search(r"rerun: the leg passes, with one warning naming the flaky test\s+yes\s+✔ exit 0, flaky=1", table)
     assert re.search(r"the issue closed after 20 green main runs, with a comment saying why\s+yes\s+✔ closed", table)
-    # The GPU gate part: one status per commit, with the exact descriptions.
+    # The GPU gate part, in strict mode: the pull request's own run posts nothing, then one
+    # status per commit, with the exact descriptions.
+    assert re.search(r"strict mode: the pull_request run posts nothing\s+yes\s+✔ exit 2, 0 statuses posted", table)
     assert re.search(r"kernel change: success \"passed in …\"\s+yes\s+✔ success: passed in \d+s", table)
     assert re.search(r"✔ success: inherited from [0-9a-f]{12}, docs-only delta", table)
     assert re.search(r"✔ pending: no gate result for this tree", table)
@@ -45,7 +52,9 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     for heading in ("# Change 1:", "# Change 2:", "# Change 3:", "## Path gate", "## ✅ CPU tests: passed",
                     "GPU smokes", "```mermaid", "# Test selections (suite-report)",
                     "## ✅ Test partition: every test is in exactly one leg",
-                    "## ❌ 1 GPU test without a GPU marker in the cpu leg", "## 📈 Suite growth: +120 tests"):
+                    "## ❌ 1 GPU test without a GPU marker in the cpu leg", "## 📈 Suite growth: +120 tests",
+                    "## ✅ GPU filter: it covers every file the GPU legs read",
+                    "## ❌ GPU filter: 1 file the GPU legs read escapes it"):
         assert heading in summary
     assert (tmp_path / "kernel" / "smoke-reports" / "smoke-junit.xml").exists()
 

@@ -248,10 +248,16 @@ class Scenario:
         return event
 
     def run(self, *, fork: bool = False, matrix: str | None = None, env: dict | None = None,
-            files: list[str] | None = None, workflow: str | None = None, timeout: int = 300) -> Outcome:
+            files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
+            event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
+            secrets: dict | None = None, variables: dict | None = None) -> Outcome:
         """act pull_request over the copy's workflows (or one, `workflow`); files: what the
-        pull-request files API lists (default: git's diff of base and head)."""
+        pull-request files API lists (default: git's diff of base and head). Another event:
+        `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
+        added to GITHUB_TOKEN; the API test server accepts `server_token` only."""
         self._prepare(fork)
+        if payload is not None:
+            (self.root / "event.json").write_text(json.dumps(payload))
         if files is None:
             files = git(self.repo, "diff", "--name-only", self.base, self.head).splitlines()
         actions = list((SOURCE / "actions").rglob("action.yml"))
@@ -260,12 +266,16 @@ class Scenario:
             for job in (yaml.safe_load(wf.read_text()).get("jobs") or {}).values():
                 runs_on = job.get("runs-on", [])
                 labels.update([runs_on] if isinstance(runs_on, str) else runs_on)
-        cmd = [act_binary(), "pull_request", "-e", str(self.root / "event.json"),
+        cmd = [act_binary(), event_name, "-e", str(self.root / "event.json"),
                "-W", str(self.repo / ".github" / "workflows" / workflow) if workflow else ".github/workflows",
                "--artifact-server-addr", "127.0.0.1", "--cache-server-addr", "127.0.0.1",
                "--cache-server-path", str(self.root / "act-cache-server"),
                "--action-offline-mode", "--action-cache-path", str(self.root / "act-cache"),
                "--concurrent-jobs", "1", "-s", f"GITHUB_TOKEN={TOKEN}"]
+        for key, value in (secrets or {}).items():
+            cmd += ["-s", f"{key}={value}"]
+        for key, value in (variables or {}).items():
+            cmd += ["--var", f"{key}={value}"]
         for label in sorted(labels | {"ubuntu-latest"}):
             cmd += ["-P", f"{label}=-self-hosted"]
         for repo, sub, sha in sorted(third_party_uses(self.workflows() + actions)):
@@ -275,7 +285,7 @@ class Scenario:
         run_env = {"E2E_REPOS": str(self.root / "repos"), "E2E_ARTIFACTS": str(self.root / "artifacts"),
                    "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
                    **(env or {})}
-        with FakeGitHub(token=TOKEN) as srv:
+        with FakeGitHub(token=server_token) as srv:
             srv.add_pull(REPO, PR_NUMBER, files=files, head_sha=self.head, base_sha=self.base)
             run_env["GITHUB_API_URL"] = srv.base_url
             for key, value in run_env.items():

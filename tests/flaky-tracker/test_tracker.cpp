@@ -278,6 +278,8 @@ TEST_CASE("comments: journalled ones stop at an API failure (kept) and give up o
   CHECK(tracker.given_up()[0].comment.id == "gone.py::t");
   CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/9/comments: HTTP 404: Not Found");
   CHECK(tracker.unposted().empty());
+}
+
 TEST_CASE("two tests whose ids differ only after 4 KB get two issues, each found again by its marker") {
   // A merged report (flaky-tracker rerun writes <flakyFailure>) with two parametrised tests
   // whose names differ only in their last byte, read as `issues` reads it.

@@ -51,14 +51,18 @@ TEST_CASE("affected: from the map, docs ignored, new test files themselves, unkn
       {"a build file", {changed("pyproject.toml")}, true, {}, {"pyproject.toml"}},
       {"a deleted test file", {changed("tests/test_b.py", 'D')}, false, {}, {}},
       {"a renamed test file", {changed("tests/test_c.py", 'R', "tests/test_b.py")}, false, {"tests/test_c.py"}, {}},
+      // The docs-only rule (docs_rule.hpp): Python under docs/ and a linked docs file are code.
+      {"Python under docs/", {changed("docs/conf.py")}, true, {}, {"docs/conf.py"}},
+      {"a docs file a link leads into", {changed("docs/helper.txt")}, true, {}, {"docs/helper.txt"}},
   };
   for (const auto& row : rows) {
     INFO(row.name);
-    auto affected = decide_affected(sample_map(), row.changes, glob::default_docs_patterns());
-    REQUIRE(affected.ok());
-    CHECK(affected->all == row.all);
-    CHECK(affected->tests == row.tests);
-    CHECK(affected->unknown == row.unknown);
+    const auto docs = DocsRule::make(glob::default_docs_patterns(), {{"src/pkg/helper_link", "../../docs/helper.txt"}});
+    REQUIRE(docs.ok());
+    auto affected = decide_affected(sample_map(), row.changes, *docs);
+    CHECK(affected.all == row.all);
+    CHECK(affected.tests == row.tests);
+    CHECK(affected.unknown == row.unknown);
   }
 }
 

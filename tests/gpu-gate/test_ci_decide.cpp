@@ -3,6 +3,7 @@
 #include "catch.hpp"
 #include "ci_status_decide.hpp"
 #include "ci_status_report.hpp"
+#include "gatekit/text.hpp"
 #include "post.hpp"
 
 using namespace gatekit;
@@ -22,7 +23,10 @@ GateRecord result(const std::string& machine, Verdict verdict, std::int64_t age,
   r.time = kNow - age;
   r.machine = machine;
   r.record_commit = std::string(39, 'c') + machine.front();
-  r.mine = mine;
+  r.half = mine ? RefHalf::mine : RefHalf::published;
+  r.ref = "refs/gatekit-gate/" + kTree + "/" + machine;
+  r.device.backend = "cuda";
+  r.device.count = 1;
   return r;
 }
 
@@ -43,7 +47,7 @@ TEST_CASE("without an allowed-signers file every published result counts, this m
   auto decision = decide_ci_status(input_with({result("mine", Verdict::pass, 10, true), result("box", Verdict::fail, 20)}),
                                    std::nullopt);
   CHECK(decision.status.state == GateState::failure);
-  CHECK(decision.status.description == "failed");
+  CHECK(decision.status.description == "failed (result of " + format_utc(kNow - 20) + ")");
   CHECK(decision.ignored == 0);
   REQUIRE(decision.results.size() == 1);
   CHECK_FALSE(decision.results[0].signature.has_value());
@@ -82,6 +86,53 @@ TEST_CASE("an untrusted result counts as absent; the note appears only when it m
     auto decision = decide_ci_status(input_with({stray}), verdicts);
     CHECK(decision.status.state == GateState::pending);
     CHECK(decision.results.at(0).signature->check == SignatureCheck::unverifiable);
+  }
+}
+
+TEST_CASE("CI remembers the newest failure it posted on the commit", "[ci-status][decide]") {
+  auto posted = [](const std::string& state, const std::string& description, const std::string& context = "gate/gpu") {
+    github::CommitStatus s;
+    s.state = state;
+    s.description = description;
+    s.context = context;
+    return s;
+  };
+  const std::vector<github::CommitStatus> statuses{
+      posted("success", "passed in 4m"),
+      posted("failure", "failed (result of " + format_utc(kNow - 100) + "; older results do not undo it)"),
+      posted("failure", "failed (result of " + format_utc(kNow - 300) + ")"),
+      posted("failure", "failed (result of " + format_utc(kNow - 50) + ")", "gate/other"),
+      posted("failure", "failed"),
+      posted("error", "could not evaluate: failed (result of " + format_utc(kNow) + ")"),
+      posted("failure", "failed (result of 2026-13-01T00:00:00Z)")};
+  CHECK(remembered_failure(statuses, "gate/gpu") == kNow - 100);
+  CHECK(remembered_failure({posted("success", "passed in 4m")}, "gate/gpu") == std::nullopt);
+
+  SECTION("an older pass does not undo it") {
+    auto decision = decide_ci_status(input_with({result("box", Verdict::pass, 600)}), std::nullopt);
+    keep_newer_failure(decision, kNow - 100, input_with({}));
+    CHECK(decision.kept_failure);
+    CHECK(decision.status.state == GateState::failure);
+    CHECK(decision.status.description == "failed (result of " + format_utc(kNow - 100) + "; older results do not undo it)");
+    CHECK(remembered_failure({posted("failure", decision.status.description)}, "gate/gpu") == kNow - 100);
+  }
+  SECTION("nor does the failure's ref going away") {
+    auto decision = decide_ci_status(input_with({}), std::nullopt);
+    keep_newer_failure(decision, kNow - 100, input_with({}));
+    CHECK(decision.status.state == GateState::failure);
+  }
+  SECTION("a newer result counts") {
+    auto decision = decide_ci_status(input_with({result("box", Verdict::pass, 60)}), std::nullopt);
+    keep_newer_failure(decision, kNow - 100, input_with({}));
+    CHECK_FALSE(decision.kept_failure);
+    CHECK(decision.status.description == "passed in 4m");
+  }
+  SECTION("a remembered failure past the expiry or from the future is forgotten") {
+    auto decision = decide_ci_status(input_with({result("box", Verdict::pass, 600)}), std::nullopt);
+    keep_newer_failure(decision, kNow - 29 * 86400, input_with({}));
+    CHECK(decision.status.state == GateState::success);
+    keep_newer_failure(decision, kNow + 3600, input_with({}));
+    CHECK(decision.status.state == GateState::success);
   }
 }
 

@@ -1,7 +1,8 @@
 """The main job's GPU gate stage (scripts/demo_gpu_gate.py) against this build: setup, a run on
-the simulated GPU machine, a plain push to a local bare remote, ci-status posting gate/gpu to
-the API test server, and the three statuses the stage promises (exact pass, docs-only
-inherited, new code pending), each compared with what the server recorded."""
+the simulated GPU machine, a plain push to a local bare remote, ci-status in strict mode (the
+pull request's own run refused a post, the workflow_run run posting gate/gpu with the App's
+token to the API test server), and the three statuses the stage promises (exact pass,
+docs-only inherited, new code pending), each compared with what the server recorded."""
 import os
 import sys
 from pathlib import Path
@@ -16,6 +17,10 @@ def test_the_stage_comes_out_as_the_demo_expects(tmp_path):
     checks = demo_gpu_gate.run_part(BUILD / "tools", tmp_path)
     assert [(c.name, c.ok) for c in checks if not c.ok] == []
     names = [c.name for c in checks]
+    strict = {c.name: c.detail for c in checks}
+    assert strict["strict mode: the pull_request run posts nothing"] == "exit 2, 0 statuses posted"
+    assert strict["the workflow_run run posted gate/gpu on all three commits"] == \
+        "exit codes [0, 0, 0], 3 statuses posted"
     assert names[-3:] == ['kernel change: success "passed in …"',
                           f'documentation only: success "inherited from {checks[-2].detail.split("from ")[1][:12]}, '
                           'docs-only delta"',

@@ -28,7 +28,8 @@ namespace gatekit::testing {
 namespace fs = std::filesystem;
 
 inline ProcessResult run_checked(const std::vector<std::string>& argv, const fs::path& cwd,
-                                 const std::string& stdin_data = "", bool check = true) {
+                                 const std::string& stdin_data = "", bool check = true,
+                                 const std::map<std::string, std::string>& extra_env = {}) {
   ProcessSpec spec;
   spec.argv = argv;
   spec.cwd = cwd;
@@ -36,6 +37,7 @@ inline ProcessResult run_checked(const std::vector<std::string>& argv, const fs:
   spec.env_set = {{"GIT_AUTHOR_NAME", "Dev"},          {"GIT_AUTHOR_EMAIL", "dev@example.com"},
                   {"GIT_COMMITTER_NAME", "Dev"},       {"GIT_COMMITTER_EMAIL", "dev@example.com"},
                   {"GIT_CONFIG_GLOBAL", "/dev/null"}, {"GIT_CONFIG_NOSYSTEM", "1"}};
+  for (const auto& [name, value] : extra_env) spec.env_set[name] = value;
   SystemProcessRunner runner;
   auto result = runner.run(spec);
   if (!result) throw std::runtime_error("cannot start " + argv.front() + ": " + result.error().message);
@@ -93,10 +95,10 @@ class CiScene {
     return {file, line};
   }
 
-  // Publishes a result for `commit`'s tree as machine `machine` (refs/gatekit-gate/<tree>/<machine>
-  // on the remote); signed with `key` when given. Returns the record commit.
-  std::string publish(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
-                      const SshKey* key = nullptr, std::int64_t age_seconds = 60) {
+  // A result for `commit`'s tree as machine `machine`, made as gpu-gate makes it (author and
+  // committer date its time); signed with `key` when given. Returns the record commit.
+  std::string make_record(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
+                          const SshKey* key = nullptr, std::int64_t age_seconds = 60, std::int64_t commit_date_shift = 0) {
     gpu_gate::GateRecord record;
     record.verdict = verdict;
     record.duration = std::chrono::minutes(4) + std::chrono::seconds(10);
@@ -107,8 +109,8 @@ class CiScene {
     record.gatekit_version = "0.0.0";
     record.time = now_seconds() - age_seconds;
     record.machine = machine;
-    record.device.backend = "override";
-    record.device.count = 2;
+    record.device.backend = backend;
+    record.device.count = gpus;
     record.scope = "gate";
     record.stress = "not needed";
     std::vector<std::string> args{"git"};
@@ -116,8 +118,22 @@ class CiScene {
     args.insert(args.end(), {"commit-tree", "-F", "-"});
     if (key != nullptr) args.emplace_back("-S");
     args.push_back(record.tree);
-    const std::string record_commit = trim(run_checked(args, dev, gpu_gate::format_record(record)).out);
-    git_in(dev, {"push", "-q", "origin", "+" + record_commit + ":refs/gatekit-gate/" + record.tree + "/" + machine});
+    const std::string date = "@" + std::to_string(record.time + commit_date_shift) + " +0000";
+    return trim(run_checked(args, dev, gpu_gate::format_record(record), true, {{"GIT_COMMITTER_DATE", date}, {"GIT_AUTHOR_DATE", date}}).out);
+  }
+  // The ref gpu-gate gives the record on the remote: refs/gatekit-gate/<tree>/<machine>@<run>.
+  std::string result_ref_of(const std::string& record_commit) {
+    const std::string message = git_in(dev, {"cat-file", "commit", record_commit});
+    const auto record = gpu_gate::parse_record(message.substr(message.find("\n\n") + 2) + "\n");
+    if (!record) throw std::runtime_error("not a record: " + record.error().message);
+    return gpu_gate::result_ref("gatekit-gate", gpu_gate::RefHalf::published, record->tree, record->machine,
+                                gpu_gate::run_id(record->time, record_commit));
+  }
+  // Publishes a result (make_record, then a push to its own ref on the remote). Returns the record commit.
+  std::string publish(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
+                      const SshKey* key = nullptr, std::int64_t age_seconds = 60, std::int64_t commit_date_shift = 0) {
+    const std::string record_commit = make_record(commit, verdict, machine, key, age_seconds, commit_date_shift);
+    git_in(dev, {"push", "-q", "origin", record_commit + ":" + result_ref_of(record_commit)});
     return record_commit;
   }
 
@@ -128,6 +144,8 @@ class CiScene {
     return dir;
   }
 
+  std::string backend = "override";  // the devices of the records made
+  int gpus = 2;
   TempDir tmp;
   fs::path remote = tmp / "remote.git";
   fs::path dev = tmp / "dev";

@@ -15,6 +15,7 @@ using gatekit::testing::CiScene;
 using gatekit::testing::CiSeams;
 using gatekit::testing::git_in;
 using gatekit::testing::GitHubServer;
+using gatekit::testing::now_seconds;
 
 namespace {
 
@@ -104,7 +105,8 @@ TEST_CASE("ci-status posts the seed's descriptions for an exact result, a docs-o
   CHECK(seams.workflow.outputs.at("state") == "pending");
   CHECK(seams.workflow.outputs.at("posted") == "true");
   CHECK(seams.workflow.outputs.at("tree") == scene.tree_of(code));
-  CHECK(seams.workflow.masked == std::vector<std::string>{"t0ken", "t0ken", "t0ken"});
+  // Each run masks the token for its two calls: reading the commit's statuses, posting.
+  CHECK(seams.workflow.masked == std::vector<std::string>(6, "t0ken"));
 }
 
 TEST_CASE("ci-status: a failed result posts failure, a docs-only pull request no code change", "[ci-status][git][api]") {
@@ -121,9 +123,10 @@ TEST_CASE("ci-status: a failed result posts failure, a docs-only pull request no
   CHECK(run_ci_status(options_for(ci, docs), context) == ExitCode::pass);
   const auto statuses = posted(server);
   REQUIRE(statuses.size() == 2);
-  CHECK((statuses[0].state + ": " + statuses[0].description) == "failure: failed");
+  CHECK(statuses[0].state == "failure");
+  CHECK(statuses[0].description.starts_with("failed (result of 20"));
   CHECK((statuses[1].state + ": " + statuses[1].description) == "success: no code change");
-  CHECK(seams.workflow.summary.find("## gate/gpu: ❌ failure — failed") != std::string::npos);
+  CHECK(seams.workflow.summary.find("## gate/gpu: ❌ failure — failed (result of ") != std::string::npos);
 }
 
 TEST_CASE("ci-status sets the head's status from a merge-commit checkout", "[ci-status][git][api]") {
@@ -207,8 +210,8 @@ TEST_CASE("ci-status counts only results signed by a key of the base branch's al
   SECTION("bad: a signed result whose message was changed afterwards counts as absent") {
     const std::string head = open_pull_request(scene, "tampered", 3, [&] { scene.write("src/a.py", "A = 3\n"); });
     // alice's signature over a failed result, on the message of a passing one
-    const std::string signed_fail = scene.publish(head, Verdict::fail, "alice-box", &alice);
-    const std::string plain_pass = scene.publish(head, Verdict::pass, "alice-box");
+    const std::string signed_fail = scene.make_record(head, Verdict::fail, "alice-box", &alice);
+    const std::string plain_pass = scene.make_record(head, Verdict::pass, "alice-box");
     const std::string raw_fail = git_in(scene.dev, {"cat-file", "commit", signed_fail});
     const std::string raw_pass = git_in(scene.dev, {"cat-file", "commit", plain_pass});
     const std::string raw = raw_fail.substr(0, raw_fail.find("\n\n")) + raw_pass.substr(raw_pass.find("\n\n"));
@@ -320,4 +323,187 @@ TEST_CASE("ci-status refuses options that could reach git as options", "[ci-stat
   o.base = "refs/tags/v1";
   CHECK(refused(o) == "--base must be a branch or a commit, got 'refs/tags/v1'");
   CHECK(seams.processes.calls.empty());
+}
+
+TEST_CASE("ci-status judges a key's validity at the time of the check, not at the commit date the signer chose",
+          "[ci-status][signatures][git][api]") {
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  scene.write(".github/gatekit/gpu-gate.yml",
+              "expiry_days: 3650\nsigning:\n  sign: true\n  allowed_signers: .github/gatekit/allowed_signers\n");
+  // alice's key stopped being valid on 1 January 2020.
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com valid-before=\"20200101\" " + alice.public_line + "\n");
+  scene.commit("the gate's trust");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::int64_t in_2019 = now_seconds() - 1'577'750'400;  // age that puts it at 2019-12-31T00:00:00Z
+
+  SECTION("a record committed in 2019 with a current time: left out for its commit date") {
+    const std::string head = open_pull_request(scene, "back-dated", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+    scene.publish(head, Verdict::pass, "alice-box", &alice, 60, -(now_seconds() - 60 - 1'577'750'400));
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "pending");
+    CHECK(status.description == "no gate result for this tree");
+    CHECK(seams.workflow.summary.find(") is not its time (") != std::string::npos);
+    CHECK(seams.workflow.summary.find("2019-12-31T00:00:00Z") != std::string::npos);
+  }
+  SECTION("a record dated 2019 throughout, when the key was valid: signed by a key not valid now") {
+    const std::string head = open_pull_request(scene, "old", 2, [&] { scene.write("src/a.py", "A = 2\n"); });
+    scene.publish(head, Verdict::pass, "alice-box", &alice, in_2019);
+    CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+    const auto status = posted(server).at(0);
+    CHECK(status.state == "pending");
+    CHECK(status.description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+    CHECK(seams.workflow.summary.find("key not valid now") != std::string::npos);
+  }
+  SECTION("a valid-before that does not read is an error naming the file, the line and the option") {
+    scene.write(".github/gatekit/allowed_signers", "# keys\nalice@example.com valid-before=\"2020-01-01\" " + alice.public_line + "\n");
+    git_in(scene.dev, {"switch", "-q", "main"});
+    scene.commit("a typo");
+    git_in(scene.dev, {"push", "-q", "origin", "main"});
+    const std::string head = open_pull_request(scene, "typo", 3, [&] { scene.write("src/a.py", "A = 3\n"); });
+    scene.publish(head, Verdict::pass, "alice-box", &alice);
+    try {
+      (void)run_ci_status(options_for(scene.ci_clone(), head), context);
+      FAIL("no error");
+    } catch (const Failure& failure) {
+      CHECK(failure.error().kind == ErrorKind::bad_input);
+      CHECK(failure.error().message ==
+            "main:.github/gatekit/allowed_signers:2: valid-before: '2020-01-01' is not a time like 20260101, "
+            "202601011200 or 20260101120000Z");
+    }
+    CHECK(posted(server).at(0).state == "error");
+  }
+}
+
+TEST_CASE("ci-status: an older result never undoes a newer failure CI has seen", "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  const std::string older_pass = scene.publish(head, Verdict::pass, "gpu-box", nullptr, 600);
+  const std::string newer_fail = scene.publish(head, Verdict::fail, "gpu-box", nullptr, 60);
+  // Each run has its own ref: the failure did not replace the pass.
+  REQUIRE(git_in(scene.remote, {"for-each-ref", "--format=%(objectname)", "refs/gatekit-gate/"}).size() == 2 * 40 + 1);
+  const auto ci = scene.ci_clone();
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  const std::string failed = posted(server).at(0).description;
+  CHECK(failed.starts_with("failed (result of "));
+
+  std::string refused;  // what the summary must say about the failure's ref
+  SECTION("the failure's ref deleted") {
+    git_in(scene.dev, {"push", "-q", "origin", ":" + scene.result_ref_of(newer_fail)});
+  }
+  SECTION("the older pass force-pushed over the failure's ref") {
+    git_in(scene.dev, {"push", "-q", "-f", "origin", older_pass + ":" + scene.result_ref_of(newer_fail)});
+    refused = "the ref's run id is not the record's time and commit";
+  }
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  CHECK(seams.workflow.summary.find(refused) != std::string::npos);
+  auto statuses = posted(server);
+  REQUIRE(statuses.size() == 2);
+  CHECK(statuses[1].state == "failure");
+  CHECK(statuses[1].description == failed.substr(0, failed.size() - 1) + "; older results do not undo it)");
+  CHECK(seams.workflow.summary.find("A failure was posted on this commit before") != std::string::npos);
+  // A newer result counts again.
+  scene.publish(head, Verdict::pass, "gpu-box", nullptr, 10);
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  statuses = posted(server);
+  REQUIRE(statuses.size() == 3);
+  CHECK((statuses[2].state + ": " + statuses[2].description) == "success: passed in 4m");
+}
+
+TEST_CASE("ci-status mirrors the remote's results: a deleted result is gone, a clashing name blocks nothing",
+          "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  // A result of the first layout, refs/gatekit-gate/<tree>/m1.
+  const std::string record = scene.make_record(head, Verdict::pass, "m1");
+  const std::string legacy = "refs/gatekit-gate/" + scene.tree_of(head) + "/m1";
+  git_in(scene.dev, {"push", "-q", "origin", record + ":" + legacy});
+  const auto ci = scene.ci_clone();  // a persistent workspace: the same clone for every run
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  CHECK(posted(server).at(0).description == "passed in 4m");
+  // On the remote, the result goes, and a ref whose name nests under the old one arrives.
+  git_in(scene.dev, {"push", "-q", "origin", ":" + legacy});
+  git_in(scene.dev, {"push", "-q", "origin", record + ":" + legacy + "/extra"});
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 2);
+  CHECK((statuses[1].state + ": " + statuses[1].description) == "pending: no gate result for this tree");
+  CHECK(git_in(ci, {"for-each-ref", "--format=%(refname)", "refs/gatekit-gate/"}) == legacy + "/extra");
+  CHECK(seams.workflow.summary.find("not a result ref name") != std::string::npos);
+}
+
+TEST_CASE("ci-status: a result recorded without a GPU counts only when the base branch lets a CPU machine gate",
+          "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  scene.backend = "none";
+  scene.gpus = 0;
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "laptop");  // pushed by hand: gpu-gate itself keeps it local
+  CHECK(run_ci_status(options_for(scene.ci_clone("ci1"), head), context) == ExitCode::pass);
+  CHECK(posted(server).at(0).description == "no gate result for this tree");
+  CHECK(seams.workflow.summary.find("recorded without a GPU (gpu-count 0)") != std::string::npos);
+  git_in(scene.dev, {"switch", "-q", "main"});
+  scene.write(".github/gatekit/gpu-gate.yml", "cpu_gate: true\n");
+  scene.commit("a CPU machine may gate");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  CHECK(run_ci_status(options_for(scene.ci_clone("ci2"), head), context) == ExitCode::pass);
+  CHECK((posted(server).at(1).state + ": " + posted(server).at(1).description) ==
+        "success: passed in 4m (no GPU; cpu_gate is on)");
+}
+
+TEST_CASE("ci-status: a result dated ahead by more than the allowed skew does not win", "[ci-status][git][api]") {
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::fail, "honest-box", nullptr, 60);
+  scene.publish(head, Verdict::pass, "fast-clock", nullptr, -30 * 60);  // 30 minutes ahead
+  CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
+  CHECK(posted(server).at(0).state == "failure");
+  CHECK(seams.workflow.summary.find("in the future: the allowed clock skew is 5 minutes") != std::string::npos);
+}
+
+TEST_CASE("ci-status: a key in the base branch's revoked keys is not trusted, and a named file must exist",
+          "[ci-status][signatures][git][api]") {
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  sign: true\n  allowed_signers: .github/gatekit/allowed_signers\n"
+                                              "  revoked_keys: .github/gatekit/revoked_keys\n");
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n");
+  scene.write(".github/gatekit/revoked_keys", alice.public_line + "\n");
+  scene.commit("alice's key is revoked");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "alice-box", &alice);
+  CHECK(run_ci_status(options_for(scene.ci_clone("ci1"), head), context) == ExitCode::pass);
+  CHECK(posted(server).at(0).description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+  // The file named but gone from the base branch: fail closed.
+  git_in(scene.dev, {"switch", "-q", "main"});
+  git_in(scene.dev, {"rm", "-q", ".github/gatekit/revoked_keys"});
+  scene.commit("revocations lost");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  try {
+    (void)run_ci_status(options_for(scene.ci_clone("ci2"), head), context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "the revoked-keys file .github/gatekit/revoked_keys is not on the base branch main");
+  }
+  CHECK(posted(server).at(1).state == "error");
 }

@@ -15,6 +15,8 @@ TEST_CASE("no file at the default path gives the defaults; a named file must exi
   CHECK(config->workers == 8);
   CHECK(config->namespace_ == "gatekit-gate");
   CHECK(config->expiry == std::chrono::hours(24 * 28));
+  CHECK(config->clock_skew == std::chrono::minutes(5));
+  CHECK_FALSE(config->cpu_gate);
   CHECK(config->command == std::vector<std::string>{"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"});
   CHECK_FALSE(config->docs_patterns.empty());
   auto missing = load_config(files, "gate.yml", true);
@@ -33,12 +35,15 @@ scope:
 nightly_marker: slow
 namespace: team-gate
 expiry_days: 14
+clock_skew_minutes: 2
+cpu_gate: true
 docs: ["docs/**", "**.md"]
 concurrency: ["src/stream/**"]
 stress_repeats: 5
 signing:
   sign: true
   allowed_signers: .github/allowed_signers
+  revoked_keys: .github/revoked_keys
 test_map: build/map.json
 )", "gate.yml");
   REQUIRE(config.ok());
@@ -50,11 +55,14 @@ test_map: build/map.json
   CHECK(config->nightly_marker == "slow");
   CHECK(config->namespace_ == "team-gate");
   CHECK(config->expiry == std::chrono::hours(24 * 14));
+  CHECK(config->clock_skew == std::chrono::minutes(2));
+  CHECK(config->cpu_gate);
   CHECK(config->docs_patterns == std::vector<std::string>{"docs/**", "**.md"});
   CHECK(config->concurrency_patterns == std::vector<std::string>{"src/stream/**"});
   CHECK(config->stress_repeats == 5);
   CHECK(config->sign);
   CHECK(config->allowed_signers == ".github/allowed_signers");
+  CHECK(config->revoked_keys == ".github/revoked_keys");
   CHECK(config->test_map == "build/map.json");
   CHECK(config->source == "gate.yml");
 }
@@ -83,8 +91,8 @@ colour: red
         "gate.yml:5:3: scope.folder: unknown key 'folder' (did you mean 'folders'?)\n"
         "gate.yml:6:14: expiry_days: expected an integer, got the string \"28\" (remove the quotes)\n"
         "gate.yml:7:8: docs[0]: reversed range 'z-a' in brackets\n"
-        "gate.yml:8:10: signing: expected a map with sign, allowed_signers, got 'yes'\n"
+        "gate.yml:8:10: signing: expected a map with sign, allowed_signers, revoked_keys, got 'yes'\n"
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
-        "expiry_days, docs, concurrency, stress_repeats, signing, test_map, selection)");
+        "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map, selection)");
 }

@@ -171,7 +171,11 @@ TEST_CASE("full: real pytest passes on the fixture suite; a device-dependent fil
 
   // The result is recorded for the tested tree, as a failure.
   const auto tree = capture(dir.path(), "git rev-parse 'HEAD^{tree}'").substr(0, 40);
-  const auto message = capture(dir.path(), "git log -1 --format=%B refs/gatekit-gate-mine/" + tree + "/test-machine");
+  // No GPU here: the result stays local, under refs/gatekit-gate-nogpu/, in a ref of its own.
+  const auto ref = capture(dir.path(), "git for-each-ref --format='%(refname)' refs/gatekit-gate-nogpu/" + tree + "/");
+  CHECK(ref.starts_with("refs/gatekit-gate-nogpu/" + tree + "/test-machine@"));
+  CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/").empty());
+  const auto message = capture(dir.path(), "git log -1 --format=%B " + ref.substr(0, ref.find('\n')));
   CHECK(message.find("verdict: fail\n") != std::string::npos);
   CHECK(message.find("scope: full") != std::string::npos);
   // The developer's checkout is untouched apart from the map, and no worktree is left behind.
@@ -260,7 +264,7 @@ TEST_CASE("full: a pass that ends other than 0 or 1 is could-not-evaluate, and n
       CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
       CHECK(failure.error().message.rfind(row.message, 0) == 0);
     }
-    CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/").empty());
+    CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/ refs/gatekit-gate-nogpu/").empty());
     CHECK(capture(dir.path(), "git worktree list | wc -l") == "1\n");
   }
 }
@@ -281,5 +285,5 @@ TEST_CASE("full: no GPU visible is could-not-evaluate unless --allow-no-gpu") {
     CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
     CHECK(failure.error().message.rfind("no GPU is visible (", 0) == 0);
   }
-  CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/").empty());
+  CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/ refs/gatekit-gate-nogpu/").empty());
 }

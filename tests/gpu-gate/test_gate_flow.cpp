@@ -1,5 +1,6 @@
 // run and status end to end: real git repositories with a bare remote, real pytest runs of
 // the fixture suite (tests/gpu-gate/data/gate_suite), and an injected clock for the times.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/process.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
 #include "status.hpp"
@@ -19,9 +21,11 @@ using namespace gatekit::gpu_gate;
 
 namespace {
 
-// Real processes and files; a fake clock, so record times and expiry are the test's.
+// Real processes and files; a fake clock, so record times and expiry are the test's. GPU
+// discovery finds one GPU through the stand-in HIP runtime (tests/smoke-runner/stub).
 struct Seams {
-  MapEnvironment env;
+  Seams() { setenv("FAKE_HIP_DEVICES", "1", 1); }
+  MapEnvironment env{{"GATEKIT_HIP_LIBRARY", GATEKIT_FAKE_hip_LIBRARY}, {"GATEKIT_CUDA_LIBRARY", "none"}};
   FakeClock clock{FakeClock::time_point(std::chrono::seconds(1'800'000'000))};
   SystemFiles files;
   SystemProcessRunner processes;
@@ -73,6 +77,8 @@ struct Project {
     run_sh(work, "mkdir -p \"$(dirname '" + file + "')\" && printf '" + text + "' >> '" + file + "' && git add -A && " + kCommit + " -m '" + message + "'");
   }
   std::string rev(const std::string& what) { return line(run_sh(work, "git rev-parse '" + what + "'")); }
+  // The result refs under a prefix, one a line.
+  std::string refs(const std::string& prefix) { return line(run_sh(work, "git for-each-ref --format='%(refname)' " + prefix)); }
   std::string test_log() {
     std::ifstream in(log);
     std::stringstream text;
@@ -85,7 +91,6 @@ ExitCode gate_run(Project& p, Seams& seams, const std::string& machine) {
   RunOptions options;
   options.repo_dir = p.work.string();
   options.machine = machine;
-  options.allow_no_gpu = true;  // no GPU on the test host: the record says gpu-count 0
   auto context = seams.context();
   return run_run(options, context);
 }
@@ -115,11 +120,14 @@ TEST_CASE("run tests the committed tree with real pytest, records it, and status
   // change does not touch the stream code.
   CHECK(p.test_log() == "device=gpu stress=\n");
   const std::string tree = p.rev("HEAD^{tree}");
-  const std::string ref = "refs/gatekit-gate-mine/" + tree + "/m1";
+  // A ref of its own: the tree, the machine, and the run (its time and record commit).
+  const std::string ref = p.refs("refs/gatekit-gate-mine/");
+  const std::string record_commit = p.rev(ref);
+  CHECK(ref == "refs/gatekit-gate-mine/" + tree + "/m1@20270115T080000Z-" + record_commit.substr(0, 12));
   const std::string message = run_sh(p.work, "git log -1 --format=%B " + ref);
   CHECK(message.find("verdict: pass\n") != std::string::npos);
   CHECK(message.find("passed: 2\nfailed: 0\nskipped: 0\nerrors: 0\ncommit: " + p.rev("HEAD") + "\ntree: " + tree + "\n") != std::string::npos);
-  CHECK(message.find("time: 2027-01-15T08:00:00Z\nmachine: m1\ngpu-backend: none\ngpu-count: 0\n") != std::string::npos);
+  CHECK(message.find("time: 2027-01-15T08:00:00Z\nmachine: m1\ngpu-backend: hip\ngpu-count: 1\ngpu: Fake Instinct 0\n") != std::string::npos);
   CHECK(message.find("scope: gate: 2 test files, 2 workers\nstress: not needed (no concurrency change)\n") != std::string::npos);
   // The record commit's tree is the tested tree; the developer's checkout is untouched.
   CHECK(line(run_sh(p.work, "git rev-parse " + ref + "^{tree}")) == tree);
@@ -143,12 +151,13 @@ TEST_CASE("two machines on one tree: the newest result counts; results expire") 
   unsetenv("GATE_FORCE_FAIL");
   auto status = status_of(p, seams);
   CHECK(status.state == GateState::failure);
-  CHECK(status.description == "failed");
+  CHECK(status.description == "failed (result of 2027-01-15T08:05:00Z)");
   REQUIRE(status.record);
   CHECK(status.record->machine == "m2");
   seams.clock.advance(std::chrono::minutes(5));
-  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);  // a rerun on m1 replaces its result
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);  // a rerun on m1: a ref of its own, the newest counts
   CHECK(status_of(p, seams).state == GateState::success);
+  CHECK(split_lines(p.refs("refs/gatekit-gate-mine/")).size() == 3);
   seams.clock.advance(std::chrono::hours(24 * 28 + 1));
   status = status_of(p, seams);
   CHECK(status.state == GateState::pending);
@@ -208,10 +217,17 @@ TEST_CASE("a change to concurrency code adds the stress pass: three more runs un
   p.commit("src/stream/queue.py", "\\n# touched\\n", "stream change");
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
   CHECK(p.test_log() == "device=gpu stress=\ndevice=gpu stress=1\ndevice=gpu stress=1\ndevice=gpu stress=1\n");
-  const std::string message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
-  CHECK(message.find("stress: passed 3x (src/stream/queue.py)\n") != std::string::npos);
-  // The gate pass ran 2 tests, each stress repeat the stream test only.
-  CHECK(message.find("passed: 5\n") != std::string::npos);
+  const std::string message = run_sh(p.work, "git log -1 --format=%B " + p.refs("refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/"));
+  // The stress pass runs the test files that import the changed module, wherever they are:
+  // tests/test_queue_load.py lies outside the gate's scope (tests/gpu); the kernel test,
+  // which does not import it, is not stressed.
+  CHECK(message.find("stress: passed 3x on 2 test files: tests/gpu/stream/test_queue.py, tests/test_queue_load.py "
+                     "(src/stream/queue.py)\n") != std::string::npos);
+  // The gate pass ran 2 tests, each stress repeat the two stream tests.
+  CHECK(message.find("passed: 8\n") != std::string::npos);
+  const auto& log = seams.workflow.lines;
+  CHECK(std::find(log.begin(), log.end(), "  tests/test_queue_load.py: imports src/stream/queue.py") != log.end());
+  CHECK(seams.workflow.summary.find("| `tests/test_queue_load.py` | imports src/stream/queue.py |") != std::string::npos);
 }
 
 TEST_CASE("a dirty tree is refused, naming the files; nothing runs") {
@@ -237,7 +253,7 @@ TEST_CASE("with signing on, the record commit carries a good SSH signature") {
   p.commit(".github/gatekit/gpu-gate.yml", "signing:\\n  sign: true\\n", "sign results");
   run_sh(p.work, "git config user.signingkey " + (p.dir / "key.pub").string());
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
-  const std::string ref = "refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1";
+  const std::string ref = p.refs("refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/");
   run_sh(p.dir.path(), "printf 'gate@example.com %s\\n' \"$(cat key.pub)\" > allowed");
   int rc = 0;
   const std::string verify = run_sh(p.work, "git -c gpg.ssh.allowedSignersFile=" + (p.dir / "allowed").string() +
@@ -307,7 +323,8 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
   SECTION("no selection file: the gate leaves out `nightly` (the configuration's nightly_marker)") {
     REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
     CHECK(p.test_log() == "device=gpu stress=\n");  // the gate pass ran, the costly test did not
-    const auto message = run_sh(p.work, "git log -1 --format=%B refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m1");
+    const auto message =
+        run_sh(p.work, "git log -1 --format=%B " + p.refs("refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/"));
     CHECK(message.find("passed: 2\nfailed: 0\nskipped: 0\n") != std::string::npos);
     CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
                     "markers: not nightly: the nightly tests left out (no selection file at .github/gatekit/suite.yml)") !=
@@ -372,4 +389,64 @@ TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, l
                          ":9:12: selection: the tested commit has no file 'ci/suite.yml'");
   CHECK(p.test_log().empty());  // nothing ran
   CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
+TEST_CASE("a result recorded without a GPU stays local and never counts, unless cpu_gate lets a CPU machine gate") {
+  Project p;
+  Seams seams;
+  seams.env.set("GATEKIT_HIP_LIBRARY", "none");  // no GPU visible
+  run_sh(p.work, "git config remote.origin.push HEAD && git config --add remote.origin.push "
+                 "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*' && git checkout -q -b feature");
+  p.commit("src/kernels.py", "\\n# change\\n", "code change");
+  RunOptions options;
+  options.repo_dir = p.work.string();
+  options.machine = "laptop";
+  auto context = seams.context();
+  try {
+    (void)run_run(options, context);
+    FAIL("a run without a GPU was recorded");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message.ends_with(
+        "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)"));
+  }
+  options.allow_no_gpu = true;
+  REQUIRE(run_run(options, context) == ExitCode::pass);
+  const std::string tree = p.rev("HEAD^{tree}");
+  const std::string ref = p.refs("refs/gatekit-gate-nogpu/");
+  CHECK(ref.starts_with("refs/gatekit-gate-nogpu/" + tree + "/laptop@"));
+  CHECK(p.refs("refs/gatekit-gate-mine/").empty());
+  CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
+                  "recorded without a GPU: the result stays in this clone (" + ref +
+                      "), is never pushed and never counts for gate/gpu (set cpu_gate: true in the configuration to let a "
+                      "CPU machine gate)") != seams.workflow.lines.end());
+  auto status = status_of(p, seams);
+  CHECK(status.state == GateState::pending);
+  REQUIRE(status.ignored.size() == 1);
+  CHECK(status.ignored[0] == "'" + ref + "': recorded without a GPU (gpu-count 0): only a GPU machine's result counts "
+                             "(the configuration does not set cpu_gate)");
+  // A plain push (setup's refspecs) sends the branch, not the result.
+  run_sh(p.work, "git push -q");
+  CHECK(line(run_sh(p.remote, "git for-each-ref refs/gatekit-gate refs/gatekit-gate-nogpu")).empty());
+  // --publish refuses it.
+  options.publish = true;
+  p.commit("src/kernels.py", "\\n# again\\n", "more code");
+  try {
+    (void)run_run(options, context);
+    FAIL("a result without a GPU was published");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+    CHECK(failure.error().message.starts_with("the result was recorded without a GPU and stays local (refs/gatekit-gate-nogpu/"));
+  }
+  CHECK(line(run_sh(p.remote, "git for-each-ref refs/gatekit-gate")).empty());
+  // With cpu_gate the configuration lets a CPU machine gate: published, counted, and said.
+  p.commit(".github/gatekit/gpu-gate.yml", "cpu_gate: true\\n", "a CPU machine may gate");
+  REQUIRE(run_run(options, context) == ExitCode::pass);
+  CHECK(line(run_sh(p.remote, "git for-each-ref --format='%(refname)' refs/gatekit-gate")).starts_with(
+      "refs/gatekit-gate/" + p.rev("HEAD^{tree}") + "/laptop@"));
+  Git git(seams.processes, p.work);
+  Config config = default_config();
+  config.cpu_gate = true;
+  StatusQuery query;
+  query.now = std::chrono::duration_cast<std::chrono::seconds>(seams.clock.now().time_since_epoch()).count();
+  auto gathered = gather_status_input(git, config, query);
+  REQUIRE(gathered.ok());
+  CHECK(decide_status(gathered->input).description == "passed in 0s (no GPU; cpu_gate is on)");
 }

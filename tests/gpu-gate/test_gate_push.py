@@ -43,9 +43,10 @@ def commit(repo, path, text, message):
     return git(repo, "rev-parse", "HEAD")
 
 
-def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True):
-    """A result as `gpu-gate run` records it: a commit of the tested tree, the message in the
-    documented form, under refs/gatekit-gate-mine/<tree>/<machine>."""
+def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False):
+    """A result as gpu-gate records it: a commit of the tested tree, the message in the
+    documented form, under refs/gatekit-gate-mine/<tree>/<machine>@<run> (run=True, as `run`
+    writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout)."""
     sha = git(repo, "rev-parse", rev)
     tree = git(repo, "rev-parse", rev + "^{tree}")
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -60,6 +61,8 @@ def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True):
     made = subprocess.run(["git", *IDENTITY, "commit-tree", tree], cwd=repo, input=message, capture_output=True,
                           text=True, env=env, check=True).stdout.strip()
     ref = f"refs/gatekit-gate{'-mine' if mine else ''}/{tree}/{machine}"
+    if run:
+        ref += "@" + when.strftime("%Y%m%dT%H%M%SZ") + "-" + made[:12]
     git(repo, "update-ref", ref, made)
     return ref
 
@@ -130,6 +133,22 @@ def test_setup_then_a_plain_push_carries_the_branch_and_the_results(project):
     assert "note: a plain `git push` follows push.default again" in undo.stdout.splitlines()
 
 
+def test_setup_undo_keeps_a_value_added_by_hand_even_when_identical(project):
+    tmp, work, remote = project
+    git(work, "config", "--add", "remote.origin.fetch", "+refs/notes/*:refs/notes/*")  # the person's own
+    assert gate(work, "setup").returncode == 0
+    # After setup, the person adds by hand the very values setup added.
+    git(work, "config", "--add", "remote.origin.push", "HEAD")
+    git(work, "config", "--add", "remote.origin.fetch", "+refs/gatekit-gate/*:refs/gatekit-gate/*")
+    undo = gate(work, "setup", "--undo")
+    assert undo.returncode == 0, undo.stderr
+    assert git(work, "config", "--get-all", "remote.origin.push").splitlines() == ["HEAD"]
+    assert git(work, "config", "--get-all", "remote.origin.fetch").splitlines() == [
+        "+refs/heads/*:refs/remotes/origin/*", "+refs/notes/*:refs/notes/*", "+refs/gatekit-gate/*:refs/gatekit-gate/*"]
+    assert "note: remote.origin.push HEAD was also set by hand: that copy stays" in undo.stdout.splitlines()
+    assert git(work, "config", "--get-all", "gatekit-gpu-gate.origin.added", check=False).returncode == 1
+
+
 def test_a_detached_head_pushes_nothing_plainly_and_the_results_go_on_their_own(project):
     tmp, work, remote = project
     assert gate(work, "setup").returncode == 0
@@ -147,13 +166,16 @@ def test_a_detached_head_pushes_nothing_plainly_and_the_results_go_on_their_own(
 def test_status_text_names_the_state_the_result_and_how_to_publish(project):
     tmp, work, remote = project
     commit(work, "src/lib.py", "w = 4\n", "code")
-    record(work, "m1", now(), verdict="fail")
+    when = now()
+    ref = record(work, "m1", when, verdict="fail", run=True)
     done = gate(work, "status", "--machine", "m1")
     assert done.returncode == 0, done.stderr
     tree = git(work, "rev-parse", "HEAD^{tree}")
+    assert ref.startswith(f"refs/gatekit-gate-mine/{tree}/m1@{when.strftime('%Y%m%dT%H%M%SZ')}-")
     assert done.stdout.splitlines() == [
-        f"gate/gpu for {git(work, 'rev-parse', 'HEAD')[:12]}: failure \"failed\"",
-        f"  counted result: refs/gatekit-gate-mine/{tree}/m1",
+        f"gate/gpu for {git(work, 'rev-parse', 'HEAD')[:12]}: failure \"failed (result of "
+        f"{when.strftime('%Y-%m-%dT%H:%M:%SZ')})\"",
+        f"  counted result: {ref}",
         "  this machine (m1): not yet: run `git push` (after gpu-gate setup), or git push origin "
         "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'"]
 
@@ -216,7 +238,13 @@ def test_prune_deletes_expired_results_here_and_on_the_remote_but_spares_an_open
     assert relied in git(work, "for-each-ref", "--format=%(refname)").split()
 
 
-def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
+FAKE_GPU = {"GATEKIT_HIP_LIBRARY": str(Path(os.environ["GATEKIT_BUILD_DIR"]) / "tests" / "smoke-runner" / "stub" /
+                                      "libgatekit_fake_hip.so"),
+            "GATEKIT_CUDA_LIBRARY": "none", "FAKE_HIP_DEVICES": "1"}
+NO_GPU = {"GATEKIT_HIP_LIBRARY": "none", "GATEKIT_CUDA_LIBRARY": "none"}
+
+
+def suite_project(tmp_path):
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
     work = tmp_path / "work"
@@ -230,20 +258,143 @@ def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
     git(work, "push", "-q", "-u", "origin", "main")
     git(work, "remote", "set-head", "origin", "main")
     git(work, "checkout", "-q", "-b", "feature")
+    return remote, work
+
+
+def results(repo, prefix="refs/gatekit-gate/"):
+    return git(repo, "for-each-ref", "--format=%(refname)", prefix).split()
+
+
+def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
+    remote, work = suite_project(tmp_path)
     commit(work, "src/kernels.py", "# faster\n", "code")
     tree = git(work, "rev-parse", "HEAD^{tree}")
     with FakeGitHub(token="t0ken") as srv:
         srv.add_run("o/r", "c" * 40, workflow="gate.yml")
-        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
-        done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", "--pr", "7", env=env)
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r", **FAKE_GPU}
+        done = gate(work, "run", "--machine", "m1", "--publish", "--pr", "7", env=env)
         assert done.returncode == 0, done.stdout + done.stderr
         assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
-    assert git(remote, "rev-parse", f"refs/gatekit-gate/{tree}/m1") == git(work, "rev-parse", f"refs/gatekit-gate-mine/{tree}/m1")
+    [mine] = results(work, "refs/gatekit-gate-mine/")
+    assert mine.startswith(f"refs/gatekit-gate-mine/{tree}/m1@")
+    published = mine.replace("gatekit-gate-mine", "gatekit-gate")
+    assert results(remote) == [published]
+    assert git(remote, "rev-parse", published) == git(work, "rev-parse", mine)
     assert "asked CI to refresh the status: gate.yml on main for pull request 7" in done.stdout.splitlines()
     # Without a token the result is still pushed, and the log says how to refresh by hand.
     commit(work, "src/kernels.py", "# again\n", "code 2")
-    done = gate(work, "run", "--allow-no-gpu", "--machine", "m1", "--publish", "--pr", "7")
+    done = gate(work, "run", "--machine", "m1", "--publish", "--pr", "7", env=FAKE_GPU)
     assert done.returncode == 0, done.stdout + done.stderr
     assert ("CI was not asked to refresh the status (no token: GITHUB_TOKEN or GH_TOKEN); it reads the result on its "
             "next run, or: gh workflow run gate.yml -f pr=7") in done.stdout.splitlines()
-    assert git(remote, "rev-parse", f"refs/gatekit-gate/{git(work, 'rev-parse', 'HEAD^{tree}')}/m1")
+    assert [r for r in results(remote) if f"/{git(work, 'rev-parse', 'HEAD^{tree}')}/m1@" in r]
+
+
+def test_run_publish_without_pr_refreshes_the_pull_requests_whose_head_it_tested(tmp_path):
+    """Strict mode posts gate/gpu only from the default branch's dispatch or workflow_run
+    (docs/gpu-gate.md, "Trust model"), and the dispatch needs a pull request number: without
+    --pr, `run --publish` dispatches once for each open pull request whose head is the tested
+    commit, none for the others."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    work = tmp_path / "work"
+    import shutil
+    shutil.copytree(Path(os.environ["GATEKIT_SOURCE_DIR"]) / "tests/gpu-gate/data/gate_suite", work)
+    (work / ".gitignore").write_text("__pycache__/\n")
+    git(work, "init", "-q", "-b", "main")
+    git(work, "remote", "add", "origin", f"file://{remote}")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "suite")
+    base = git(work, "rev-parse", "HEAD")
+    git(work, "push", "-q", "-u", "origin", "main")
+    git(work, "remote", "set-head", "origin", "main")
+    git(work, "checkout", "-q", "-b", "feature")
+    head = commit(work, "src/kernels.py", "# faster\n", "code")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", "c" * 40, workflow="gate.yml")
+        for number, sha, state in ((7, head, "open"), (8, "d" * 40, "open"), (9, head, "closed")):
+            srv.add_pull("o/r", number, head_sha=sha, base_sha=base, head_ref=f"pr{number}", state=state)
+            srv.add_issue("o/r", f"PR {number}", number=number, pull_request=True, state=state)
+        env = {**FAKE_GPU, "GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        done = gate(work, "run", "--machine", "m1", "--publish", env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
+    assert "asked CI to refresh the status: gate.yml on main for pull request 7" in done.stdout.splitlines()
+    # No open pull request has the new head: nothing is dispatched, and the log says how.
+    later = commit(work, "src/kernels.py", "# again\n", "code 2")
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_run("o/r", "c" * 40, workflow="gate.yml")
+        srv.add_pull("o/r", 7, head_sha=head, base_sha=base, head_ref="pr7")
+        srv.add_issue("o/r", "PR 7", number=7, pull_request=True)
+        env = {**FAKE_GPU, "GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
+        done = gate(work, "run", "--machine", "m1", "--publish", env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert srv.dispatches == []
+    assert (f"no open pull request of o/r has {later} as its head: CI reads the result when a pull request's CPU "
+            "or GPU workflow next finishes, or: gh workflow run gate.yml -f pr=<number>") in done.stdout.splitlines()
+
+
+def test_a_result_without_a_gpu_stays_local_a_plain_push_leaves_it_and_status_says_why(tmp_path):
+    remote, work = suite_project(tmp_path)
+    assert gate(work, "setup").returncode == 0
+    commit(work, "src/kernels.py", "# cpu only\n", "code")
+    refused = gate(work, "run", "--machine", "laptop", env=NO_GPU)
+    assert refused.returncode == 3
+    done = gate(work, "run", "--machine", "laptop", "--allow-no-gpu", env=NO_GPU)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [ref] = results(work, "refs/gatekit-gate-nogpu/")
+    assert results(work, "refs/gatekit-gate-mine/") == []
+    git(work, "push", "-q")  # plain, after setup
+    assert git(remote, "rev-parse", "refs/heads/feature") == git(work, "rev-parse", "HEAD")
+    assert results(remote, "refs/") == ["refs/heads/feature", "refs/heads/main"]
+    status = json.loads(gate(work, "status", "--json", "--machine", "laptop").stdout)
+    assert (status["state"], status["description"]) == ("pending", "no gate result for this tree")
+    assert status["ignored"] == [f"'{ref}': recorded without a GPU (gpu-count 0): only a GPU machine's result counts "
+                                 "(the configuration does not set cpu_gate)"]
+
+
+def test_prune_keeps_the_newest_result_per_tree_and_machine_and_retires_the_first_layout(project):
+    tmp, work, remote = project
+    assert gate(work, "setup").returncode == 0
+    commit(work, "src/lib.py", "c = 3\n", "code")
+    tree = git(work, "rev-parse", "HEAD^{tree}")
+    legacy = record(work, "m1", now() - datetime.timedelta(days=2))  # refs/gatekit-gate-mine/<tree>/m1
+    other = record(work, "m2", now() - datetime.timedelta(days=2))
+    git(work, "push", "-q")
+    # A newer run of m1 on the same tree, in a ref of its own (as gpu-gate run writes it).
+    newer = record(work, "m1", now() - datetime.timedelta(hours=1), run=True)
+    git(work, "push", "-q")
+    assert len(results(remote)) == 3
+    done = gate(work, "prune")
+    assert done.returncode == 0, done.stderr
+    assert f"deleting {legacy} (superseded)" in done.stdout.splitlines()
+    assert sorted(results(remote)) == sorted([other.replace("-mine", ""), newer.replace("-mine", "")])
+    assert sorted(results(work, "refs/gatekit-gate-mine/")) == sorted([other, newer])
+    status = json.loads(gate(work, "status", "--json", "--machine", "m1").stdout)
+    assert (status["state"], status["result"]["ref"]) == ("success", newer)
+    assert status["published"] is True
+
+
+def test_status_leaves_out_a_result_the_remote_no_longer_has(project):
+    tmp, work, remote = project
+    assert gate(work, "setup").returncode == 0
+    git(work, "checkout", "-q", "-b", "feature")
+    commit(work, "src/lib.py", "s = 5\n", "code")
+    ref = record(work, "m1", now(), run=True)
+    git(work, "push", "-q")
+    git(tmp, "clone", "-q", f"file://{remote}", "other")
+    other = tmp / "other"
+    assert gate(other, "setup").returncode == 0
+    git(other, "fetch", "-q")
+    git(other, "checkout", "-q", "feature")
+    assert json.loads(gate(other, "status", "--json").stdout)["state"] == "success"
+    published = ref.replace("gatekit-gate-mine", "gatekit-gate")
+    git(work, "push", "-q", "origin", f":{published}")  # deleted on the remote; other's plain fetch keeps it
+    git(other, "fetch", "-q")
+    assert published in results(other)
+    status = json.loads(gate(other, "status", "--json").stdout)
+    assert (status["state"], status["description"]) == ("pending", "no gate result for this tree")
+    assert status["ignored"] == [f"'{published}': no longer on origin (git fetch --prune origin drops it)"]
+    # Offline (the remote cannot be asked), the clone's own view stands.
+    git(other, "remote", "set-url", "origin", f"file://{tmp}/gone.git")
+    assert json.loads(gate(other, "status", "--json").stdout)["state"] == "success"

@@ -109,18 +109,35 @@ TEST_CASE("the record parser refuses every malformed or hostile message, saying 
         "the record is larger than " + std::to_string(kMaxRecordBytes) + " bytes");
 }
 
-TEST_CASE("result ref names carry the tree and the machine, and nothing else") {
-  CHECK(mine_ref("gatekit-gate", kTree, "m1") == "refs/gatekit-gate-mine/" + kTree + "/m1");
-  CHECK(published_ref("gatekit-gate", kTree, "m1") == "refs/gatekit-gate/" + kTree + "/m1");
-  auto mine = parse_ref_name("gatekit-gate", "refs/gatekit-gate-mine/" + kTree + "/m1");
+TEST_CASE("result ref names carry the tree, the machine and the run, and nothing else") {
+  const std::string commit = "0123456789abcdef0123456789abcdef01234567";
+  const std::string run = run_id(1'764'583'200, commit);
+  CHECK(run == "20251201T100000Z-0123456789ab");
+  CHECK(result_ref("gatekit-gate", RefHalf::mine, kTree, "m1", run) == "refs/gatekit-gate-mine/" + kTree + "/m1@" + run);
+  CHECK(result_ref("gatekit-gate", RefHalf::published, kTree, "m1", run) == "refs/gatekit-gate/" + kTree + "/m1@" + run);
+  CHECK(result_ref("gatekit-gate", RefHalf::no_gpu, kTree, "m1", run) == "refs/gatekit-gate-nogpu/" + kTree + "/m1@" + run);
+  CHECK(published_name("gatekit-gate", "refs/gatekit-gate-mine/" + kTree + "/m1@" + run) ==
+        "refs/gatekit-gate/" + kTree + "/m1@" + run);
+  auto mine = parse_ref_name("gatekit-gate", "refs/gatekit-gate-mine/" + kTree + "/m1@" + run);
   REQUIRE(mine);
-  CHECK(mine->mine);
+  CHECK(mine->half == RefHalf::mine);
   CHECK(mine->tree == kTree);
   CHECK(mine->machine == "m1");
-  auto published = parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1");
-  REQUIRE(published);
-  CHECK_FALSE(published->mine);
+  CHECK(mine->run == run);
+  auto no_gpu = parse_ref_name("gatekit-gate", "refs/gatekit-gate-nogpu/" + kTree + "/m1@" + run);
+  REQUIRE(no_gpu);
+  CHECK(no_gpu->half == RefHalf::no_gpu);
+  // The first layout, one ref per tree and machine, is still read.
+  auto legacy = parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1");
+  REQUIRE(legacy);
+  CHECK(legacy->half == RefHalf::published);
+  CHECK(legacy->run.empty());
   CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/a/b"));
+  CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1/extra"));
+  CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1@"));
+  CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1@20251201T100000Z-0123456789AB"));
+  CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/m1@2025-12-01T10:00:00Z"));
+  CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/@" + run));
   CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree.substr(1) + "/m1"));
   CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/other/" + kTree + "/m1"));
   CHECK_FALSE(parse_ref_name("gatekit-gate", "refs/gatekit-gate/" + kTree + "/.hidden"));
@@ -134,6 +151,8 @@ TEST_CASE("machine ids and namespaces are ref name components") {
   CHECK(valid_machine("a.lock").error().message == "the machine id 'a.lock' is not a valid ref name component");
   CHECK(valid_namespace("team-gate-mine").error().message ==
         "the namespace 'team-gate-mine' must not end in '-mine' (refs/<namespace>-mine/ holds this machine's results)");
+  CHECK(valid_namespace("team-gate-nogpu").error().message ==
+        "the namespace 'team-gate-nogpu' must not end in '-nogpu' (refs/<namespace>-nogpu/ holds results recorded without a GPU)");
   CHECK(machine_id_from_host("Mac Studio (2)") == "Mac-Studio--2-");
   CHECK(machine_id_from_host("..") == "machine");
   CHECK(machine_id_from_host("host.lock") == "host-lock");

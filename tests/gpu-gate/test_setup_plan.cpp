@@ -42,3 +42,15 @@ TEST_CASE("undo removes what setup added and keeps what the person set") {
   CHECK(plan_undo(RemoteSettings{}, "origin").notes ==
         std::vector<std::string>{"gpu-gate setup has not changed this clone's settings for origin: nothing to undo"});
 }
+
+TEST_CASE("undo keeps a copy a person added by hand, identical to the one setup added") {
+  RemoteSettings found{{"HEAD", "+refs/gatekit-gate-mine/*:refs/gatekit-gate/*", "HEAD"},
+                       {"+refs/heads/*:refs/remotes/origin/*", "+refs/gatekit-gate/*:refs/gatekit-gate/*"},
+                       {"push HEAD", "push +refs/gatekit-gate-mine/*:refs/gatekit-gate/*", "fetch +refs/gatekit-gate/*:refs/gatekit-gate/*"}};
+  auto plan = plan_undo(found, "origin");
+  REQUIRE(plan.changes.size() == 3);
+  CHECK(plan.changes[0].value == "HEAD");
+  CHECK(plan.changes[0].keep == 1);
+  CHECK(plan.changes[1].keep == 0);
+  CHECK(plan.notes == std::vector<std::string>{"remote.origin.push HEAD was also set by hand: that copy stays"});
+}

@@ -30,6 +30,46 @@ TEST_CASE("only a good signature of full trust is trusted", "[signatures]") {
   }
 }
 
+TEST_CASE("allowed signers are judged at the time of the check", "[signatures]") {
+  const std::int64_t now = 1'800'000'000;  // 2027-01-15T08:00:00Z
+  const std::string key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOr alice";
+  struct Case {
+    std::string options;  // "" = none
+    bool kept;
+    std::string left_out;
+  };
+  const std::vector<Case> cases{
+      {"", true, ""},
+      {"valid-before=\"20200101\"", false, "valid-before 20200101 has passed"},
+      {"valid-before=\"20270115Z\"", false, "valid-before 20270115Z has passed"},
+      {"valid-before=\"20270115090000Z\"", true, ""},
+      // Local time, zone unknown: read 14 hours earlier, so 2027-01-15T20:00 local may have passed.
+      {"valid-before=\"202701152000\"", false, "valid-before 202701152000 has passed"},
+      {"valid-before=\"202701152300\"", true, ""},
+      {"valid-after=\"20270116Z\"", false, "valid-after 20270116Z is not reached"},
+      {"valid-after=\"20270115080000Z\"", true, ""},
+      // Local time read 12 hours later: 2027-01-15T00:00 local may not have come yet.
+      {"valid-after=\"20270115\"", false, "valid-after 20270115 is not reached"},
+      {"namespaces=\"git,file\",VALID-BEFORE=\"20260101Z\"", false, "valid-before 20260101Z has passed"},
+      {"cert-authority,valid-after=\"20200101Z\",valid-before=\"20300101Z\"", true, ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.options);
+    const std::string line = "alice@example.com " + (c.options.empty() ? "" : c.options + " ") + key;
+    auto judged = signers_valid_at("# who may sign\n" + line + "\n", now, "allowed");
+    REQUIRE(judged.ok());
+    CHECK(judged->text == "# who may sign\n" + (c.kept ? line + "\n" : std::string()));
+    CHECK(judged->left_out == (c.kept ? std::vector<std::string>{} : std::vector<std::string>{"line 2 (alice@example.com): " + c.left_out}));
+  }
+  for (const std::string bad : {"2020-01-01", "2020010", "20201301", "", "20200101x"}) {
+    auto refused = signers_valid_at("a@b valid-before=\"" + bad + "\" " + key + "\n", now, "allowed");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().kind == ErrorKind::bad_input);
+    CHECK(refused.error().message == "allowed:1: valid-before: '" + bad +
+                                         "' is not a time like 20260101, 202601011200 or 20260101120000Z");
+  }
+}
+
 TEST_CASE("the signature log is read field by field, the principal last", "[signatures]") {
   const std::string a(40, 'a'), b(40, 'b');
   auto verdicts = parse_signature_log(a + "\x1fG\x1f" "fully\x1fSHA256:k1\x1f" "alice \x1f odd\n" + b +
@@ -65,7 +105,7 @@ TEST_CASE("signatures are verified against the given allowed signers", "[signatu
   SystemFiles files;
   Git git(runner, scene.dev);
   const std::string signers = "alice@example.com " + alice.public_line + "\n";
-  auto verdicts = verify_signatures(git, files, signers, {good, foreign, plain, tampered});
+  auto verdicts = verify_signatures(git, files, signers, {good, foreign, plain, tampered}, gatekit::testing::now_seconds());
   REQUIRE(verdicts.ok());
   CHECK(verdicts->at(good).check == SignatureCheck::trusted);
   CHECK(verdicts->at(good).signer == "alice@example.com");
@@ -75,7 +115,7 @@ TEST_CASE("signatures are verified against the given allowed signers", "[signatu
   CHECK(verdicts->at(tampered).check == SignatureCheck::bad);
 
   SECTION("an empty allowed-signers file trusts nobody") {
-    auto none = verify_signatures(git, files, "", {good});
+    auto none = verify_signatures(git, files, "", {good}, gatekit::testing::now_seconds());
     REQUIRE(none.ok());
     CHECK(none->at(good).check == SignatureCheck::foreign);
   }
@@ -86,13 +126,41 @@ TEST_CASE("signatures are verified against the given allowed signers", "[signatu
   SECTION("no commits: no git process") {
     FakeProcessRunner none([](const ProcessSpec&) -> Result<ProcessResult> { return could_not_evaluate("no git"); });
     Git fake(none, scene.dev);
-    auto empty = verify_signatures(fake, files, signers, {});
+    auto empty = verify_signatures(fake, files, signers, {}, gatekit::testing::now_seconds());
     REQUIRE(empty.ok());
     CHECK(empty->empty());
     CHECK(none.calls.empty());
   }
+  SECTION("a key whose validity ended is not trusted now, whatever date the commit carries") {
+    const std::string expired = "alice@example.com valid-before=\"20200101Z\" " + alice.public_line + "\n";
+    // The commit is dated now: git itself refuses the key at that date.
+    auto verdicts_now = verify_signatures(git, files, expired, {good}, gatekit::testing::now_seconds());
+    REQUIRE(verdicts_now.ok());
+    CHECK(verdicts_now->at(good).check != SignatureCheck::trusted);
+    // Dated 2019, when the key was valid: git trusts it at that date, gatekit does not now.
+    const std::string in_2019 = scene.make_record(head, Verdict::pass, "alice-box", &alice,
+                                                  gatekit::testing::now_seconds() - 1'577'750'400);
+    auto back_dated = verify_signatures(git, files, expired, {in_2019}, gatekit::testing::now_seconds());
+    REQUIRE(back_dated.ok());
+    CHECK(back_dated->at(in_2019).check == SignatureCheck::not_valid_now);
+    CHECK(back_dated->at(in_2019).signer == "alice@example.com");
+    // At a check time inside the key's validity it would be trusted.
+    auto then = verify_signatures(git, files, expired, {in_2019}, 1'577'750'400 + 60);
+    REQUIRE(then.ok());
+    CHECK(then->at(in_2019).check == SignatureCheck::trusted);
+  }
+  SECTION("a revoked key is never trusted") {
+    auto revoked = verify_signatures(git, files, signers, {good}, gatekit::testing::now_seconds(), "allowed",
+                                     std::string_view(alice.public_line + "\n"));
+    REQUIRE(revoked.ok());
+    CHECK(revoked->at(good).check != SignatureCheck::trusted);
+    auto others = verify_signatures(git, files, signers, {good}, gatekit::testing::now_seconds(), "allowed",
+                                    std::string_view(mallory.public_line + "\n"));
+    REQUIRE(others.ok());
+    CHECK(others->at(good).check == SignatureCheck::trusted);
+  }
   SECTION("a value that is not an object name never reaches git") {
-    auto refused = verify_signatures(git, files, signers, {"--output=/tmp/x"});
+    auto refused = verify_signatures(git, files, signers, {"--output=/tmp/x"}, gatekit::testing::now_seconds());
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message == "not a commit object name: '--output=/tmp/x'");
   }

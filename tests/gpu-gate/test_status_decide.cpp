@@ -2,6 +2,7 @@
 #include <string>
 
 #include "catch.hpp"
+#include "gatekit/text.hpp"
 #include "status_decide.hpp"
 
 using namespace gatekit::gpu_gate;
@@ -20,6 +21,9 @@ GateRecord result(char tree, Verdict verdict, std::int64_t age, const std::strin
   r.time = kNow - age;
   r.machine = machine;
   r.duration = std::chrono::milliseconds(245'000);
+  r.device.backend = "cuda";
+  r.device.count = 1;
+  r.ref = "refs/gatekit-gate/" + id(tree) + "/" + machine;
   return r;
 }
 
@@ -38,7 +42,7 @@ HistoryCommit commit(char c, char tree, bool docs_only_step) { return {id(c), id
 
 }  // namespace
 
-TEST_CASE("an exact-tree result gives success 'passed in 4m' or failure 'failed'") {
+TEST_CASE("an exact-tree result gives success 'passed in 4m' or failure 'failed (result of <time>)'") {
   auto passed = decide_status(input({commit('1', 'A', false)}, {result('A', Verdict::pass, 60)}));
   CHECK(passed.state == GateState::success);
   CHECK(passed.description == "passed in 4m");
@@ -47,7 +51,7 @@ TEST_CASE("an exact-tree result gives success 'passed in 4m' or failure 'failed'
   CHECK(passed.source_kind == StatusSource::exact);
   auto failed = decide_status(input({commit('1', 'A', false)}, {result('A', Verdict::fail, 60)}));
   CHECK(failed.state == GateState::failure);
-  CHECK(failed.description == "failed");
+  CHECK(failed.description == "failed (result of " + gatekit::format_utc(kNow - 60) + ")");
 }
 
 TEST_CASE("among several results for one tree the newest counts, whatever the machine") {
@@ -63,6 +67,7 @@ TEST_CASE("results older than the expiry are ignored") {
   auto s = decide_status(input({commit('1', 'A', false)}, {result('A', Verdict::pass, 29 * kDay)}));
   CHECK(s.state == GateState::pending);
   CHECK(s.description == "no gate result for this tree");
+  CHECK(s.ignored == std::vector<std::string>{"'refs/gatekit-gate/" + id('A') + "/m1': older than the expiry (28 days)"});
   auto in = input({commit('1', 'A', false)}, {result('A', Verdict::pass, 29 * kDay)});
   in.expiry = std::chrono::hours(24 * 30);
   CHECK(decide_status(in).state == GateState::success);
@@ -96,7 +101,7 @@ TEST_CASE("a code step stops inheritance: a rebase onto new code needs a new run
 TEST_CASE("an inherited failure fails, naming the commit that failed as the source") {
   auto s = decide_status(input({commit('2', 'B', true), commit('1', 'A', false)}, {result('A', Verdict::fail, 60)}));
   CHECK(s.state == GateState::failure);
-  CHECK(s.description == "failed");
+  CHECK(s.description == "failed (result of " + gatekit::format_utc(kNow - 60) + ")");
   CHECK(s.source == id('1'));
 }
 
@@ -112,4 +117,49 @@ TEST_CASE("durations read as the status table in docs/gpu-gate.md writes them") 
   CHECK(short_duration(std::chrono::milliseconds(42'000)) == "42s");
   CHECK(short_duration(std::chrono::milliseconds(245'000)) == "4m");
   CHECK(short_duration(std::chrono::milliseconds(3'900'000)) == "1h 05m");
+}
+
+TEST_CASE("a result dated ahead of now by more than the allowed clock skew is ignored, and says why") {
+  // A failure from now, and a pass dated 20 minutes ahead: the pass must not win.
+  auto in = input({commit('1', 'A', false)}, {result('A', Verdict::fail, 0, "m1"), result('A', Verdict::pass, -20 * 60, "m2")});
+  auto s = decide_status(in);
+  CHECK(s.state == GateState::failure);
+  REQUIRE(s.record);
+  CHECK(s.record->machine == "m1");
+  CHECK(s.ignored == std::vector<std::string>{"'refs/gatekit-gate/" + id('A') +
+                                              "/m2': dated 20 minutes in the future: the allowed clock skew is 5 minutes"});
+  // Within the skew it counts; the skew is the configuration's.
+  in.records[1].time = kNow + 4 * 60;
+  CHECK(decide_status(in).state == GateState::success);
+  in.clock_skew = std::chrono::minutes(1);
+  CHECK(decide_status(in).state == GateState::failure);
+  CHECK(decide_status(in).ignored.front().ends_with("': dated 4 minutes in the future: the allowed clock skew is 1 minute"));
+}
+
+TEST_CASE("a result whose commit date is not its time is ignored") {
+  auto back_dated = result('A', Verdict::pass, 60);
+  back_dated.committer_time = kNow - 60 - 400 * kDay;  // signed "in the past", where an expired key was valid
+  auto s = decide_status(input({commit('1', 'A', false)}, {back_dated}));
+  CHECK(s.state == GateState::pending);
+  CHECK(s.ignored == std::vector<std::string>{"'refs/gatekit-gate/" + id('A') + "/m1': its commit date (" +
+                                              gatekit::format_utc(kNow - 60 - 400 * kDay) + ") is not its time (" +
+                                              gatekit::format_utc(kNow - 60) + "): the allowed clock skew is 5 minutes"});
+  back_dated.committer_time = kNow - 60 + 5 * 60;  // within the skew
+  CHECK(decide_status(input({commit('1', 'A', false)}, {back_dated})).state == GateState::success);
+}
+
+TEST_CASE("a result recorded without a GPU never counts, unless the configuration lets a CPU machine gate") {
+  auto cpu = result('A', Verdict::pass, 60);
+  cpu.device = {"none", 0, {}, "", "", ""};
+  auto in = input({commit('1', 'A', false)}, {cpu});
+  auto s = decide_status(in);
+  CHECK(s.state == GateState::pending);
+  CHECK(s.ignored == std::vector<std::string>{"'refs/gatekit-gate/" + id('A') +
+                                              "/m1': recorded without a GPU (gpu-count 0): only a GPU machine's result "
+                                              "counts (the configuration does not set cpu_gate)"});
+  in.cpu_gate = true;
+  s = decide_status(in);
+  CHECK(s.state == GateState::success);
+  CHECK(s.description == "passed in 4m (no GPU; cpu_gate is on)");
+  CHECK(s.ignored.empty());
 }

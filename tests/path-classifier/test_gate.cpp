@@ -330,3 +330,29 @@ TEST_CASE("match-batch: records from the input stream, answers on the output str
     CHECK(seams.out.str() == row.output);
   }
 }
+
+TEST_CASE("match-batch with rules: the filters a one-file pull request makes relevant, per path") {
+  FakeSeams seams;
+  // cpu is a deny list with an `always`; gpu an allow list; README.md is excluded by gpu's '!**.md'.
+  seams.in.str("src/kernels/a.cu\n.github/ci.yml\n.github/workflows/cpu-tests.yml\nsrc/kernels/README.md\n./src/kernels/b.cu\n");
+  Options o;
+  o.rules_text = kRules;
+  o.match_batch = true;
+  auto context = seams.context();
+  CHECK(run_match_batch(o, context) == ExitCode::pass);
+  CHECK(seams.out.str() == "cpu=1 gpu=1\ncpu=0 gpu=0\ncpu=1 gpu=0\ncpu=1 gpu=0\ncpu=1 gpu=1\n");
+
+  FakeSeams nul;
+  const char records[] = "src/kernels/a\nb.cu\0docs/x.md\0";
+  nul.in.str(std::string(records, sizeof records - 1));
+  auto nul_context = nul.context();
+  CHECK(run_match_batch(o, nul_context) == ExitCode::pass);
+  CHECK(nul.out.str() == "cpu=1 gpu=1\ncpu=1 gpu=0\n");
+
+  FakeSeams bad;
+  Options invalid;
+  invalid.rules_text = "filters: [1]\n";
+  invalid.match_batch = true;
+  auto bad_context = bad.context();
+  CHECK_THROWS_AS(run_match_batch(invalid, bad_context), Failure);
+}

@@ -3,6 +3,7 @@
 RUNNER_TEMP a scratch folder): each command's arguments, the input checks, a missing tool,
 and the growth steps (find through the API test server, then compare and write the next
 baseline, which the `store` step uploads on main pushes)."""
+import json
 import os
 import sys
 
@@ -104,7 +105,8 @@ def test_input_mistakes_are_usage_errors(project):
     assert outputs == {"result": "error"}
     done, outputs = run_step("run", project, INPUT_COMMAND="proof")
     assert done.returncode == 2
-    assert done.stdout == "::error title=suite-report::input command must be partition, unmarked, ran, nightly or growth\n"
+    assert done.stdout == ("::error title=suite-report::input command must be partition, unmarked, ran, nightly, growth or "
+                           "gpu-filter\n")
 
 
 @pytest.mark.parametrize("step_id", ["run", "find"])
@@ -141,11 +143,73 @@ def test_growth_steps_find_compare_and_write_the_next_baseline(project, tmp_path
     assert done.returncode == 0, done.stdout + done.stderr
     assert outputs["baseline"] == "found"
     assert outputs["new-tests"] == "0"
+    assert outputs["removed-tests"] == "0"
+    # Every growth output of the compare step is an output of the action.
+    action_outputs = yaml.safe_load((ACTION / "action.yml").read_text())["outputs"]
+    for name in ("tests", "new-tests", "removed-tests", "notice", "baseline"):
+        assert action_outputs[name]["value"] == "${{ steps.compare.outputs.%s }}" % name
 
 
-def test_the_store_step_uploads_only_on_pushes_to_the_baseline_branch():
-    condition = STEPS["store"]["if"]
-    assert "github.event_name == 'push'" in condition
-    assert "github.ref_name == inputs.baseline-branch" in condition
+def step_runs(condition, cases):
+    """The step-level `if:` evaluated by GitHub's expression engine (eval-step-if.mjs) per case."""
+    done = subprocess.run(["node", str(SOURCE / "tests" / "suite-report" / "eval-step-if.mjs")],
+                          input=json.dumps({"if": condition, "cases": cases}), capture_output=True, text=True,
+                          env={**os.environ}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def push(ref, branch="main", event="push", compare="success"):
+    ref_name = ref.split("/", 2)[2]
+    return {"github": {"event_name": event, "ref": ref, "ref_name": ref_name},
+            "inputs": {"command": "growth", "baseline-branch": branch},
+            "steps": {"compare": {"outcome": compare, "outputs": {}}}}
+
+
+# (case, whether the store step uploads the baseline)
+STORE_CASES = [
+    ("push to main", push("refs/heads/main"), True),
+    ("tag named main", push("refs/tags/main"), False),
+    ("tag named like another baseline branch", push("refs/tags/trunk", branch="trunk"), False),
+    ("push to the configured branch", push("refs/heads/trunk", branch="trunk"), True),
+    ("push to main when the branch is trunk", push("refs/heads/main", branch="trunk"), False),
+    ("branch ending in /main", push("refs/heads/feature/main"), False),
+    ("pull request", push("refs/pull/1/merge", event="pull_request"), False),
+    ("manual run on main", push("refs/heads/main", event="workflow_dispatch"), False),
+    ("comparison failed", push("refs/heads/main", compare="failure"), False),
+]
+
+
+def test_the_store_step_uploads_only_on_pushes_to_the_baseline_branch_never_on_a_tag():
+    runs = step_runs(STEPS["store"]["if"], [case for _, case, _ in STORE_CASES])
+    assert {name: run for (name, _, _), run in zip(STORE_CASES, runs)} == {name: want for name, _, want in STORE_CASES}
     assert STEPS["store"]["with"]["name"] == "${{ steps.find.outputs.artifact }}"
     assert STEPS["download"]["with"]["run-id"] == "${{ steps.find.outputs.run-id }}"
+
+
+def test_gpu_filter_through_the_action_finds_path_classifier_beside_suite_report(tmp_path):
+    project = make_project(tmp_path / "p", {
+        "tests/test_a.py": "def test_a():\n    pass\n",
+        "tests/test_gpu_helper.py": "import pytest\n\n@pytest.mark.gpu\ndef test_g():\n    pass\n",
+    })
+    (project / "filters.yml").write_text("filters:\n  gpu:\n    paths: ['tests/gpu/**']\n  cpu:\n    mode: deny\n"
+                                         "    paths: ['docs/**']\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    bin_dir = tmp_path / "bin"  # one folder holding the tools, as setup-gatekit leaves them
+    bin_dir.mkdir()
+    for tool in ("suite-report", "path-classifier"):
+        (bin_dir / tool).symlink_to(BUILD / "tools" / tool / tool)
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert outputs == {"result": "fail", "escapes": "1"}
+    assert ("tests/test_gpu_helper.py: tests/test_gpu_helper.py is not in the gpu filter of filters.yml (the GPU leg "
+            "runs it), so a pull request changing it runs no GPU job; add tests/test_gpu_helper.py to the filter"
+            in done.stdout.splitlines())
+    # Without path-classifier beside it: an error, never a pass.
+    (bin_dir / "path-classifier").unlink()
+    done, outputs = run_step("run", project, bin_dir=bin_dir, INPUT_COMMAND="gpu-filter", INPUT_RULES="filters.yml",
+                             INPUT_FILTER="gpu")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert done.stdout == "::error title=suite-report::path-classifier not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == {"result": "error"}

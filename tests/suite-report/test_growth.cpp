@@ -75,6 +75,7 @@ TEST_CASE("growth: compared with a baseline read through Files; the next baselin
   REQUIRE(next->key);
   CHECK(next->key->python == "3.12");
   CHECK(next->tests == Snapshot{{"tests/test_a.py::test_x", 1.5}, {"tests/test_a.py::test_new", 0.5}});
+  CHECK(s.seams.files.files.at("next/suite-baseline.json").find("\"version\":2") != std::string::npos);
   REQUIRE(next->history.size() == 1);
   CHECK(next->history[0].sha == "0123456789abcdef");
   CHECK(next->history[0].date == "2023-11-14T22:13:20Z");  // the FakeClock's instant

@@ -41,9 +41,9 @@ function expressionOf(rawIf) {
   return m ? m[1].trim() : t;
 }
 
-// Whether a job with this `if:` runs, given the `github` context, the `needs` it sees and
-// whether the run was cancelled.
-export function evaluateJobIf(rawIf, { github = {}, needs = {}, cancelled = false } = {}) {
+// Whether a job with this `if:` runs, given the `github` context, the `needs` it sees, the
+// configuration variables (`vars`) and whether the run was cancelled.
+export function evaluateJobIf(rawIf, { github = {}, needs = {}, vars = {}, cancelled = false } = {}) {
   let text = expressionOf(rawIf);
   const tokens = new Lexer(text).lex().tokens;
   const usesStatus = tokens.some((t, i) => t.type === TokenType.IDENTIFIER && STATUS.includes(t.lexeme.toLowerCase()) &&
@@ -57,6 +57,6 @@ export function evaluateJobIf(rawIf, { github = {}, needs = {}, cancelled = fals
     ["success", () => !cancelled && results.every((r) => r === "success")],
   ].map(([name, f]) => [name, { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(f()) }]));
   const expr = new Parser(new Lexer(text).lex().tokens, ["github", "needs", "vars", "inputs"], [...fns.values()]).parse();
-  const context = toData({ github, needs, vars: {}, inputs: {} });
+  const context = toData({ github, needs, vars, inputs: {} });
   return truthy(new Evaluator(expr, context, fns).evaluate());
 }

@@ -31,6 +31,7 @@ NODE24_RELEASES = {
     "actions/upload-artifact": {"bbbca2ddaa5d8feaa63e36b76fdaad77386f024f": "v7.0.0"},
     "actions/download-artifact": {"3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c": "v8.0.1"},
     "actions/cache": {"27d5ce7f107fe9357f9df03efb73ab90386fccae": "v5.0.5"},
+    "actions/create-github-app-token": {"1b10c78c7865c340bc4f6099eb2f838309f1e8c3": "v3.1.1"},
 }
 EXCLUDED = ("tests/workflows/fixtures/",)  # the checker's own bad/old examples
 USES_LINE = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<ref>[^\s#]+)(?:\s+#\s*(?P<comment>.*?))?\s*$")

@@ -72,7 +72,7 @@ def yaml_block_after(text: str, heading: str) -> str:
 
 def test_the_actionlint_snippet_declares_the_gpu_label(tmp_path):
     config = tmp_path / "actionlint.yaml"
-    config.write_text(yaml_block_after(GUIDE.read_text(), "## 5. actionlint"))
+    config.write_text(yaml_block_after(GUIDE.read_text(), "## 8. actionlint"))
     workflow = tmp_path / "w.yml"
     workflow.write_text("on: push\npermissions: {}\njobs:\n  a:\n    runs-on: [self-hosted, gpu]\n    steps:\n"
                         "      - run: 'true'\n")
@@ -85,7 +85,7 @@ def test_the_actionlint_snippet_declares_the_gpu_label(tmp_path):
 
 def test_one_repository_name_everywhere():
     guide, readme = GUIDE.read_text(), (SOURCE / "README.md").read_text()
-    assert "**`gatekit/gatekit`**" in guide and "repository: gatekit/gatekit" in guide
+    assert "**`gatekit/gatekit`**" in guide and "uses: gatekit/gatekit/actions/setup-gatekit@" in guide
     assert "`gatekit/gatekit`" in readme
     for page in (GUIDE, REQUIRED_CHECKS, SOURCE / "README.md"):
         assert "OWNER/gatekit" not in page.read_text(), page
@@ -100,9 +100,53 @@ def test_both_pages_give_the_one_fork_remedy():
     guide, admin = GUIDE.read_text(), REQUIRED_CHECKS.read_text()
     anchors = {anchor(h) for h in re.findall(r"^#+ (.+)$", guide, re.MULTILINE)}
     links = re.findall(r"\(\.\./guides/workflow-authors\.md#([a-z0-9-]+)\)", admin)
-    assert "8-fork-pull-requests-that-need-gpu-tests" in links and set(links) <= anchors, (links, anchors)
+    assert "13-fork-pull-requests-that-need-gpu-tests" in links and set(links) <= anchors, (links, anchors)
     remedy = "pushes its commits to a branch of this repository and opens a pull request from that branch"
     assert remedy in " ".join(admin.split())
     assert "pushes the reviewed commits to a\nbranch of this repository and opens a pull request from it" in guide
     for page in (guide, admin):  # the other remedy the pages used to give
         assert "by dispatch" not in page and "*Run workflow*" not in page
+
+
+GATEKIT_USES = re.compile(r"uses:\s*['\"]?(\S*actions/(?:setup-gatekit|path-gate|matrix-aggregator|smoke-runner|"
+                          r"suite-report|flaky-tracker|gpu-gate-status)(?:@<[^>]*>|@[^\s'\"]*)?)")
+PINNED = re.compile(r"^gatekit/gatekit/actions/[a-z-]+@(?:[0-9a-f]{40}|FULL-40-HEX-COMMIT-SHA|<full commit SHA>|<sha>)$")
+
+
+def uses_forms(text: str) -> list[str]:
+    return [m.group(1) for m in GATEKIT_USES.finditer(text) if not PINNED.match(m.group(1).strip("'\""))]
+
+
+def test_one_uses_form_throughout_the_docs():
+    """Every gatekit action a page shows is used as gatekit/gatekit/actions/NAME@SHA."""
+    pages = [SOURCE / "README.md", *sorted(SOURCE.glob("docs/**/*.md"))]
+    # gatekit's own contributors' pages describe gatekit's repository, where ./actions/ is right.
+    others = {p.relative_to(SOURCE).as_posix(): uses_forms(p.read_text()) for p in pages
+              if p.name not in ("contributing.md", "architecture.md")}
+    assert {page: forms for page, forms in others.items() if forms} == {}
+    assert uses_forms("- uses: ./.gatekit/actions/path-gate\n- uses: ./actions/smoke-runner\n") == [
+        "./.gatekit/actions/path-gate", "./actions/smoke-runner"]
+
+
+def test_section_references_are_links_to_that_section():
+    """"section N" is always a link, to the anchor of the heading numbered N (no stale numbers)."""
+    text = GUIDE.read_text()
+    anchors = {anchor(h) for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    bare = [m.group(0) for m in re.finditer(r"(?<!\[)sections? \d+(?: to \d+)?", text)]
+    assert bare == ["sections 4 to 8"]  # the one range, in section 2
+    for number, target in re.findall(r"\[section (\d+)\]\(#([a-z0-9-]+)\)", text):
+        assert target.startswith(f"{number}-") and target in anchors, (number, target)
+
+
+def test_every_command_block_is_run_by_a_test_or_marked_illustrative():
+    """A shell block of the guide is either gatekit-init's (run by tests/scaffold/) or says,
+    in the paragraph before it, that it is illustrative."""
+    text = GUIDE.read_text()
+    unmarked = []
+    for block in re.finditer(r"^( *)```sh\n(.*?)^\1```", text, re.DOTALL | re.MULTILINE):
+        before = text[:block.start()].rstrip().rsplit("\n\n", 1)[-1]
+        if block.group(2).lstrip().startswith("python3 scripts/gatekit-init.py"):
+            continue
+        if "illustrative" not in before:
+            unmarked.append(block.group(2).splitlines()[0].strip())
+    assert unmarked == []

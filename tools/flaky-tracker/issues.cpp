@@ -46,9 +46,13 @@ Batch this_run(const IssuesOptions& o, Context& ctx) {
   batch.run = stamp_of(o, ctx);
   batch.complete = true;
   for (const auto& path : o.reports) {
-    auto report = value_or_throw(load_report(ctx.files, path, o.junit_prefix));
-    add_report(batch, report.cases);
-    ctx.workflow.log(path + ": " + std::to_string(report.cases.size()) + " tests");
+    auto report = load_report(ctx.files, path, o.junit_prefix);
+    if (!report) {
+      ctx.workflow.annotate({Severity::error, report.error().message, kNoReportTitle});
+      fail(report.error());
+    }
+    add_report(batch, report->cases);
+    ctx.workflow.log(path + ": " + std::to_string(report->cases.size()) + " tests");
   }
   return batch;
 }

@@ -24,6 +24,10 @@ Result<Report> load_report(const Files& files, const std::string& path, const st
 // A first look at a report, streamed from disk with bounded memory whatever its size (the
 // Files seam reads whole files): whether anything in it needs a rerun or a merge. Most runs
 // pass; they stop here.
+// The title of the ::error annotation for a report that is missing or unreadable (a test run
+// that crashed before writing it): the run's page shows it, not only the log.
+inline constexpr const char* kNoReportTitle = "flaky-tracker: no test report";
+
 inline constexpr std::size_t kScanWindow = 32768;
 struct Scan {
   junit::ReadStats stats;

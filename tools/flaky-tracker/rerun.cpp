@@ -127,22 +127,24 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
   return ExitCode::pass;
 }
 
+// A report that is missing or unreadable (pytest crashed before writing it) is the run's
+// failure: an annotation on the run's page, not a line lost in the log.
+[[noreturn]] void refuse_report(const Error& error, Context& ctx) {
+  ctx.workflow.set_output("result", "error");
+  ctx.workflow.annotate({Severity::error, error.message, kNoReportTitle});
+  fail(error);
+}
+
 }  // namespace
 
 ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
   const auto words = o.command.empty() ? default_rerun_command() : o.command;
   const TargetForm form = value_or_throw(check_rerun_template(words));
   auto scan = scan_report(o.report, o.junit_prefix);
-  if (!scan) {
-    ctx.workflow.set_output("result", "error");
-    fail(scan.error());
-  }
+  if (!scan) refuse_report(scan.error(), ctx);
   if (!scan->needs_merge && (o.output.empty() || o.output == o.report)) return all_passed(o, *scan, ctx);
   auto report = load_report(ctx.files, o.report, o.junit_prefix);
-  if (!report) {
-    ctx.workflow.set_output("result", "error");
-    fail(report.error());
-  }
+  if (!report) refuse_report(report.error(), ctx);
   const auto plan = decide_rerun(report->cases, o.max_failures, form);
   ctx.workflow.log(o.report + ": " + std::to_string(report->cases.size()) + " tests, " + std::to_string(plan.failures) +
                    " failed; " + (plan.broken.empty() ? std::to_string(plan.targets.size()) + " to rerun" : plan.broken));

@@ -4,24 +4,11 @@
 #include <algorithm>
 #include <set>
 
-#include "gatekit/glob.hpp"
 #include "scope.hpp"
 
 namespace gatekit::gpu_gate {
 
 namespace {
-
-Result<glob::PatternList> compile_docs(const std::vector<std::string>& patterns) {
-  std::vector<glob::Pattern> compiled;
-  for (const auto& text : patterns) {
-    auto pattern = glob::Pattern::compile(text, glob::Dialect::github);
-    if (auto* error = std::get_if<glob::PatternError>(&pattern)) {
-      return bad_input("docs: " + quote_for_message(text) + ": " + error->message);
-    }
-    compiled.push_back(std::move(std::get<glob::Pattern>(pattern)));
-  }
-  return glob::PatternList(std::move(compiled), glob::Dialect::github);
-}
 
 // file index -> the tests that executed it
 std::vector<std::vector<const std::string*>> tests_by_file(const TestMap& map) {
@@ -67,17 +54,14 @@ std::vector<std::string> tests_in_file(const TestMap& map, const std::string& pa
 
 }  // namespace
 
-Result<Affected> decide_affected(const TestMap& map, const std::vector<FileChange>& changes,
-                                 const std::vector<std::string>& docs_patterns) {
-  auto docs = compile_docs(docs_patterns);
-  if (!docs) return docs.error();
+Affected decide_affected(const TestMap& map, const std::vector<FileChange>& changes, const DocsRule& docs) {
   const auto by_file = tests_by_file(map);
   const auto gone = gone_paths(changes);
   Affected affected;
   std::set<std::string> tests;
   for (const auto& path : changed_paths(changes)) {
     ++affected.changed;
-    if (docs->evaluate(path).included) {
+    if (docs.is_docs(path)) {
       affected.docs.push_back(path);
       continue;
     }

@@ -5,7 +5,8 @@
 // The change: the commits since the merge base with REV (default: the remote's default
 // branch, origin/HEAD, else main), plus uncommitted changes and untracked files. Each changed
 // path (both sides of a rename):
-//   - in the docs category (config `docs`, the path classifier's rule) is ignored;
+//   - docs only (docs_rule.hpp: the docs patterns, not Python code, no link leads into it)
+//     is ignored;
 //   - a file the map knows: every test that executed it is affected;
 //   - a test file (test_*.py, *_test.py): its tests in the map, or the file itself when the
 //     map has none of them (a new test file);
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "docs_rule.hpp"
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
 #include "gatekit/git.hpp"
@@ -39,9 +41,8 @@ struct Affected {
   std::size_t changed = 0;           // changed paths considered
 };
 
-// Pure. A docs pattern that does not compile is bad_input.
-Result<Affected> decide_affected(const TestMap& map, const std::vector<FileChange>& changes,
-                                 const std::vector<std::string>& docs_patterns);
+// Pure. `docs`: the docs-only rule (docs_rule.hpp) with the links of the change's tree.
+Affected decide_affected(const TestMap& map, const std::vector<FileChange>& changes, const DocsRule& docs);
 
 ExitCode run_affected(const AffectedOptions& options, Context& context);
 

@@ -112,7 +112,8 @@ ExitCode run_affected(const AffectedOptions& options, Context& context) {
     return ExitCode::pass;
   }
   const auto map = value_or_throw(as_bad_input(read_test_map(context.files, map_path)));
-  const auto affected = value_or_throw(decide_affected(map, changes, config.docs_patterns));
+  const auto docs = value_or_throw(docs_rule_for(git, config.docs_patterns, "HEAD"));
+  const auto affected = decide_affected(map, changes, docs);
   const auto age = age_in_days(map, context.clock.now());
   const bool stale = is_stale(map, context.clock.now());
   const std::string note = stale ? "the test map is " + std::to_string(age) + " days old (written " +

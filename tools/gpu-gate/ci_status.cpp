@@ -11,8 +11,12 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/git.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
+#include "docs_rule.hpp"
 #include "git_command.hpp"
+#include "merge_group.hpp"
+#include "posting_mode.hpp"
 #include "post.hpp"
 #include "record.hpp"
 #include "signatures.hpp"
@@ -107,6 +111,16 @@ std::optional<std::string> base_allowed_signers(const Git& git, const std::strin
   return text;
 }
 
+// The revoked keys of the base branch; nullopt when none are configured. Named but absent:
+// fail closed, as for the allowed signers.
+std::optional<std::string> base_revoked_keys(const Git& git, const std::string& base_rev, const std::string& path,
+                                             const CiStatusOptions& o) {
+  if (path.empty()) return std::nullopt;
+  auto text = base_file(git, base_rev, path);
+  if (!text) fail_bad_input("the revoked-keys file " + path + " is not on the base branch " + o.base);
+  return text;
+}
+
 std::int64_t epoch_seconds(const Clock& clock) {
   return std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count();
 }
@@ -115,10 +129,16 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   const Config config = base_config(git, resolved.base_rev, o);
   const std::string signers_path = o.allowed_signers.empty() ? config.allowed_signers : o.allowed_signers;
   const auto signers = base_allowed_signers(git, resolved.base_rev, signers_path, o);
+  const auto revoked = signers ? base_revoked_keys(git, resolved.base_rev, config.revoked_keys, o) : std::nullopt;
   std::vector<std::string> refspecs{"+" + published_prefix(config.namespace_) + "*:" + published_prefix(config.namespace_) + "*"};
   if (!value_or_throw(git.has_commit(resolved.sha))) refspecs.push_back(resolved.sha);
+  // --prune: the local refs/<ns>/ mirrors the remote exactly. A result deleted there is gone
+  // here too (a persistent workspace keeps no stale result), and a stale ref cannot block a
+  // new one whose name nests under it (git prunes before it fetches).
   context.workflow.log("fetching the gate results (" + published_prefix(config.namespace_) + "*) from " + o.remote);
-  throw_if_error(git.fetch(o.remote, refspecs));
+  FetchOptions mirror;
+  mirror.prune = true;
+  throw_if_error(git.fetch(o.remote, refspecs, mirror));
 
   StatusQuery query;
   query.rev = resolved.sha;
@@ -126,14 +146,15 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   auto gathered = value_or_throw(gather_status_input(git, config, query));
-  for (const auto& line : gathered.rejected) context.workflow.log("left out: " + line);
 
   std::optional<std::map<std::string, SignatureVerdict>> verdicts;
   if (signers) {
     std::vector<std::string> commits;
     for (const auto& record : gathered.input.records)
-      if (!record.mine) commits.push_back(record.record_commit);
-    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits));
+      if (record.published()) commits.push_back(record.record_commit);
+    const std::optional<std::string_view> revoked_text = revoked ? std::optional<std::string_view>(*revoked) : std::nullopt;
+    verdicts = value_or_throw(
+        verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path, revoked_text));
   }
   CiReport report;
   report.context = o.context;
@@ -143,6 +164,79 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
   report.allowed_signers = signers ? signers_path : "";
   report.post_asked = o.post;
   report.decision = decide_ci_status(gathered.input, verdicts);
+  report.decision.left_out.insert(report.decision.left_out.begin(), gathered.rejected.begin(), gathered.rejected.end());
+  if (o.post) {
+    // CI remembers: an older result never undoes a failure already posted on this commit.
+    const auto statuses = value_or_throw(read_commit_statuses(resolved.repository, resolved.sha, context));
+    keep_newer_failure(report.decision, remembered_failure(statuses, o.context), gathered.input);
+  }
+  for (const auto& line : report.decision.left_out) context.workflow.log("left out: " + line);
+  if (report.decision.kept_failure)
+    context.workflow.log("kept the failure posted before (result of " + format_utc(*report.decision.remembered_failure) +
+                         "): no result newer than it counts now");
+  return report;
+}
+
+// Merge queues (merge_group.hpp): --merge-group names the queue's branch; the pull request
+// and the base branch come from it, and must agree with --pr and --base when given.
+CiStatusOptions with_merge_group(const CiStatusOptions& options) {
+  CiStatusOptions o = options;
+  if (o.merge_group.empty()) return o;
+  const QueueRef queue = value_or_throw(parse_queue_ref(o.merge_group));
+  if (o.sha.empty()) fail_bad_input("--merge-group needs --sha, the queue's group commit");
+  if (!o.pr.empty() && o.pr != queue.pr)
+    fail_bad_input("--pr " + quote_for_message(o.pr) + " is not the pull request of --merge-group " +
+                   quote_for_message(o.merge_group));
+  const std::string branch = o.base.rfind("refs/heads/", 0) == 0 ? o.base.substr(11) : o.base;
+  if (!o.base.empty() && branch != queue.base_branch)
+    fail_bad_input("--base " + quote_for_message(o.base) + " is not the branch of --merge-group " +
+                   quote_for_message(o.merge_group));
+  o.pr = queue.pr;
+  o.base = queue.base_branch;
+  return o;
+}
+
+// The queue's branch names the commit the entry was built on: a group commit that does not
+// descend from it is some other commit, and the two inputs cannot both be right. (The group
+// commit's whole history is in the clone: a commit the clone lacks is not in it.)
+void check_built_on(const Git& git, const QueueRef& queue, const std::string& group, const std::string& branch) {
+  bool descends = value_or_throw(git.has_commit(queue.base_commit));
+  if (descends) {
+    auto built_on = git_exec(git, GitCall{{"merge-base", "--is-ancestor", "--end-of-options", queue.base_commit, group},
+                                          std::nullopt, {}, {}});
+    if (!built_on) fail(built_on.error());
+    if (!built_on->succeeded() && (built_on->signal != 0 || built_on->exit_code != 1))
+      fail_could_not_evaluate("git merge-base --is-ancestor " + queue.base_commit + " " + group + ": " +
+                              built_on->describe() + ": " + trim(built_on->err));
+    descends = built_on->succeeded();
+  }
+  if (!descends)
+    fail_could_not_evaluate("the group commit " + group + " does not descend from " + queue.base_commit +
+                            ", the commit its queue branch " + quote_for_message(branch) + " names");
+}
+
+// The group commit's status: its own results, else the pull request head's when the queue
+// adds docs only on top of it (merge_group.hpp). The head is the pull request's as GitHub
+// keeps it (refs/pull/<n>/head); the docs-only rule holds the group tree's links.
+CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
+  const QueueRef queue = value_or_throw(parse_queue_ref(o.merge_group));
+  throw_if_error(git.fetch(o.remote, {"+refs/pull/" + queue.pr + "/head:" + kHeadRef}));
+  check_built_on(git, queue, resolved.sha, o.merge_group);
+  Resolved at_head = resolved;
+  at_head.sha = value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}"));
+  CiReport report = evaluate(o, context, git, resolved);
+  const CiReport head = evaluate(o, context, git, at_head);
+  const Config config = base_config(git, resolved.base_rev, o);
+  const auto docs = value_or_throw(docs_rule_for(git, config.docs_patterns, resolved.sha));
+  const auto added = value_or_throw(classify_change(git, docs, at_head.sha, resolved.sha, /*three_dot=*/false));
+  context.workflow.log("merge group of pull request " + queue.pr + ": head " + at_head.sha + " is " +
+                       std::string(to_string(head.decision.status.state)) + ", " + head.decision.status.description +
+                       "; the queue adds " +
+                       (added.code.empty() ? std::string("docs only") : std::to_string(added.code.size()) + " code paths"));
+  for (const auto& path : added.code) context.workflow.log("  added by the queue: " + path);
+  report.decision.status = decide_merge_group(report.decision.status, head.decision.status, at_head.sha, added.code);
+  report.decision.results.insert(report.decision.results.end(), head.decision.results.begin(),
+                                 head.decision.results.end());
   return report;
 }
 
@@ -163,18 +257,22 @@ void post_error(const CiStatusOptions& o, Context& context, const Resolved& reso
 
 }  // namespace
 
-ExitCode run_ci_status(const CiStatusOptions& options, Context& context) {
-  Git git(context.processes, options.repo_dir);
+ExitCode run_ci_status(const CiStatusOptions& given, Context& context) {
+  Git git(context.processes, given.repo_dir);
   Resolved resolved;  // the head is known (an error can be posted on it) once checked
   bool posting = false;
   try {
+    const CiStatusOptions options = with_merge_group(given);
     check_options(options);
+    const auto mode = value_or_throw(parse_posting_mode(options.mode));
+    if (options.post) throw_if_error(check_posting(mode, context.env.get_nonempty("GITHUB_EVENT_NAME").value_or("")));
     resolved.repository = repository_of(options, context);
     resolved.sha = options.sha;
     const auto fetched = fetch_base_and_head(git, options);
     resolved.base_rev = fetched.base_rev;
     resolved.sha = fetched.sha;
-    CiReport report = evaluate(options, context, git, resolved);
+    CiReport report = options.merge_group.empty() ? evaluate(options, context, git, resolved)
+                                                  : evaluate_merge_group(options, context, git, resolved);
     const auto& status = report.decision.status;
     context.workflow.log(options.context + " for " + resolved.sha + ": " + std::string(to_string(status.state)) +
                          ", " + status.description);
@@ -191,7 +289,7 @@ ExitCode run_ci_status(const CiStatusOptions& options, Context& context) {
   } catch (const Failure& failure) {
     context.workflow.set_output("result", "error");
     context.workflow.set_output("posted", "false");
-    if (!posting) post_error(options, context, resolved, failure.error());
+    if (!posting) post_error(given, context, resolved, failure.error());
     throw;
   }
 }

@@ -1,15 +1,18 @@
 #pragma once
 // `gpu-gate ci-status`: the CI side. Turns the published gate results into the commit status
 // of a pull request's head (docs/gpu-gate.md, "CI side"):
-//   1. fetch the result refs, the base branch and the head commit from the remote;
+//   1. fetch the result refs (with --prune: refs/<namespace>/ mirrors the remote exactly), the
+//      base branch and the head commit from the remote;
 //   2. read the gate's configuration and the allowed-signers file FROM THE BASE BRANCH
 //      (`<base>:<path>` objects), never from the pull request's tree, which its author controls;
 //   3. gather the head's history and results (status.hpp) and drop every result whose record
 //      commit is not signed by a key of that allowed-signers file, when the configuration
 //      names one (signatures.hpp); an unsigned or foreign result counts as absent, and the
 //      description says so when it would have changed the status;
-//   4. decide the status (decide_status) and, with `post`, set it on the head commit through
-//      the GitHub API (post.hpp); write the step outputs and the job summary.
+//   4. decide the status (decide_status; for a merge queue's group commit, merge_group.hpp)
+//      and, with `post`, read the statuses the head already has and keep a failure posted
+//      before unless a newer result counts (keep_newer_failure), then set it on the head
+//      commit through the GitHub API (post.hpp); write the step outputs and the job summary.
 // Exit 0 when the status was decided (and posted when asked), whatever its state: the status
 // itself is the verdict branch protection reads. Exit 2 for bad options or a bad
 // configuration on the base branch, 3 when it could not be evaluated or posted; with `post`,
@@ -42,6 +45,11 @@ struct CiStatusOptions {
   std::string allowed_signers;
   bool post = false;        // post the status (needs a token: GITHUB_TOKEN or GH_TOKEN)
   std::string target_url;   // the status link ("" = none)
+  // Which runs may post (posting_mode.hpp): "strict", "pull-request", "" = not checked.
+  std::string mode;
+  // A merge queue's branch, gh-readonly-queue/<base>/pr-<n>-<commit> (merge_group.hpp): `sha`
+  // is then the queue's group commit, `pr` (when given) and `base` must agree with it.
+  std::string merge_group;
 };
 
 ExitCode run_ci_status(const CiStatusOptions& options, Context& context);

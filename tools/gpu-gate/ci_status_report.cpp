@@ -91,7 +91,7 @@ std::vector<std::pair<std::string, std::string>> ci_outputs(const CiReport& repo
           {"description", status.description},
           {"tree", status.tree},
           {"source", status.source},
-          {"ignored", std::to_string(report.decision.ignored)},
+          {"ignored", std::to_string(report.decision.ignored + static_cast<int>(status.ignored.size()))},
           {"posted", report.posted ? "true" : "false"}};
 }
 
@@ -102,6 +102,15 @@ std::string ci_summary(const CiReport& report, std::int64_t now) {
   text += facts_table(report, now) + "\n";
   text += inheritance_chart(report);
   text += "### Results considered\n\n" + results_table(report, now) + "\n";
+  if (!report.decision.left_out.empty()) {
+    text += "### Left out\n\n";
+    for (const auto& line : report.decision.left_out) text += "- " + markdown_text(line) + "\n";
+    text += "\n";
+  }
+  if (report.decision.kept_failure)
+    text += "A failure was posted on this commit before (result of " + format_utc(*report.decision.remembered_failure) +
+            ") and no newer result counts now: the failure stays. A result ref can be deleted; the statuses GitHub "
+            "keeps cannot (docs/gpu-gate.md, \"Results in git\").\n\n";
   if (report.decision.ignored_mattered)
     text += "An unsigned or foreign result was left out and would have changed the status: only results signed by "
             "a key of the base branch's allowed-signers file count (docs/gpu-gate.md, \"Trust model\").\n\n";

@@ -45,8 +45,8 @@ void add_run(CLI::App& app, RunOptions& o) {
   sub->add_flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
   sub->add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
   sub->add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
-  sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes");
-  sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible (tests, demos)");
+  sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
+  sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
 }
 
 void add_status(CLI::App& app, StatusOptions& o) {
@@ -72,13 +72,15 @@ void add_ci_status(CLI::App& app, CiStatusOptions& o) {
   add_repo_options(*sub, o.repo_dir, o.config);
   sub->add_option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
   sub->add_option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
-  sub->add_option("--base", o.base, "The branch the configuration and allowed signers are read from")->required();
+  sub->add_option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
   sub->add_option("--context", o.context, "The commit status context");
   sub->add_option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
   sub->add_option("--remote", o.remote, "The remote the results are fetched from");
   sub->add_option("--allowed-signers", o.allowed_signers, "The allowed-signers file on the base branch (default: the configuration's)");
   sub->add_flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
   sub->add_option("--target-url", o.target_url, "The status link");
+  sub->add_option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
+  sub->add_option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
 }
 
 void add_scope(CLI::App& app, ScopeOptions& o) {

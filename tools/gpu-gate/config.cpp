@@ -16,11 +16,11 @@
 namespace gatekit::gpu_gate {
 namespace {
 
-constexpr std::array<std::string_view, 12> kTopKeys{
-    "command",     "workers", "scope",          "nightly_marker", "namespace", "expiry_days",
-    "docs",        "concurrency", "stress_repeats", "signing",   "test_map", "selection"};
+constexpr std::array<std::string_view, 14> kTopKeys{
+    "command",  "workers", "scope",       "nightly_marker", "namespace", "expiry_days", "clock_skew_minutes",
+    "cpu_gate", "docs",    "concurrency", "stress_repeats", "signing",   "test_map",    "selection"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
-constexpr std::array<std::string_view, 2> kSigningKeys{"sign", "allowed_signers"};
+constexpr std::array<std::string_view, 3> kSigningKeys{"sign", "allowed_signers", "revoked_keys"};
 constexpr std::array<std::string_view, 4> kPlaceholders{"{workers}", "{paths}", "{junit}", "{markers}"};
 
 struct Entry {
@@ -109,7 +109,7 @@ void read_scope(const Entry& e, Config& config, ConfigErrors& errors) {
 
 void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
   if (!e.value.IsMap()) {
-    errors.add(e.value, "signing", "expected a map with sign, allowed_signers, got " + describe_node(e.value),
+    errors.add(e.value, "signing", "expected a map with sign, allowed_signers, revoked_keys, got " + describe_node(e.value),
                &e.key);
     return;
   }
@@ -118,6 +118,8 @@ void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
     if (auto v = read_bool(s->value, "signing.sign", errors, &s->key)) config.sign = *v;
   if (auto s = find_key(e.value, "allowed_signers"))
     if (auto v = read_string(s->value, "signing.allowed_signers", errors, &s->key)) config.allowed_signers = *v;
+  if (auto s = find_key(e.value, "revoked_keys"))
+    if (auto v = read_string(s->value, "signing.revoked_keys", errors, &s->key)) config.revoked_keys = *v;
 }
 
 void read_namespace(const Entry& e, Config& config, ConfigErrors& errors) {
@@ -146,6 +148,10 @@ void read_numbers(const YAML::Node& root, Config& config, ConfigErrors& errors) 
     if (auto n = read_bounded(*e, "workers", 1, 1024, errors)) config.workers = static_cast<int>(*n);
   if (auto e = find_key(root, "expiry_days"))
     if (auto n = read_bounded(*e, "expiry_days", 1, 3650, errors)) config.expiry = std::chrono::hours(24 * *n);
+  if (auto e = find_key(root, "clock_skew_minutes"))
+    if (auto n = read_bounded(*e, "clock_skew_minutes", 0, 60, errors)) config.clock_skew = std::chrono::minutes(*n);
+  if (auto e = find_key(root, "cpu_gate"))
+    if (auto v = read_bool(e->value, "cpu_gate", errors, &e->key)) config.cpu_gate = *v;
   if (auto e = find_key(root, "stress_repeats"))
     if (auto n = read_bounded(*e, "stress_repeats", 1, 100, errors)) config.stress_repeats = static_cast<int>(*n);
 }

@@ -35,6 +35,12 @@ struct Config {
   std::string selection_at;  // "file:line:col" where `selection` is set ("" = the default)
   std::string namespace_ = "gatekit-gate"; // refs/<namespace>/<tree>/<machine>
   std::chrono::hours expiry{24 * 28};      // results older than this are ignored (and pruned)
+  // How far a result's time may lie ahead of the reader's clock, and how far its record
+  // commit's committer date may differ from its time, before the result is ignored.
+  std::chrono::minutes clock_skew{5};
+  // A CPU machine may gate: results recorded without a GPU are published and count (the
+  // status description says so). Off: such results stay local (refs/<ns>-nogpu/) and never count.
+  bool cpu_gate = false;
   // Docs-only deltas inherit a result: the path classifier's `docs` category (core default
   // patterns unless given here).
   std::vector<std::string> docs_patterns;
@@ -42,6 +48,7 @@ struct Config {
   int stress_repeats = 3;
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
   std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
+  std::string revoked_keys;     // path in the repository of revoked keys (a KRL or public keys; "" = none)
   std::string test_map = ".gatekit/test-map.json";  // written by run --full, read by affected
   std::filesystem::path source;  // the file it was read from ("" = defaults)
 };

@@ -52,7 +52,7 @@ DeviceFacts probe_full_devices(Context& context, bool allow_no_gpu) {
   context.workflow.log("devices: " + inventory->describe());
   if (inventory->count == 0 && !allow_no_gpu) {
     fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one anyway)");
+                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
   }
   return device_facts_of(*inventory);
 }
@@ -104,7 +104,10 @@ Result<std::string> record_full_run(const Git& git, Context& context, const Conf
   record.scope = "full: every test, nightly included, GPU then CPU; " + std::to_string(outcome.violations.size()) +
                  " files outside the scope";
   record.stress = "not run (full run)";
-  return write_record(git, config.namespace_, record, config.sign);
+  const RefHalf half = half_for(record.device, config.cpu_gate);
+  auto ref = write_record(git, config.namespace_, record, config.sign, half);
+  if (ref && half == RefHalf::no_gpu) context.workflow.log(no_gpu_note(*ref));
+  return ref;
 }
 
 std::string full_summary(const FullOutcome& o, const std::string& config_file) {

@@ -1,5 +1,5 @@
 #pragma once
-// gpu-gate: a GPU machine tests a tree, records the result as a git ref named for the tree,
+// gpu-gate: a GPU machine tests a tree, records the result as a git ref of its own (record.hpp),
 // publishes it with a plain `git push`, and CI turns the results into the `gate/gpu` commit
 // status (docs/gpu-gate.md). One options struct and one run_<sub> per subcommand; cli.cpp
 // only maps argv to these structs.
@@ -34,8 +34,9 @@ struct RunOptions {
   bool publish = false;  // push the results; with a token, dispatch the gate workflow
   std::string repository;          // owner/name for the dispatch; "" = GITHUB_REPOSITORY
   std::string workflow = "gate.yml";  // the workflow file the dispatch starts
-  std::string pr;                  // the dispatch's `pr` input ("" = none: the workflow finds it)
-  bool allow_no_gpu = false;       // record a result although no GPU is visible (tests, demos)
+  std::string pr;                  // the dispatch's `pr` input ("" = each open pull request whose head was tested)
+  bool allow_no_gpu = false;       // record a result although no GPU is visible (tests, demos):
+                                   // it stays local (refs/<ns>-nogpu/) unless cpu_gate is on
 };
 
 // `status [REV] [--json]`: the status REV would get, and whether this machine's result has
@@ -50,8 +51,9 @@ struct StatusOptions {
   bool json = false;
 };
 
-// `prune [--dry-run]`: delete results older than the expiry, here and on the remote, never one
-// an open pull request's head relies on (checked through the GitHub API when a token is given).
+// `prune [--dry-run]`: keep the newest result of each tree and machine, delete the older ones
+// and the expired ones, here and on the remote, never an expired one an open pull request's
+// head relies on (checked through the GitHub API when a token is given).
 struct PruneOptions {
   std::string repo_dir = ".";
   std::string config;

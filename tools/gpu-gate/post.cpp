@@ -16,12 +16,17 @@ namespace {
 constexpr std::size_t kMaxDescription = 140;
 constexpr std::size_t kMaxContext = 255;
 
+// The repository `owner/name` and the commit (a full object name) a call names.
+Status check_target(const std::string& repository, const std::string& sha) {
+  static const std::regex owner_name(R"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)");
+  if (!std::regex_match(repository, owner_name))
+    return bad_input("the repository must be owner/name, got " + quote_for_message(repository));
+  if (!is_object_name(sha)) return bad_input("the commit must be a full object name, got " + quote_for_message(sha));
+  return {};
+}
+
 Status check_post(const StatusPost& post) {
-  static const std::regex repository(R"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)");
-  if (!std::regex_match(post.repository, repository))
-    return bad_input("the repository must be owner/name, got " + quote_for_message(post.repository));
-  if (!is_object_name(post.sha))
-    return bad_input("the commit must be a full object name, got " + quote_for_message(post.sha));
+  if (auto ok = check_target(post.repository, post.sha); !ok) return ok;
   if (post.state != "success" && post.state != "failure" && post.state != "pending" && post.state != "error")
     return bad_input("the status state must be success, failure, pending or error, got " +
                      quote_for_message(post.state));
@@ -49,6 +54,22 @@ std::string status_description(std::string_view text) {
   }
   if (characters <= kMaxDescription) return line;
   return line.substr(0, cut) + "...";
+}
+
+Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string& repository, const std::string& sha,
+                                                               Context& context) {
+  if (auto ok = check_target(repository, sha); !ok) return ok.error();
+  auto options = github::options_from_environment(context.env);
+  if (options.token.empty()) return bad_input("reading the statuses of " + sha + " needs a token: set GITHUB_TOKEN");
+  auto transport = context.make_transport();
+  github::Client client(options, *transport, context.clock, &context.workflow);
+  auto statuses = client.list_statuses(repository, sha);
+  if (!statuses) {
+    Error failure = statuses.error();
+    failure.message = "could not read the statuses already posted: " + failure.message;
+    return failure;
+  }
+  return statuses;
 }
 
 Status post_commit_status(const StatusPost& post, Context& context) {

@@ -5,8 +5,10 @@
 // server, the API test server).
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gatekit/context.hpp"
+#include "gatekit/github.hpp"
 #include "gatekit/result.hpp"
 
 namespace gatekit::gpu_gate {
@@ -29,5 +31,10 @@ std::string status_description(std::string_view text);
 // and sends it. Errors: bad_input for a bad post or a missing token, could_not_evaluate for
 // an API failure (the message names the call and GitHub's answer).
 Status post_commit_status(const StatusPost& post, Context& context);
+
+// Every status GitHub keeps for the commit, newest first (GET
+// /repos/{repo}/commits/{sha}/statuses, every page). Errors as for post_commit_status.
+Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string& repository, const std::string& sha,
+                                                               Context& context);
 
 }  // namespace gatekit::gpu_gate

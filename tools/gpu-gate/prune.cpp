@@ -1,16 +1,17 @@
-// gpu-gate prune [--dry-run]: delete expired results here and on the remote, never one an
-// open pull request's head relies on.
+// gpu-gate prune [--dry-run]: keep the newest result of each tree and machine; delete older
+// runs and expired results here and on the remote, never an expired one an open pull
+// request's head relies on.
 #include <set>
 
 #include "common.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
-#include "gatekit/github_json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "git_command.hpp"
 #include "gpu-gate.hpp"
+#include "open_pulls.hpp"
 #include "prune_decide.hpp"
 #include "status.hpp"
 
@@ -28,19 +29,8 @@ std::optional<std::vector<std::string>> open_pull_heads(Context& context, const 
   if (client_options.token.empty() || repo.empty() || !context.make_transport) return std::nullopt;
   auto transport = context.make_transport();
   github::Client client(client_options, *transport, context.clock, &context.workflow);
-  auto issues = github::request(client, "GET", "/repos/" + repo + "/issues?state=open", std::nullopt, true);
-  if (!issues) fail_could_not_evaluate("cannot list the open pull requests of " + repo + ": " + issues.error().message);
   std::vector<std::string> heads;
-  if (!issues->is_array()) fail_could_not_evaluate("cannot list the open pull requests of " + repo + ": not a list");
-  for (const auto& item : issues->get_array()) {
-    const auto* object = item.if_object();
-    if (object == nullptr || json_find(*object, "pull_request") == nullptr) continue;
-    auto number = json_int_at(*object, "number");
-    if (!number) continue;
-    auto pull = client.get_pull_request(repo, *number);
-    if (!pull) fail_could_not_evaluate("cannot read pull request #" + std::to_string(*number) + ": " + pull.error().message);
-    if (pull->state == "open" && is_object_name(pull->head_sha)) heads.push_back(pull->head_sha);
-  }
+  for (const auto& pull : value_or_throw(list_open_pulls(client, repo))) heads.push_back(pull.head_sha);
   return heads;
 }
 
@@ -87,10 +77,14 @@ void delete_on_remote(const Git& git, const std::string& remote, const std::vect
 std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const std::string& remote) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : d.remove)
-    rows.push_back({dry_run ? "would delete" : "deleted", markdown_code(r.ref), format_utc(r.time), r.mine ? "here" : "here and on " + remote});
+    rows.push_back({dry_run ? "would delete" : "deleted", markdown_code(r.ref), format_utc(r.time), r.published() ? "here and on " + remote : "here"});
+  for (const auto& r : d.superseded)
+    rows.push_back({dry_run ? "would delete (a newer result of its tree and machine stays)" : "deleted (a newer result of its tree and machine stays)",
+                    markdown_code(r.ref), format_utc(r.time), r.published() ? "here and on " + remote : "here"});
   for (const auto& r : d.spared) rows.push_back({"kept: an open pull request relies on it", markdown_code(r.ref), format_utc(r.time), ""});
   std::string md = "## gpu-gate prune" + std::string(dry_run ? " --dry-run" : "") + "\n\n" +
                    std::to_string(d.remove.size()) + " expired results " + (dry_run ? "would be deleted" : "deleted") + ", " +
+                   std::to_string(d.superseded.size()) + " superseded by a newer result of their tree and machine, " +
                    std::to_string(d.spared.size()) + " kept for open pull requests, " + std::to_string(d.kept) + " current.\n\n";
   if (!checked) md += "Open pull requests were not checked (no token or repository).\n\n";
   return md + (rows.empty() ? "" : markdown_table({"action", "result", "recorded", "where"}, rows));
@@ -115,14 +109,18 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
   const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on);
   for (const auto& r : decision.remove) context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref);
+  for (const auto& r : decision.superseded)
+    context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref + " (superseded)");
   for (const auto& r : decision.spared) context.workflow.log("keeping " + r.ref + ": an open pull request relies on it");
   if (!options.dry_run) {
+    std::vector<GateRecord> gone = decision.remove;
+    gone.insert(gone.end(), decision.superseded.begin(), decision.superseded.end());
     std::vector<GateRecord> published;
-    for (const auto& r : decision.remove)
-      if (!r.mine) published.push_back(r);
+    for (const auto& r : gone)
+      if (r.published()) published.push_back(r);
     // Here first: the push below also drops the local copies of published refs (the
     // fetch refspec setup adds maps them), which would fail a later leased delete.
-    delete_here(git, decision.remove);
+    delete_here(git, gone);
     delete_on_remote(git, options.remote, published);
   }
   context.workflow.append_summary(summary_of(decision, options.dry_run, heads.has_value(), options.remote));

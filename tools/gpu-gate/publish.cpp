@@ -6,12 +6,27 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "git_command.hpp"
+#include "open_pulls.hpp"
 #include "record.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
-Status dispatch(Context& context, const Git& git, const RunOptions& options) {
+// The pull requests to refresh: --pr, else every open pull request whose head is the tested
+// commit (the workflow's dispatch needs the number; in strict mode this dispatch is the run
+// that posts gate/gpu).
+Result<std::vector<std::string>> pulls_to_refresh(github::Client& client, const std::string& repo,
+                                                  const RunOptions& options, const std::string& commit) {
+  if (!options.pr.empty()) return std::vector<std::string>{options.pr};
+  auto pulls = list_open_pulls(client, repo);
+  if (!pulls) return pulls.error();
+  std::vector<std::string> numbers;
+  for (const auto& pull : *pulls)
+    if (pull.head_sha == commit) numbers.push_back(std::to_string(pull.number));
+  return numbers;
+}
+
+Status dispatch(Context& context, const Git& git, const RunOptions& options, const std::string& commit) {
   auto client_options = github::options_from_environment(context.env);
   const std::string repo = !options.repository.empty() ? options.repository
                                                         : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
@@ -19,19 +34,29 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options) {
     context.workflow.log("CI was not asked to refresh the status (" +
                          std::string(client_options.token.empty() ? "no token: GITHUB_TOKEN or GH_TOKEN" : "no repository: --repository or GITHUB_REPOSITORY") +
                          "); it reads the result on its next run, or: gh workflow run " + options.workflow +
-                         (options.pr.empty() ? "" : " -f pr=" + options.pr));
+                         " -f pr=" + (options.pr.empty() ? "<number>" : options.pr));
     return {};
   }
   if (!context.make_transport) return could_not_evaluate("no HTTP transport to reach GitHub");
   auto transport = context.make_transport();
   github::Client client(client_options, *transport, context.clock, &context.workflow);
-  std::map<std::string, std::string> inputs;
-  if (!options.pr.empty()) inputs["pr"] = options.pr;
+  auto numbers = pulls_to_refresh(client, repo, options, commit);
+  if (!numbers)
+    return could_not_evaluate("the result was pushed, but the pull requests to refresh were not found: " +
+                              numbers.error().message);
+  if (numbers->empty()) {
+    context.workflow.log("no open pull request of " + repo + " has " + commit +
+                         " as its head: CI reads the result when a pull request's CPU or GPU workflow next finishes, "
+                         "or: gh workflow run " + options.workflow + " -f pr=<number>");
+    return {};
+  }
   const std::string branch = default_branch(git, options.remote);
-  if (auto sent = client.dispatch_workflow(repo, options.workflow, branch, inputs); !sent)
-    return could_not_evaluate("the result was pushed, but CI was not asked to refresh the status: " + sent.error().message);
-  context.workflow.log("asked CI to refresh the status: " + options.workflow + " on " + branch +
-                       (options.pr.empty() ? "" : " for pull request " + options.pr));
+  for (const auto& number : *numbers) {
+    if (auto sent = client.dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
+      return could_not_evaluate("the result was pushed, but CI was not asked to refresh the status: " + sent.error().message);
+    context.workflow.log("asked CI to refresh the status: " + options.workflow + " on " + branch +
+                         " for pull request " + number);
+  }
   return {};
 }
 
@@ -47,12 +72,15 @@ std::string default_branch(const Git& git, const std::string& remote) {
 }
 
 Status publish_result(Context& context, const Git& git, const RunOptions& options, const Config& config,
-                      const std::string& tree, const std::string& machine) {
-  const std::string refspec = "+" + mine_ref(config.namespace_, tree, machine) + ":" + published_ref(config.namespace_, tree, machine);
+                      const std::string& commit, const std::string& ref) {
+  if (!ref.starts_with(mine_prefix(config.namespace_)))
+    return could_not_evaluate("the result was recorded without a GPU and stays local (" + ref +
+                              "): only a GPU machine's result is published, unless the configuration sets cpu_gate: true");
+  const std::string refspec = "+" + ref + ":" + published_name(config.namespace_, ref);
   context.workflow.log("publishing: git push " + options.remote + " " + refspec);
   if (auto pushed = git.push(options.remote, {refspec}); !pushed)
     return could_not_evaluate("the result is recorded here but was not pushed: " + pushed.error().message);
-  return dispatch(context, git, options);
+  return dispatch(context, git, options, commit);
 }
 
 }  // namespace gatekit::gpu_gate

@@ -17,6 +17,19 @@ bool id_char(char c) {
 }
 
 bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+constexpr std::size_t kRunHex = 12;
+
+// 20261201T100000Z-0123456789ab: 8 digits, T, 6 digits, Z, -, 12 lower-case hex digits.
+bool valid_run_id(std::string_view run) {
+  if (run.size() != 17 + kRunHex || run[8] != 'T' || run[15] != 'Z' || run[16] != '-') return false;
+  for (std::size_t i = 0; i < 15; ++i)
+    if (i != 8 && !digit(run[i])) return false;
+  for (char c : run.substr(17))
+    if (!digit(c) && !(c >= 'a' && c <= 'f')) return false;
+  return true;
+}
 
 // The shared rule of machine ids and namespaces; `what` names the value in the message.
 // (Called for every result ref of a listing: no allocation unless the id is refused.)
@@ -37,31 +50,71 @@ Status valid_id(std::string_view what, std::string_view id) {
 
 std::string_view to_string(Verdict verdict) { return verdict == Verdict::pass ? "pass" : "fail"; }
 
-std::string mine_prefix(std::string_view ns) { return "refs/" + std::string(ns) + "-mine/"; }
-std::string published_prefix(std::string_view ns) { return "refs/" + std::string(ns) + "/"; }
+bool without_gpu(const DeviceFacts& device) { return device.count == 0 || device.backend == "none"; }
 
-std::string mine_ref(std::string_view ns, std::string_view tree, std::string_view machine) {
-  return mine_prefix(ns) + std::string(tree) + "/" + std::string(machine);
+RefHalf half_for(const DeviceFacts& device, bool cpu_gate) {
+  return without_gpu(device) && !cpu_gate ? RefHalf::no_gpu : RefHalf::mine;
 }
-std::string published_ref(std::string_view ns, std::string_view tree, std::string_view machine) {
-  return published_prefix(ns) + std::string(tree) + "/" + std::string(machine);
+
+std::string no_gpu_note(std::string_view ref) {
+  return "recorded without a GPU: the result stays in this clone (" + std::string(ref) +
+         "), is never pushed and never counts for gate/gpu (set cpu_gate: true in the configuration to let a CPU machine gate)";
+}
+
+std::string half_prefix(std::string_view ns, RefHalf half) {
+  switch (half) {
+    case RefHalf::mine: return "refs/" + std::string(ns) + "-mine/";
+    case RefHalf::no_gpu: return "refs/" + std::string(ns) + "-nogpu/";
+    case RefHalf::published: break;
+  }
+  return "refs/" + std::string(ns) + "/";
+}
+std::string mine_prefix(std::string_view ns) { return half_prefix(ns, RefHalf::mine); }
+std::string published_prefix(std::string_view ns) { return half_prefix(ns, RefHalf::published); }
+std::string no_gpu_prefix(std::string_view ns) { return half_prefix(ns, RefHalf::no_gpu); }
+
+std::string run_id(std::int64_t time, std::string_view record_commit) {
+  std::string stamp;
+  for (char c : format_utc(time))
+    if (c != '-' && c != ':') stamp += c;
+  return stamp + "-" + std::string(record_commit.substr(0, kRunHex));
+}
+
+std::string result_ref(std::string_view ns, RefHalf half, std::string_view tree, std::string_view machine,
+                       std::string_view run) {
+  return half_prefix(ns, half) + std::string(tree) + "/" + std::string(machine) + (run.empty() ? "" : "@") +
+         std::string(run);
+}
+
+std::string published_name(std::string_view ns, std::string_view mine_ref) {
+  const auto mine = mine_prefix(ns);
+  if (!mine_ref.starts_with(mine)) return std::string(mine_ref);
+  return published_prefix(ns) + std::string(mine_ref.substr(mine.size()));
 }
 
 std::optional<RefParts> parse_ref_name(std::string_view ns, std::string_view ref) {
   RefParts parts;
   std::string_view rest;
-  if (const auto mine = mine_prefix(ns); ref.starts_with(mine)) {
-    parts.mine = true;
-    rest = ref.substr(mine.size());
-  } else if (const auto published = published_prefix(ns); ref.starts_with(published)) {
-    rest = ref.substr(published.size());
-  } else {
-    return std::nullopt;
+  bool found = false;
+  for (const auto half : {RefHalf::mine, RefHalf::no_gpu, RefHalf::published}) {
+    if (const auto prefix = half_prefix(ns, half); ref.starts_with(prefix)) {
+      parts.half = half;
+      rest = ref.substr(prefix.size());
+      found = true;
+      break;
+    }
   }
+  if (!found) return std::nullopt;
   const auto slash = rest.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
   parts.tree = std::string(rest.substr(0, slash));
-  parts.machine = std::string(rest.substr(slash + 1));
+  std::string_view last = rest.substr(slash + 1);
+  if (const auto at = last.find('@'); at != std::string_view::npos) {
+    parts.run = std::string(last.substr(at + 1));
+    last = last.substr(0, at);
+    if (!valid_run_id(parts.run)) return std::nullopt;
+  }
+  parts.machine = std::string(last);
   if (!is_object_name(parts.tree) || !valid_machine(parts.machine)) return std::nullopt;
   for (char c : parts.tree)
     if (c >= 'A' && c <= 'F') return std::nullopt;  // git spells object names in lower case
@@ -75,6 +128,9 @@ Status valid_namespace(std::string_view ns) {
   if (ns.ends_with("-mine"))
     return bad_input("the namespace " + quote_for_message(ns) +
                      " must not end in '-mine' (refs/<namespace>-mine/ holds this machine's results)");
+  if (ns.ends_with("-nogpu"))
+    return bad_input("the namespace " + quote_for_message(ns) +
+                     " must not end in '-nogpu' (refs/<namespace>-nogpu/ holds results recorded without a GPU)");
   return {};
 }
 

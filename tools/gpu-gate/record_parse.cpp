@@ -40,27 +40,9 @@ Result<std::int64_t> read_count(const Line& l, std::int64_t max) {
   return n;
 }
 
-// "2026-12-01T10:00:00Z" (format_utc's form) -> seconds since the epoch.
 Result<std::int64_t> read_time(const Line& l) {
-  const std::string& v = l.value;
-  auto digits = [&v](std::size_t from, std::size_t count) {
-    int n = 0;
-    for (std::size_t i = from; i < from + count; ++i) {
-      if (v[i] < '0' || v[i] > '9') return -1;
-      n = n * 10 + (v[i] - '0');
-    }
-    return n;
-  };
-  if (v.size() != 20 || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' || v[19] != 'Z')
-    return at(l.number, l.key, "not a UTC time like 2026-12-01T10:00:00Z");
-  const int year = digits(0, 4), month = digits(5, 2), day = digits(8, 2);
-  const int hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2);
-  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
-                                         std::chrono::day(static_cast<unsigned>(day))};
-  if (year < 1970 || !date.ok() || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59)
-    return at(l.number, l.key, "not a UTC time like 2026-12-01T10:00:00Z");
-  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
-  return std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+  if (auto t = parse_utc(l.value)) return *t;
+  return at(l.number, l.key, "not a UTC time like 2026-12-01T10:00:00Z");
 }
 
 Result<std::string> read_object(const Line& l) {
@@ -200,6 +182,29 @@ constexpr std::array<std::string_view, 15> kRequired{
     "tree",   "gatekit", "time",        "machine", "gpu-backend", "gpu-count", "scope"};
 
 }  // namespace
+
+std::optional<std::int64_t> epoch_of(int year, int month, int day, int hour, int minute, int second) {
+  if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 || day > 31) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                         std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok() || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return std::nullopt;
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+std::optional<std::int64_t> parse_utc(std::string_view v) {
+  auto digits = [&v](std::size_t from, std::size_t count) {
+    int n = 0;
+    for (std::size_t i = from; i < from + count; ++i) {
+      if (v[i] < '0' || v[i] > '9') return -1;
+      n = n * 10 + (v[i] - '0');
+    }
+    return n;
+  };
+  if (v.size() != 20 || v[4] != '-' || v[7] != '-' || v[10] != 'T' || v[13] != ':' || v[16] != ':' || v[19] != 'Z')
+    return std::nullopt;
+  return epoch_of(digits(0, 4), digits(5, 2), digits(8, 2), digits(11, 2), digits(14, 2), digits(17, 2));
+}
 
 Result<GateRecord> parse_record(std::string_view message) {
   auto lines = split_body(message);

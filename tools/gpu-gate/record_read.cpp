@@ -16,7 +16,7 @@ using Listed = ResultRef;
 Result<std::vector<Listed>> list_refs(Git& git, const std::string& ns, std::vector<std::string>* rejected) {
   if (auto ok = valid_namespace(ns); !ok) return ok.error();
   auto out = git_output(git, {"for-each-ref", "--format=%(objectname) %(refname)", "--end-of-options",
-                              "refs/" + ns, "refs/" + ns + "-mine"});
+                              "refs/" + ns, "refs/" + ns + "-mine", "refs/" + ns + "-nogpu"});
   if (!out) return out.error();
   std::vector<Listed> listed;
   for (const auto& line : split_lines(*out)) {
@@ -25,7 +25,7 @@ Result<std::vector<Listed>> list_refs(Git& git, const std::string& ns, std::vect
     Listed entry{line.substr(space + 1), line.substr(0, space), {}};
     auto parts = parse_ref_name(ns, entry.ref);
     if (!parts) {
-      if (rejected != nullptr) rejected->push_back(quote_for_message(entry.ref) + ": not a result ref name (refs/" + ns + "/<tree>/<machine>)");
+      if (rejected != nullptr) rejected->push_back(quote_for_message(entry.ref, kMaxRefShown) + ": not a result ref name (refs/" + ns + "/<tree>/<machine>@<run>)");
       continue;
     }
     entry.parts = std::move(*parts);
@@ -56,7 +56,7 @@ Result<std::vector<Listed>> keep_small_commits(Git& git, std::vector<Listed> lis
     const auto* begin = line.data() + (commit ? expect.size() : 0);
     auto [ptr, ec] = std::from_chars(begin, line.data() + line.size(), size);
     if (!commit || ec != std::errc() || size > kMaxRecordBytes + 4096) {
-      if (rejected != nullptr) rejected->push_back(quote_for_message(listed[i].ref) + ": does not point to a record commit");
+      if (rejected != nullptr) rejected->push_back(quote_for_message(listed[i].ref, kMaxRefShown) + ": does not point to a record commit");
       continue;
     }
     kept.push_back(std::move(listed[i]));
@@ -64,27 +64,43 @@ Result<std::vector<Listed>> keep_small_commits(Git& git, std::vector<Listed> lis
   return kept;
 }
 
-// Splits a commit object into its tree header and message.
-bool split_commit(std::string_view object, std::string& tree, std::string_view& message) {
+// Splits a commit object into its tree header, its committer date and its message.
+bool split_commit(std::string_view object, std::string& tree, std::optional<std::int64_t>& committed,
+                  std::string_view& message) {
   const auto end = object.find("\n\n");
   if (!object.starts_with("tree ") || end == std::string_view::npos) return false;
   tree = std::string(object.substr(5, object.find('\n') - 5));
   message = object.substr(end + 2);
-  return true;
+  for (const auto& line : split_lines(object.substr(0, end))) {
+    if (!line.starts_with("committer ")) continue;
+    // committer NAME <EMAIL> SECONDS ZONE
+    const auto zone = line.rfind(' ');
+    const auto seconds = zone == std::string::npos || zone == 0 ? std::string::npos : line.rfind(' ', zone - 1);
+    std::int64_t value = 0;
+    if (seconds == std::string::npos ||
+        std::from_chars(line.data() + seconds + 1, line.data() + zone, value).ec != std::errc())
+      return false;
+    committed = value;
+  }
+  return committed.has_value();
 }
 
 Result<GateRecord> record_of(const Listed& entry, std::string_view object) {
   std::string tree;
+  std::optional<std::int64_t> committed;
   std::string_view message;
-  if (!split_commit(object, tree, message)) return bad_input("not a commit");
+  if (!split_commit(object, tree, committed, message)) return bad_input("not a commit with a committer date");
   auto record = parse_record(message);
   if (!record) return record.error();
   if (record->tree != entry.parts.tree || tree != entry.parts.tree)
     return bad_input("the record's tree is not the tree its ref names");
   if (record->machine != entry.parts.machine) return bad_input("the record's machine is not the machine its ref names");
+  if (!entry.parts.run.empty() && entry.parts.run != run_id(record->time, entry.object))
+    return bad_input("the ref's run id is not the record's time and commit (" + run_id(record->time, entry.object) + ")");
   record->ref = entry.ref;
   record->record_commit = entry.object;
-  record->mine = entry.parts.mine;
+  record->half = entry.parts.half;
+  record->committer_time = committed;
   return record;
 }
 
@@ -100,11 +116,11 @@ Result<std::vector<GateRecord>> read_messages(Git& git, const std::vector<Listed
     if (header_end == std::string_view::npos || space == std::string_view::npos ||
         std::from_chars(rest.data() + space + 1, rest.data() + header_end, size).ec != std::errc() ||
         rest.size() < header_end + 1 + size + 1)
-      return could_not_evaluate("unexpected git cat-file --batch output for " + quote_for_message(entry.ref));
+      return could_not_evaluate("unexpected git cat-file --batch output for " + quote_for_message(entry.ref, kMaxRefShown));
     auto record = record_of(entry, rest.substr(header_end + 1, size));
     rest.remove_prefix(header_end + 1 + size + 1);
     if (record) records.push_back(std::move(*record));
-    else if (rejected != nullptr) rejected->push_back(quote_for_message(entry.ref) + ": " + record.error().message);
+    else if (rejected != nullptr) rejected->push_back(quote_for_message(entry.ref, kMaxRefShown) + ": " + record.error().message);
   }
   return records;
 }

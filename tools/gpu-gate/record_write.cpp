@@ -4,7 +4,9 @@
 
 namespace gatekit::gpu_gate {
 
-Result<std::string> write_record(const Git& git, const std::string& ns, const GateRecord& record, bool sign) {
+Result<std::string> write_record(const Git& git, const std::string& ns, const GateRecord& record, bool sign,
+                                 RefHalf half) {
+  if (half == RefHalf::published) return could_not_evaluate("a result is recorded under this machine's refs, never published directly");
   if (auto ok = valid_namespace(ns); !ok) return ok.error();
   if (auto ok = valid_machine(record.machine); !ok) return ok.error();
   if (!is_object_name(record.tree)) return could_not_evaluate("not a tree object name: " + quote_for_message(record.tree));
@@ -26,8 +28,14 @@ Result<std::string> write_record(const Git& git, const std::string& ns, const Ga
   }
   const std::string commit = trim(*created);
   if (!is_object_name(commit)) return could_not_evaluate("unexpected git commit-tree output: " + quote_for_message(commit));
-  const std::string ref = mine_ref(ns, record.tree, record.machine);
-  if (auto updated = git.update_ref(ref, commit); !updated) return updated.error();
+  const std::string ref = result_ref(ns, half, record.tree, record.machine, run_id(record.time, commit));
+  // Created, never moved: the empty old value makes git refuse a ref that exists.
+  if (auto created_ref = git_output(git, {"update-ref", "-m", "gpu-gate run", "--end-of-options", ref, commit, ""}); !created_ref) {
+    // The same record again (same tree, machine, facts and second) is the same commit: its
+    // ref is already there, and nothing is lost.
+    auto existing = git_output(git, {"rev-parse", "--verify", "--quiet", "--end-of-options", ref});
+    if (!existing || trim(*existing) != commit) return created_ref.error();
+  }
   return ref;
 }
 

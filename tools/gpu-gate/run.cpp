@@ -50,7 +50,7 @@ DeviceFacts probe_devices(Context& context, bool allow_no_gpu) {
   context.workflow.log("devices: " + inventory->describe());
   if (inventory->count == 0 && !allow_no_gpu)
     fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one anyway)");
+                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
   return device_facts_of(*inventory);
 }
 
@@ -65,7 +65,7 @@ void run_passes(Context& context, const Config& config, const GateWorktree& work
   outcome.gate = value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(),
                                               {"gate", outcome.paths, outcome.workers, gpu_env}));
   if (!outcome.stress_needed || !outcome.gate.passed()) return;
-  const auto paths = stress_paths(config.concurrency_patterns, outcome.paths);
+  const auto& paths = outcome.stress_targets.tests;
   auto env = gpu_env;
   env["GATEKIT_STRESS"] = "1";
   for (int i = 1; i <= config.stress_repeats; ++i) {
@@ -101,6 +101,9 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
+  if (outcome.stress_needed)
+    outcome.stress_targets = find_stress_targets(context, options.repo_dir, config,
+                                                 touched_paths(config.concurrency_patterns, change), scope);
   if (outcome.paths.empty())
     fail_bad_input("the gate's scope holds no test file: set scope.folders, scope.modules or scope.extras in " +
                    (config.source.empty() ? std::string(default_config_path) : config.source.string()));
@@ -109,11 +112,13 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   run_passes(context, config, worktree, outcome);
   outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.now() - started);
   const GateRecord record = record_of(outcome, config, now_seconds(context));
-  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign));
+  const RefHalf half = half_for(record.device, config.cpu_gate);
+  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign, half));
   context.workflow.log("verdict: " + std::string(to_string(record.verdict)) + ", recorded as " + outcome.ref);
+  if (half == RefHalf::no_gpu) context.workflow.log(no_gpu_note(outcome.ref));
   Status published;
   if (options.publish) {
-    published = publish_result(context, git, options, config, head.tree, machine);
+    published = publish_result(context, git, options, config, head.commit, outcome.ref);
     outcome.publish_note = published ? "pushed to " + options.remote : published.error().message;
   } else {
     outcome.publish_note = "not pushed: `git push` (after gpu-gate setup) or `gpu-gate run --publish` sends it";

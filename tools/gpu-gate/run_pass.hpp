@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "gatekit/context.hpp"
 #include "run_plan.hpp"
+#include "scope.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -24,5 +25,11 @@ struct PassSpec {
 // leaves no readable JUnit report.
 Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                                  const std::filesystem::path& scratch, const PassSpec& spec);
+
+// The stress targets of a run over `scope` (the checkout's), for the changed concurrency
+// paths `touched`; the test map is read from repo_dir when it exists (an unreadable or
+// invalid one is bad_input, as for `affected`). Logs each target and why.
+StressTargets find_stress_targets(Context& context, const std::filesystem::path& repo_dir, const Config& config,
+                                  const std::vector<std::string>& touched, const Scope& scope);
 
 }  // namespace gatekit::gpu_gate

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "gatekit/git.hpp"
+#include "gatekit/python_modules.hpp"
 #include "record.hpp"
+#include "test_map.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -19,10 +21,24 @@ std::vector<std::string> expand_command(const std::vector<std::string>& command,
 // last match wins); `touched` receives the first such path.
 bool touches(const std::vector<std::string>& patterns, const std::vector<FileChange>& changes, std::string* touched = nullptr);
 
-// The tests of the stress pass: the scope's test files that match the concurrency patterns,
-// else (none match) the whole scope.
-std::vector<std::string> stress_paths(const std::vector<std::string>& concurrency_patterns,
-                                      const std::vector<std::string>& scope_paths);
+// Every changed path (either side of a rename) that matches the patterns, sorted, unique.
+std::vector<std::string> touched_paths(const std::vector<std::string>& patterns, const std::vector<FileChange>& changes);
+
+// The tests of the stress pass: the test files of the checkout that load a touched path
+// (directly or through other repository files, by the import analysis), that the test map
+// says executed one, or that are touched themselves.
+struct StressTargets {
+  std::vector<std::string> touched;  // the changed concurrency paths
+  std::vector<std::string> tests;    // the test files to stress, sorted
+  std::vector<std::string> reasons;  // per test: "imports src/stream/q.py", "executed ... (test map)", "changed"
+  bool fallback = false;             // none found: `tests` is the gate's scope
+};
+
+// Pure. `test_files`: every test file of the checkout (sorted); `map`: the test map, when
+// there is one; `scope_paths`: the fallback when no test file loads or executed the touched code.
+StressTargets stress_targets(const std::vector<std::string>& touched, const python::ImportGraph& imports,
+                             const std::vector<std::string>& test_files, const TestMap* map,
+                             const std::vector<std::string>& scope_paths);
 
 // One run of the test command.
 struct PassResult {
@@ -35,8 +51,12 @@ struct PassResult {
 
 // pass when the gate pass and every stress repeat passed.
 Verdict verdict_of(const PassResult& gate, const std::vector<PassResult>& stress);
-// The record's stress value: "not needed (no concurrency change)", "passed 3x (src/stream/a.py)",
-// "failed on repeat 2 of 3 (src/stream/a.py)".
-std::string stress_text(bool needed, const std::string& touched, const std::vector<PassResult>& stress, int repeats);
+// The record's stress value, naming what was stressed and the change that called for it:
+// "not needed (no concurrency change)", "passed 3x on tests/test_q.py (src/stream/q.py)",
+// "failed on repeat 2 of 3 on 2 test files: tests/test_a.py, tests/test_b.py (src/stream/q.py)",
+// "passed 3x on the gate's 12 test files, none loads it (src/stream/q.py)". Test files are
+// listed while the value stays under kMaxFactBytes, then "+N more".
+std::string stress_text(bool needed, const std::string& touched, const StressTargets& targets,
+                        const std::vector<PassResult>& stress, int repeats);
 
 }  // namespace gatekit::gpu_gate

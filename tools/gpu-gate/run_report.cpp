@@ -34,6 +34,24 @@ std::string flowchart(const RunOutcome& o) {
   return md + "\n```\n\n";
 }
 
+// The stress pass's test files and why each was chosen (the first 50).
+std::string stress_targets_table(const RunOutcome& o) {
+  constexpr std::size_t kRows = 50;
+  const auto& t = o.stress_targets;
+  if (!o.stress_needed || t.tests.empty()) return "";
+  std::string md = "\n### Stressed " + std::to_string(o.stress.size()) + "x\n\n";
+  if (t.fallback) {
+    return md + "No test file loads " + markdown_text(join(t.touched, ", ")) +
+           " (by its imports or the test map): the gate's " + std::to_string(t.tests.size()) + " test files were.\n";
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < t.tests.size() && i < kRows; ++i)
+    rows.push_back({markdown_code(t.tests[i]), markdown_text(t.reasons[i])});
+  md += markdown_table({"test file", "why"}, rows);
+  if (t.tests.size() > kRows) md += "\n… and " + std::to_string(t.tests.size() - kRows) + " more.\n";
+  return md;
+}
+
 }  // namespace
 
 GateRecord record_of(const RunOutcome& o, const Config& config, std::int64_t now) {
@@ -48,7 +66,7 @@ GateRecord record_of(const RunOutcome& o, const Config& config, std::int64_t now
   r.machine = o.machine;
   r.device = o.device;
   r.scope = clean_fact("gate: " + std::to_string(o.paths.size()) + " test files, " + std::to_string(o.workers) + " workers");
-  r.stress = clean_fact(stress_text(o.stress_needed, o.stress_touched, o.stress, config.stress_repeats));
+  r.stress = clean_fact(stress_text(o.stress_needed, o.stress_touched, o.stress_targets, o.stress, config.stress_repeats));
   return r;
 }
 
@@ -75,7 +93,7 @@ std::string run_summary(const RunOutcome& o, const GateRecord& r) {
       {"record", markdown_code(o.ref)},
       {"published", markdown_text(o.publish_note)},
   });
-  return md;
+  return md + stress_targets_table(o);
 }
 
 }  // namespace gatekit::gpu_gate

@@ -20,6 +20,7 @@ struct RunOutcome {
   PassResult gate;
   bool stress_needed = false;
   std::string stress_touched;      // the changed path that called for it
+  StressTargets stress_targets;    // what the stress pass runs, and why
   std::vector<PassResult> stress;
   std::chrono::milliseconds duration{0};
   std::string ref;                 // where the record went

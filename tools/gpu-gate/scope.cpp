@@ -7,6 +7,7 @@
 
 #include "gatekit/git.hpp"
 #include "gatekit/glob.hpp"
+#include "gatekit/python_modules.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
@@ -29,54 +30,12 @@ bool under(std::string_view path, const std::string& folder) {
   return path.size() > folder.size() && path.substr(0, folder.size()) == folder && path[folder.size()] == '/';
 }
 
-// Every dotted name the file answers to: "src/pkg/gpu.py" -> src.pkg.gpu, pkg.gpu, gpu;
-// "pkg/__init__.py" -> pkg.
-std::vector<std::string> dotted_names(std::string_view path) {
-  std::string stem(path.substr(0, path.size() - 3));  // callers pass *.py only
-  if (stem == "__init__") return {};
-  if (stem.size() > 9 && stem.ends_with("/__init__")) stem.resize(stem.size() - 9);
-  std::replace(stem.begin(), stem.end(), '/', '.');
-  std::vector<std::string> names;
-  for (std::size_t start = 0;; ) {
-    names.push_back(stem.substr(start));
-    const auto dot = stem.find('.', start);
-    if (dot == std::string::npos) return names;
-    start = dot + 1;
-  }
-}
-
-// The dotted names an import may load: the module, its parents (their __init__ runs too),
-// and for `from` forms each imported name as a submodule.
-std::vector<std::string> loaded_names(const Import& import) {
-  std::vector<std::string> names;
-  for (std::string name = import.module; !name.empty();) {
-    names.push_back(name);
-    const auto dot = name.rfind('.');
-    name = dot == std::string::npos ? "" : name.substr(0, dot);
-  }
-  if (import.kind == ImportKind::from || import.kind == ImportKind::relative) {
-    for (const auto& n : import.names) names.push_back(import.module.empty() ? n : import.module + "." + n);
-  }
-  return names;
-}
-
-using Index = std::map<std::string, std::vector<std::string>>;
-
-Index index_modules(const std::vector<SourceFile>& files) {
-  Index index;
-  for (const auto& file : files) {
-    if (!file.path.ends_with(".py")) continue;
-    for (auto& name : dotted_names(file.path)) index[name].push_back(file.path);
-  }
-  return index;
-}
-
 std::map<std::string, Reach> direct_reaches(const Config& config, const std::vector<SourceFile>& files) {
   std::map<std::string, Reach> reaches;
   for (const auto& file : files) {
     for (const auto& import : file.imports) {
       auto module = std::find_if(config.modules.begin(), config.modules.end(),
-                                 [&](const std::string& m) { return gpu_gate::reaches(import, m); });
+                                 [&](const std::string& m) { return python::reaches(import, m); });
       if (module == config.modules.end()) continue;
       reaches.emplace(file.path, Reach{*module, import.line, import.where, ""});
       break;
@@ -86,33 +45,24 @@ std::map<std::string, Reach> direct_reaches(const Config& config, const std::vec
 }
 
 // The first import of `file` that loads a repository file already known to reach a module.
-std::optional<Reach> reach_through(const SourceFile& file, const Index& index,
-                                   const std::map<std::string, Reach>& reaches) {
-  for (const auto& import : file.imports) {
-    for (const auto& name : loaded_names(import)) {
-      auto found = index.find(name);
-      if (found == index.end()) continue;
-      for (const auto& target : found->second) {
-        auto known = reaches.find(target);
-        if (target != file.path && known != reaches.end()) {
-          return Reach{known->second.module, import.line, import.where, target};
-        }
-      }
-    }
+std::optional<Reach> reach_through(const std::vector<python::Edge>& edges, const std::map<std::string, Reach>& reaches) {
+  for (const auto& edge : edges) {
+    auto known = reaches.find(edge.to);
+    if (known != reaches.end()) return Reach{known->second.module, edge.line, edge.where, edge.to};
   }
   return std::nullopt;
 }
 
 // Direct imports first, then through repository modules until nothing changes (cycles end).
-std::map<std::string, Reach> all_reaches(const Config& config, const std::vector<SourceFile>& files) {
+std::map<std::string, Reach> all_reaches(const Config& config, const std::vector<SourceFile>& files,
+                                         const python::ImportGraph& graph) {
   auto reaches = direct_reaches(config, files);
-  const auto index = index_modules(files);
   for (bool changed = true; changed;) {
     changed = false;
-    for (const auto& file : files) {
-      if (reaches.count(file.path) != 0) continue;
-      if (auto reach = reach_through(file, index, reaches)) {
-        reaches.emplace(file.path, std::move(*reach));
+    for (const auto& [path, edges] : graph) {
+      if (reaches.count(path) != 0) continue;
+      if (auto reach = reach_through(edges, reaches)) {
+        reaches.emplace(path, std::move(*reach));
         changed = true;
       }
     }
@@ -218,7 +168,8 @@ Result<Scope> compute_scope(const Config& config, const std::vector<SourceFile>&
   auto extras = compile_extras(config);
   if (!extras) return extras.error();
   Scope scope;
-  scope.reaches = all_reaches(config, python_files);
+  scope.imports = python::import_graph(python_files);
+  scope.reaches = all_reaches(config, python_files, scope.imports);
   std::vector<std::string> errors;
   for (const auto& file : python_files) {
     if (!file.error.empty()) {

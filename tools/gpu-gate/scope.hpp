@@ -5,7 +5,7 @@
 // that takes it:
 //   folder  it lies under one of `scope.folders`;
 //   import  it imports one of `scope.modules` or a submodule of it (any import form the
-//           analysis of imports.hpp finds), directly or through modules of the repository
+//           analysis of gatekit/python_imports.hpp finds), directly or through modules of the repository
 //           it imports that do (a helper `tests/gpu_helpers.py` importing `tinyml.gpu`);
 //   extra   it matches one of `scope.extras` (github glob dialect).
 // A module of the repository is found by its dotted name with leading folders dropped
@@ -21,10 +21,15 @@
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
 #include "gatekit/process.hpp"
+#include "gatekit/python_imports.hpp"
+#include "gatekit/python_modules.hpp"
 #include "gatekit/result.hpp"
-#include "imports.hpp"
 
 namespace gatekit::gpu_gate {
+
+using python::Import;
+using python::ImportKind;
+using python::SourceFile;
 
 struct ScopeOptions {
   std::string repo_dir = ".";
@@ -56,6 +61,7 @@ struct Scope {
   std::map<std::string, Reach> reaches;        // every repository file that reaches a module
   std::vector<std::string> unmatched_extras;   // extras patterns that took no test file
   std::vector<std::string> notes;              // "path:line: what the analysis could not follow"
+  python::ImportGraph imports;                 // which repository files each Python file loads
 
   const ScopeEntry* find(std::string_view path) const;
   std::vector<std::string> paths() const;      // the files in scope, sorted
@@ -74,11 +80,7 @@ Result<Scope> compute_scope(const Config& config, const std::vector<SourceFile>&
 // The --why answer for one file, one sentence (chains of imports spelled out).
 std::string explain(const Scope& scope, const Config& config, std::string_view path);
 
-// The Python files of a checkout: tracked and untracked-but-not-ignored (`git ls-files`),
-// present on disk.
-Result<std::vector<std::string>> list_python_files(ProcessRunner& processes, Files& files,
-                                                   const std::filesystem::path& repo_dir);
-// list_python_files + analyze_imports + compute_scope: the scope of a checkout (used by
+// python::list_python_files + analyze_imports + compute_scope: the scope of a checkout (used by
 // `scope`, `run` and `run --full`).
 Result<Scope> scope_of_checkout(ProcessRunner& processes, Files& files, const std::filesystem::path& repo_dir,
                                 const Config& config);

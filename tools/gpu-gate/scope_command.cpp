@@ -8,7 +8,7 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "common.hpp"
-#include "git_command.hpp"
+#include "gatekit/python_modules.hpp"
 #include "scope.hpp"
 
 namespace gatekit::gpu_gate {
@@ -16,17 +16,6 @@ namespace gatekit::gpu_gate {
 namespace {
 
 constexpr std::size_t kScopeSummaryRows = 500;  // a bigger scope is listed in the log only
-
-std::vector<std::string> split_nul(const std::string& text) {
-  std::vector<std::string> items;
-  for (std::size_t start = 0; start < text.size();) {
-    auto end = text.find('\0', start);
-    if (end == std::string::npos) end = text.size();
-    if (end > start) items.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return items;
-}
 
 std::string count_by_rule(const Scope& scope) {
   std::string text;
@@ -107,23 +96,11 @@ std::string repo_relative(const std::string& path, const std::string& repo_dir) 
 
 }  // namespace
 
-Result<std::vector<std::string>> list_python_files(ProcessRunner& processes, Files& files,
-                                                   const std::filesystem::path& repo_dir) {
-  Git git(processes, repo_dir);
-  auto listed = git_output(git, {"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "*.py"});
-  if (!listed) return listed.error();
-  auto paths = split_nul(*listed);
-  std::sort(paths.begin(), paths.end());
-  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  std::erase_if(paths, [&](const std::string& p) { return !files.exists(repo_dir / p); });
-  return paths;
-}
-
 Result<Scope> scope_of_checkout(ProcessRunner& processes, Files& files, const std::filesystem::path& repo_dir,
                                 const Config& config) {
-  auto paths = list_python_files(processes, files, repo_dir);
+  auto paths = python::list_python_files(processes, files, repo_dir);
   if (!paths) return paths.error();
-  auto analysed = analyze_imports(processes, repo_dir, *paths);
+  auto analysed = python::analyze_imports(processes, repo_dir, *paths);
   if (!analysed) return analysed.error();
   return compute_scope(config, *analysed);
 }

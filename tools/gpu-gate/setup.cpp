@@ -32,7 +32,10 @@ void apply(const Git& git, const std::string& remote, const ConfigChange& change
     value_or_throw(git_output(git, {"config", "--add", "--end-of-options", added_key(remote), marker}));
     return;
   }
+  // git unsets every copy of a value or none: all go, and the copies a person added come back.
   value_or_throw(git_output(git, {"config", "--fixed-value", "--unset-all", "--end-of-options", key, change.value}));
+  for (int i = 0; i < change.keep; ++i)
+    value_or_throw(git_output(git, {"config", "--add", "--end-of-options", key, change.value}));
   auto gone = git_exec(git, GitCall{{"config", "--fixed-value", "--unset-all", "--end-of-options", added_key(remote), marker},
                                     std::nullopt, {}, {}});
   if (!gone) fail(gone.error());

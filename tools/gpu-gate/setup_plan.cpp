@@ -49,13 +49,16 @@ SetupPlan plan_undo(const RemoteSettings& found, const std::string& remote) {
     const std::string key = entry.substr(0, space);
     const std::string value = entry.substr(space + 1);
     const auto& present = key == "push" ? found.push : found.fetch;
-    if ((key == "push" || key == "fetch") && contains(present, value))
-      plan.changes.push_back({false, key, value, "added by gpu-gate setup"});
-    else
+    const auto copies = static_cast<int>(std::count(present.begin(), present.end(), value));
+    if ((key == "push" || key == "fetch") && copies > 0) {
+      plan.changes.push_back({false, key, value, "added by gpu-gate setup", copies - 1});
+      if (copies > 1)
+        plan.notes.push_back("remote." + remote + "." + key + " " + value + " was also set by hand: that copy stays");
+    } else
       plan.unchanged.push_back("remote." + remote + "." + key + " " + value + " (already gone)");
   }
   if (found.added.empty()) plan.notes.push_back("gpu-gate setup has not changed this clone's settings for " + remote + ": nothing to undo");
-  else if (found.push.size() == static_cast<std::size_t>(std::count_if(plan.changes.begin(), plan.changes.end(), [](const ConfigChange& c) { return c.key == "push"; })))
+  else if (found.push.size() == static_cast<std::size_t>(std::count_if(plan.changes.begin(), plan.changes.end(), [](const ConfigChange& c) { return c.key == "push" && c.keep == 0; })))
     plan.notes.push_back("a plain `git push` follows push.default again");
   return plan;
 }

@@ -18,6 +18,9 @@ struct ConfigChange {
   std::string key;    // "push" or "fetch" (of remote.<name>.)
   std::string value;  // the refspec
   std::string why;    // one line for the person
+  // Removal only: how many identical copies stay. setup added one; the others a person added
+  // by hand (git cannot unset one of several identical values, so all go and these come back).
+  int keep = 0;
 };
 
 struct SetupPlan {
@@ -32,7 +35,8 @@ std::string results_push_refspec(const std::string& ns);   // "+refs/<ns>-mine/*
 std::string results_fetch_refspec(const std::string& ns);  // "+refs/<ns>/*:refs/<ns>/*"
 
 SetupPlan plan_setup(const RemoteSettings& found, const std::string& remote, const std::string& ns);
-// Removes exactly what setup added (and nothing a person set by hand before).
+// Removes exactly what setup added: one copy of each value it recorded. Whatever a person set
+// by hand stays, before or after setup, even a value identical to one setup added.
 SetupPlan plan_undo(const RemoteSettings& found, const std::string& remote);
 
 }  // namespace gatekit::gpu_gate

@@ -2,6 +2,9 @@
 // result for its tree has reached the remote.
 #include "status.hpp"
 
+#include <map>
+#include <set>
+
 #include "common.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/json.hpp"
@@ -27,18 +30,37 @@ std::string resolve_base(const Git& git, const std::string& option, const std::s
 const GateRecord* mine_for(const StatusInput& input, const std::string& tree, const std::string& machine) {
   const GateRecord* best = nullptr;
   for (const auto& r : input.records)
-    if (r.mine && r.tree == tree && r.machine == machine && (best == nullptr || r.time > best->time)) best = &r;
+    if (r.half == RefHalf::mine && r.tree == tree && r.machine == machine && (best == nullptr || r.time > best->time)) best = &r;
   return best;
 }
 
-// Whether the remote holds this record under the published name: one ls-remote.
-std::optional<bool> on_remote(const Git& git, const std::string& remote, const std::string& ns, const GateRecord& mine) {
-  const std::string ref = published_ref(ns, mine.tree, mine.machine);
-  auto out = git_exec(git, GitCall{{"ls-remote", "--refs", "--end-of-options", remote, ref}, std::nullopt, {}, {}});
+// The remote's published results, ref name -> object: one ls-remote; nullopt when the remote
+// cannot be asked (offline, no such remote).
+std::optional<std::map<std::string, std::string>> remote_results(const Git& git, const std::string& remote,
+                                                                 const std::string& ns) {
+  auto out = git_exec(git, GitCall{{"ls-remote", "--refs", "--end-of-options", remote, published_prefix(ns) + "*"},
+                                   std::nullopt, {}, {}});
   if (!out || !out->succeeded()) return std::nullopt;
-  for (const auto& line : split_lines(out->out))
-    if (line == mine.record_commit + "\t" + ref) return true;
-  return false;
+  std::map<std::string, std::string> refs;
+  for (const auto& line : split_lines(out->out)) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) refs[line.substr(tab + 1)] = line.substr(0, tab);
+  }
+  return refs;
+}
+
+bool on(const std::map<std::string, std::string>& remote, const std::string& ref, const std::string& object) {
+  const auto it = remote.find(ref);
+  return it != remote.end() && it->second == object;
+}
+
+// Published results this clone still holds that the remote no longer has (a plain fetch does
+// not prune): they do not count.
+std::set<std::string> stale_refs(const std::vector<GateRecord>& records, const std::map<std::string, std::string>& remote) {
+  std::set<std::string> stale;
+  for (const auto& r : records)
+    if (r.published() && !on(remote, r.ref, r.record_commit)) stale.insert(r.ref);
+  return stale;
 }
 
 std::string json_of(const GateStatus& s, const std::string& commit, const std::optional<bool>& published,
@@ -88,14 +110,30 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   query.base = resolve_base(git, options.base, options.remote);
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
+  const auto remote = remote_results(git, options.remote, config.namespace_);
+  std::set<std::string> stale = remote ? stale_refs(gathered.input.records, *remote) : std::set<std::string>{};
+  if (!stale.empty()) {
+    // Gather every candidate again (an inherited result may count once the stale one is out).
+    query.stop_at_exact = false;
+    gathered = value_or_throw(gather_status_input(git, config, query));
+    stale = stale_refs(gathered.input.records, *remote);
+    std::erase_if(gathered.input.records, [&stale](const GateRecord& r) { return stale.count(r.ref) > 0; });
+  }
   const GateStatus status = decide_status(gathered.input);
+  std::vector<std::string> ignored = gathered.rejected;  // refs that do not read, then results that do not count
+  for (const auto& ref : stale)
+    ignored.push_back(quote_for_message(ref, kMaxRefShown) + ": no longer on " + options.remote +
+                      " (git fetch --prune " + options.remote + " drops it)");
+  ignored.insert(ignored.end(), status.ignored.begin(), status.ignored.end());
   const GateRecord* mine = mine_for(gathered.input, status.tree, machine);
-  const std::optional<bool> published = mine != nullptr ? on_remote(git, options.remote, config.namespace_, *mine) : std::nullopt;
+  const std::optional<bool> published =
+      mine != nullptr && remote ? std::optional<bool>(on(*remote, published_name(config.namespace_, mine->ref), mine->record_commit))
+                                : std::nullopt;
   if (options.json) {
-    context.out << json_of(status, gathered.commit, published, mine != nullptr, gathered.rejected) << '\n';
+    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored) << '\n';
     return ExitCode::pass;
   }
-  for (const auto& line : gathered.rejected) context.workflow.log("ignored result ref " + line);
+  for (const auto& line : ignored) context.workflow.log("ignored result ref " + line);
   std::vector<std::vector<std::string>> rows{
       {"commit", markdown_code(gathered.commit)},
       {"tree", markdown_code(status.tree)},

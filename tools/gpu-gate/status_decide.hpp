@@ -5,15 +5,20 @@
 //
 // States and descriptions (docs/gpu-gate.md, "The gate/gpu status"), in order of precedence:
 //   success  "passed in 4m"                          the newest result for this exact tree passed
-//   failure  "failed"                                the newest result for this exact tree failed
+//   failure  "failed (result of 2026-12-01T10:00:00Z)"  the newest result for this exact tree
+//            failed; the description carries the result's time, so that CI can tell later that
+//            an older result must not undo this failure (ci_status_decide.hpp)
 //   success  "inherited from <commit>, docs-only delta"  the nearest ancestor tree with a result
 //            (first-parent chain, every step docs-only) passed; a failure there gives
 //            failure "failed", with that commit as the source
 //   success  "no code change"                        the change since the merge base with the
 //                                                    base branch touches docs only
 //   pending  "no gate result for this tree"          none of the above
-// Results older than the expiry are ignored; among several for one tree (reruns, machines)
-// the newest counts. Only commits reached through docs-only steps are searched for an
+// Results are ignored, each with its reason in GateStatus::ignored, when they are older than
+// the expiry, dated more than the allowed clock skew ahead of `now`, recorded at a committer
+// date that differs from their time by more than that skew, or recorded without a GPU (unless
+// cpu_gate lets a CPU machine gate: then the description says "no GPU"). Among the rest for
+// one tree (reruns, machines) the newest counts. Only commits reached through docs-only steps are searched for an
 // inherited result, so an exact-tree result always wins and a code change stops inheritance.
 #include <chrono>
 #include <cstdint>
@@ -54,6 +59,8 @@ struct StatusInput {
   std::optional<bool> change_docs_only;
   std::int64_t now = 0;  // seconds since the epoch
   std::chrono::hours expiry{24 * 28};
+  std::chrono::minutes clock_skew{5};  // the configuration's clock_skew_minutes
+  bool cpu_gate = false;               // results recorded without a GPU count
 };
 
 struct GateStatus {
@@ -63,7 +70,14 @@ struct GateStatus {
   std::string source;   // the commit whose result counts ("" for no-code-change and pending)
   StatusSource source_kind = StatusSource::none;
   std::optional<GateRecord> record;  // the result that counts
+  std::vector<std::string> ignored;  // results of the walk's trees left out: "'<ref>': <reason>"
 };
+
+// Why a result does not count (nullopt: it may count): the rules above, first match.
+std::optional<std::string> ignore_reason(const GateRecord& record, const StatusInput& input);
+// The description of a failure: "failed (result of <its time>)".
+std::string failure_description(std::int64_t result_time);
+inline constexpr std::string_view kNoGpuNote = " (no GPU; cpu_gate is on)";
 
 GateStatus decide_status(const StatusInput& input);
 

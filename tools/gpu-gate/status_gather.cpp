@@ -2,31 +2,13 @@
 #include <algorithm>
 #include <set>
 
-#include "gatekit/glob.hpp"
+#include "docs_rule.hpp"
 #include "gatekit/text.hpp"
 #include "git_command.hpp"
 #include "status.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
-
-// The docs rule of the configuration (the path classifier's `docs` category by default).
-class DocsRule {
- public:
-  explicit DocsRule(const std::vector<std::string>& patterns) {
-    std::vector<glob::Pattern> compiled;
-    for (const auto& text : patterns) {
-      auto p = glob::Pattern::compile(text, glob::Dialect::github);
-      if (auto* pattern = std::get_if<glob::Pattern>(&p)) compiled.push_back(std::move(*pattern));
-      else fail_bad_input("docs pattern " + quote_for_message(text) + ": " + std::get<glob::PatternError>(p).message);
-    }
-    list_ = glob::PatternList(std::move(compiled), glob::Dialect::github);
-  }
-  bool is_docs(std::string_view path) const { return list_.evaluate(path).included; }
-
- private:
-  glob::PatternList list_;
-};
 
 struct ResolvedRevision {
   std::string commit;
@@ -56,7 +38,7 @@ std::vector<ResultRef> refs_of(const std::vector<ResultRef>& refs, const std::se
 Status walk_part(Git& git, const std::string& commit, int skip, int count, const DocsRule& docs,
                  std::vector<HistoryCommit>& history) {
   auto out = git_output(git, {"-c", "core.quotePath=true", "log", "--first-parent", "--diff-merges=first-parent",
-                              "--name-only", "--no-renames", "--no-ext-diff", "--format=%x01%H %T",
+                              "--raw", "--no-renames", "--no-ext-diff", "--format=%x01%H %T",
                               "--skip=" + std::to_string(skip), "-n", std::to_string(count), "--end-of-options",
                               commit, "--"});
   if (!out) return out.error();
@@ -70,9 +52,9 @@ Status walk_part(Git& git, const std::string& commit, int skip, int count, const
     }
     if (line.empty()) continue;
     if (history.empty()) return could_not_evaluate("unexpected git log output before the first commit");
-    auto path = unquote_c_style(line);
-    if (!path) return could_not_evaluate("git log path: " + path.error().message);
-    if (!docs.is_docs(*path)) history.back().docs_only_step = false;
+    auto change = parse_raw_line(line);
+    if (!change) return change.error();
+    if (!is_docs_change(docs, *change)) history.back().docs_only_step = false;
   }
   return {};
 }
@@ -103,13 +85,9 @@ Result<std::vector<HistoryCommit>> walk(Git& git, const std::string& commit, int
 Result<std::optional<bool>> change_docs_only(Git& git, const std::string& base, const std::string& commit,
                                              const DocsRule& docs) {
   if (base.empty()) return std::optional<bool>{};
-  auto changes = git.diff(base, commit, /*three_dot=*/true);
-  if (!changes) return changes.error();
-  if (changes->empty()) return std::optional<bool>(false);
-  for (const auto& change : *changes)
-    if (!docs.is_docs(change.path) || (!change.previous_path.empty() && !docs.is_docs(change.previous_path)))
-      return std::optional<bool>(false);
-  return std::optional<bool>(true);
+  auto change = classify_change(git, docs, base, commit, /*three_dot=*/true);
+  if (!change) return change.error();
+  return std::optional<bool>(!change->empty && change->code.empty());
 }
 
 // The walk is cut after the first step that is not docs-only: older commits lend nothing.
@@ -124,10 +102,11 @@ void cut_after_code_step(std::vector<HistoryCommit>& history) {
 }  // namespace
 
 Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const StatusQuery& query) {
-  const DocsRule docs(config.docs_patterns);
   GatheredStatus out;
   out.input.now = query.now;
   out.input.expiry = config.expiry;
+  out.input.clock_skew = config.clock_skew;
+  out.input.cpu_gate = config.cpu_gate;
   auto resolved = resolve(git, query.rev);
   if (!resolved) return resolved.error();
   out.commit = resolved->commit;
@@ -146,7 +125,12 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
     out.input.records = std::move(*records);
     if (query.stop_at_exact && decide_status(out.input).source_kind == StatusSource::exact) return out;
   }
-  auto history = walk(git, resolved->commit, query.max_walk, docs, out.git_processes);
+  // The rule holds the commit's symbolic links (docs_rule.hpp): a docs-only history cannot
+  // change one, so they are the links of every tree of the walk.
+  auto docs = docs_rule_for(git, config.docs_patterns, resolved->commit);
+  if (!docs) return docs.error();
+  ++out.git_processes;
+  auto history = walk(git, resolved->commit, query.max_walk, *docs, out.git_processes);
   if (!history) return history.error();
   cut_after_code_step(*history);
   out.input.history = std::move(*history);
@@ -159,7 +143,7 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
     out.input.records.insert(out.input.records.end(), records->begin(), records->end());
   }
   if (query.stop_at_exact && decide_status(out.input).source_kind != StatusSource::none) return out;
-  auto docs_only = change_docs_only(git, query.base, resolved->commit, docs);
+  auto docs_only = change_docs_only(git, query.base, resolved->commit, *docs);
   if (!docs_only) return docs_only.error();
   if (!query.base.empty()) ++out.git_processes;
   out.input.change_docs_only = *docs_only;

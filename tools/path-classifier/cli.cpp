@@ -56,7 +56,7 @@ void add_options(CLI::App& app, gatekit::path_classifier::Options& o) {
   app.add_option("--initial-fetch-depth", o.initial_fetch_depth,
                  "Depth of the first fetch when history is missing; doubled until the merge base is found")
       ->check(CLI::Range(1, 1000000));
-  app.add_flag("--match-batch", o.match_batch, "Match 'pattern<TAB>path' lines from stdin")->group("");
+  app.add_flag("--match-batch", o.match_batch, "Match 'pattern<TAB>path' lines from stdin; with --rules, the filters each path line is relevant to")->group("");
 }
 
 }  // namespace

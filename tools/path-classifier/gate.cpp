@@ -20,9 +20,6 @@
 #include "rules.hpp"
 
 namespace gatekit::path_classifier {
-namespace {
-
-using Outputs = std::vector<std::pair<std::string, std::string>>;
 
 // The rules from --rules FILE (the user's own file: unreadable is bad input) or --rules-text.
 Rules load_rules(const Options& o, Context& ctx) {
@@ -37,6 +34,10 @@ Rules load_rules(const Options& o, Context& ctx) {
   if (!o.rules_text.empty()) return value_or_throw(load_rules_text(o.rules_text, "filters input", dialect, quantifier));
   fail_bad_input("no rules: give --rules FILE or --rules-text YAML");
 }
+
+namespace {
+
+using Outputs = std::vector<std::pair<std::string, std::string>>;
 
 // Valid but suspicious patterns: annotations on the rules file, and lines for the summary.
 std::vector<std::string> report_rule_warnings(const Rules& rules, Workflow& workflow) {

@@ -43,6 +43,16 @@ ExitCode run_gate(const Options& options, Context& context);
 
 // "pattern<TAB>path" records from context.in (lines, or NUL-terminated when the input holds a
 // NUL), one answer a line to context.out: 1 (match), 0 (no match) or `E message`.
+// With rules (--rules or --rules-text), each record is a path alone and the answer lists every
+// filter in the rules' order, `name=1` when a pull request changing that one path makes the
+// filter relevant (its patterns, `always` and change types; self-protection left out), else
+// `name=0`, separated by spaces: what a tool asks to learn which filters cover its files
+// (suite-report gpu-filter) without reading the rules itself.
 ExitCode run_match_batch(const Options& options, Context& context);
+
+struct Rules;
+// The rules from --rules FILE (unreadable: bad input) or --rules-text; a bad_input Failure
+// naming every problem, or when neither is given.
+Rules load_rules(const Options& options, Context& context);
 
 }  // namespace gatekit::path_classifier

@@ -78,10 +78,19 @@ void configure(CLI::App& app, Options& o) {
   growth->add_option("--branch", o.branch, "The branch whose pushes store baselines");
   growth->add_option("--api-budget", o.api_budget_s, "Seconds the API lookup may take, retries included")
       ->check(CLI::Range(1, 3600));
-  growth->add_option("--notice-tests", o.notice_tests, "Notice at this many new tests (default: the selection file's, else 100)")
+  growth->add_option("--notice-tests", o.notice_tests, "Notice at this many new or removed tests (default: the selection file's, else 100)")
       ->check(CLI::Range(1L, 100'000'000L));
   growth->add_option("--notice-seconds", o.notice_seconds, "Notice at this many seconds of new tests (default: the file's, else 60)")
       ->check(CLI::PositiveNumber);
+
+  auto* gpu_filter = app.add_subcommand("gpu-filter", "Fail on files the GPU legs read that the path gate's GPU filter misses");
+  selection_option(*gpu_filter, o);
+  gpu_filter->add_option("--rules", o.rules, "The path gate's rules file (default .github/gatekit/filters.yml)");
+  gpu_filter->add_option("--filter", o.filter, "The filter that runs the GPU jobs (default gpu)");
+  gpu_filter->add_option("--path-classifier", o.path_classifier,
+                         "The path-classifier program that answers for the rules (default: on PATH)");
+  gpu_filter->add_option("--context", o.context, "The context whose GPU selection is checked (default pr)");
+  python_options(*gpu_filter, o);
 }
 
 gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
@@ -90,6 +99,7 @@ gatekit::ExitCode dispatch(const Options& o, gatekit::Context& context) {
   if (o.command == "unmarked") return run_unmarked(o, context);
   if (o.command == "ran") return run_ran(o, context);
   if (o.command == "nightly") return run_nightly(o, context);
+  if (o.command == "gpu-filter") return run_gpu_filter(o, context);
   return run_growth(o, context);
 }
 

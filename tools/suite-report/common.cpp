@@ -55,6 +55,14 @@ std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t li
   return out;
 }
 
+std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit, std::size_t total) {
+  std::string out;
+  std::size_t shown = 0;
+  for (; shown < ids.size() && shown < limit; ++shown) out += "- " + markdown_code(ids[shown]) + "\n";
+  if (total > shown) out += "- ... and " + std::to_string(total - shown) + " more\n";
+  return out;
+}
+
 std::string file_of(const std::string& node_id) {
   const auto cut = node_id.find("::");
   if (cut == std::string::npos || cut == 0) return "";

@@ -29,6 +29,9 @@ const Leg& require_leg(const Selection& selection, const std::string& name);
 
 // A Markdown bullet list of node ids as code spans, at most `limit`, then "... and N more".
 std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit = 50);
+// The same for the first few of `total` ids (those a summary names; the log does not list
+// the rest): at most `limit`, then "... and N more".
+std::string markdown_id_list(const std::vector<std::string>& ids, std::size_t limit, std::size_t total);
 // The file part of a pytest node id ("tests/a.py" of "tests/a.py::test_b"), "" when none.
 std::string file_of(const std::string& node_id);
 

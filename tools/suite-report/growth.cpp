@@ -4,8 +4,10 @@
 // baseline is a notice and exit 0. Only this run's own report must be readable.
 #include "growth.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
+#include <unordered_set>
 
 #include "common.hpp"
 #include "gatekit/clock.hpp"
@@ -102,14 +104,21 @@ ExitCode find_baseline(const Options& options, Context& context, const ConfigKey
   return ExitCode::pass;
 }
 
-// The baseline to compare with, or nullopt with the reason noticed.
-std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key) {
+// How many new and removed tests a summary names (the counts are always whole).
+constexpr std::size_t kListed = 200;
+
+// The baseline to compare with, or nullopt with the reason noticed. Of the tests this run no
+// longer has, the first kListed keep their display names, for the summary.
+std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key,
+                                        const Snapshot& now) {
   if (options.baseline.empty() || !context.files.exists(options.baseline)) {
     notice(context.workflow, "no suite baseline yet for this configuration (" + key.text() + "); the next push to " +
                                  options.branch + " stores one");
     return std::nullopt;
   }
-  auto baseline = read_baseline(context.files, options.baseline);
+  std::size_t named = 0;
+  auto baseline = read_baseline(context.files, options.baseline,
+                                [&](const TestIdentity& id) { return now.find(id) == nullptr && named++ < kListed; });
   if (!baseline) {
     notice(context.workflow, "the suite baseline cannot be read, growth is not compared: " + baseline.error().message);
     return std::nullopt;
@@ -125,9 +134,18 @@ std::optional<Baseline> usable_baseline(const Options& options, Context& context
 std::string signed_count(long long n) { return n == 0 ? "±0" : (n > 0 ? "+" : "") + std::to_string(n); }
 std::string signed_duration(double seconds) { return (seconds < 0 ? "-" : "+") + duration(seconds < 0 ? -seconds : seconds); }
 
-std::string compared_summary(const GrowthResult& g, const Baseline& base, const Thresholds& thresholds,
-                             const HistoryPoint& now) {
-  const std::string head = g.notice ? "## 📈 Suite growth: " : "## Suite size: ";
+std::string name_of(const Names& names, const TestIdentity& id) {
+  const auto it = names.find(id);
+  return it == names.end() ? "(test " + id.hex().substr(0, 12) + ")" : it->second;
+}
+
+bool grew(const GrowthResult& g) {
+  return std::any_of(g.reached.begin(), g.reached.end(), [](Reached r) { return r != Reached::removed_tests; });
+}
+
+std::string compared_summary(const GrowthResult& g, const Baseline& base, const Names& added_names,
+                             const Thresholds& thresholds, const HistoryPoint& now) {
+  const std::string head = grew(g) ? "## 📈 Suite growth: " : g.notice ? "## 📉 Suite shrank: " : "## Suite size: ";
   std::string md = head + signed_count(static_cast<long long>(g.tests) - static_cast<long long>(g.base_tests)) +
                    " tests, " + signed_duration(g.seconds - g.base_seconds) + "\n\n";
   const std::string base_label = !base.history.empty() && !base.history.back().sha.empty()
@@ -140,39 +158,101 @@ std::string compared_summary(const GrowthResult& g, const Baseline& base, const 
        {"test time", duration(g.base_seconds), duration(g.seconds), signed_duration(g.seconds - g.base_seconds)},
        {"new tests", "", std::to_string(g.added.size()) + " (" + duration(g.added_seconds) + ")", ""},
        {"removed tests", "", std::to_string(g.removed.size()), ""}});
-  md += "\nNotice threshold: " + std::to_string(thresholds.tests) + " new tests or " + duration(thresholds.seconds) +
-        " of new test time" + (g.notice ? " — **reached**." : ".") + "\n\n";
+  std::vector<std::string> reached;
+  for (const auto r : g.reached) reached.push_back(threshold_text(r, thresholds));
+  md += "\nNotice thresholds: " + std::to_string(thresholds.tests) + " new or removed tests, or " +
+        duration(thresholds.seconds) + " of new test time" +
+        (g.notice ? " — **reached: " + join(reached, ", ") + "**." : ".") + "\n\n";
   if (!g.added.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < g.added.size() && i < 10; ++i)
-      rows.push_back({markdown_code(g.added[i].id), duration(g.added[i].seconds)});
+      rows.push_back({markdown_code(name_of(added_names, g.added[i].id)), duration(g.added[i].seconds)});
     md += "### Slowest new tests\n\n" + markdown_table({"test", "time"}, rows) + "\n";
     std::vector<std::string> ids;
-    for (const auto& t : g.added) ids.push_back(t.id);
-    md += "<details><summary>All " + std::to_string(ids.size()) + " new tests</summary>\n\n" + markdown_id_list(ids, 200) +
-          "\n</details>\n\n";
+    for (std::size_t i = 0; i < g.added.size() && i < kListed; ++i) ids.push_back(name_of(added_names, g.added[i].id));
+    md += "<details><summary>All " + std::to_string(g.added.size()) + " new tests</summary>\n\n" +
+          markdown_id_list(ids, kListed, g.added.size()) + "\n</details>\n\n";
   }
-  if (!g.removed.empty())
+  if (!g.removed.empty()) {
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < g.removed.size() && i < kListed; ++i) ids.push_back(name_of(base.names, g.removed[i]));
     md += "<details><summary>" + std::to_string(g.removed.size()) + (g.removed.size() == 1 ? " removed test" : " removed tests") +
-          "</summary>\n\n" +
-          markdown_id_list(g.removed, 200) + "\n</details>\n\n";
+          "</summary>\n\n" + markdown_id_list(ids, kListed, g.removed.size()) + "\n</details>\n\n";
+  }
   if (base.key) md += history_charts(base.history, now) + "\n";
   return md;
 }
 
-void write_baseline(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
-                    const Snapshot& now, const HistoryPoint& point) {
-  std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
-  history.push_back(point);
-  if (auto written = context.files.write(options.write_baseline, baseline_json(key, history, now)); !written) {
-    Annotation annotation;
-    annotation.severity = Severity::warning;
-    annotation.title = "suite growth";
-    annotation.message = "could not write the next suite baseline: " + written.error().message;
-    context.workflow.annotate(annotation);
+using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdentityKeyEqual>;
+
+void report_written(const Options& options, Context& context, const Status& written, std::size_t tests) {
+  if (written) {
+    context.workflow.log("wrote the next baseline (" + std::to_string(tests) + " tests) to " + options.write_baseline);
     return;
   }
-  context.workflow.log("wrote the next baseline (" + std::to_string(now.size()) + " tests) to " + options.write_baseline);
+  Annotation annotation;
+  annotation.severity = Severity::warning;
+  annotation.title = "suite growth";
+  annotation.message = "could not write the next suite baseline: " + written.error().message;
+  context.workflow.annotate(annotation);
+}
+
+// The second pass over this run's report: the display names of `wanted` (the new tests a
+// summary names) and, with --write-baseline, this run as the next baseline, test by test in
+// report order. Neither keeps more than a bounded few names.
+Names second_pass(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
+                  const Snapshot& now, const HistoryPoint& point, const IdentitySet& wanted) {
+  Names names;
+  const bool write = !options.write_baseline.empty();
+  if (wanted.empty() && !write) return names;
+  std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
+  history.push_back(point);
+  std::optional<BaselineWriter> writer;
+  if (write) writer.emplace(context.files, options.write_baseline, key, history, now.size());
+  Status written;
+  throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+    const auto* entry = now.find(c.identity);
+    if (entry == nullptr || entry->order != c.ordinal) return {};  // a repeat: its seconds are in the first
+    if (wanted.count(c.identity) > 0) names.emplace(c.identity, std::string(c.display));
+    if (writer && written) written = writer->add(c.identity, entry->seconds, c.display);
+    return {};
+  }));
+  if (writer && written) written = writer->finish();
+  if (write) report_written(options, context, written, now.size());
+  return names;
+}
+
+// The comparison with a usable baseline, logged; nullopt (noticed) when the two cannot be
+// compared.
+std::optional<GrowthResult> compared_growth(const std::optional<Baseline>& base, const Snapshot& now,
+                                            const Thresholds& thresholds, Context& context) {
+  if (!base) return std::nullopt;
+  auto compared = compare(base->tests, now, thresholds);
+  if (!compared) {
+    notice(context.workflow, "growth is not compared: " + base->source + ": " + compared.error().message);
+    return std::nullopt;
+  }
+  context.workflow.log("compared with " + base->source + ": this change " + describe_growth(*compared, thresholds));
+  return std::move(*compared);
+}
+
+void report_compared(const GrowthResult& growth, const Baseline& base, const Names& added_names,
+                     const Thresholds& thresholds, const HistoryPoint& point, const ConfigKey& key, Workflow& workflow) {
+  if (growth.notice) notice(workflow, "This change " + describe_growth(growth, thresholds) + " (" + key.text() + ")");
+  workflow.append_summary(compared_summary(growth, base, added_names, thresholds, point));
+  workflow.set_output("baseline", "found");
+  workflow.set_output("new-tests", std::to_string(growth.added.size()));
+  workflow.set_output("removed-tests", std::to_string(growth.removed.size()));
+  workflow.set_output("notice", growth.notice ? "true" : "false");
+}
+
+void report_uncompared(const Options& options, const ConfigKey& key, const HistoryPoint& point, Workflow& workflow) {
+  workflow.append_summary("## Suite size: " + std::to_string(point.tests) + " tests, " + duration(point.seconds) +
+                          "\n\nNo baseline to compare with for " + markdown_code(key.text()) +
+                          ": growth is reported once a push to " + markdown_text(options.branch, false) +
+                          " has stored one.\n\n");
+  workflow.set_output("baseline", "none");
+  workflow.set_output("notice", "false");
 }
 
 }  // namespace
@@ -188,34 +268,25 @@ ExitCode run_growth(const Options& options, Context& context) {
                               options.notice_seconds.value_or(selection.notice_seconds)};
 
   const Snapshot now = value_or_throw(read_report_snapshot(options.report, options.junit_prefix));
-  const auto base = usable_baseline(options, context, key);
-  const auto seconds_now = total_seconds(now);
-  HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""), context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),
-                     format_utc(std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count()),
-                     now.size(), seconds_now};
+  const auto base = usable_baseline(options, context, key, now);
+  const auto growth = compared_growth(base, now, thresholds, context);
+  const HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""),
+                           context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),
+                           format_utc(std::chrono::duration_cast<std::chrono::seconds>(
+                                          context.clock.now().time_since_epoch()).count()),
+                           now.size(), total_seconds(now)};
+  IdentitySet wanted;
+  if (growth)
+    for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.insert(growth->added[i].id);
+  const Names added_names = second_pass(options, context, key, base, now, point, wanted);
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("tests", std::to_string(now.size()));
   context.workflow.set_output("artifact", key.artifact_name());
   context.workflow.set_output("key", key.text());
-  if (base) {
-    const auto growth = compare(base->tests, now, thresholds);
-    const std::string sentence = "this change " + describe_growth(growth, thresholds);
-    context.workflow.log("compared with " + base->source + ": " + sentence);
-    if (growth.notice) notice(context.workflow, "This change " + describe_growth(growth, thresholds) + " (" + key.text() + ")");
-    context.workflow.append_summary(compared_summary(growth, *base, thresholds, point));
-    context.workflow.set_output("baseline", "found");
-    context.workflow.set_output("new-tests", std::to_string(growth.added.size()));
-    context.workflow.set_output("removed-tests", std::to_string(growth.removed.size()));
-    context.workflow.set_output("notice", growth.notice ? "true" : "false");
-  } else {
-    context.workflow.append_summary("## Suite size: " + std::to_string(now.size()) + " tests, " + duration(seconds_now) +
-                                    "\n\nNo baseline to compare with for " + markdown_code(key.text()) +
-                                    ": growth is reported once a push to " + markdown_text(options.branch, false) +
-                                    " has stored one.\n\n");
-    context.workflow.set_output("baseline", "none");
-    context.workflow.set_output("notice", "false");
-  }
-  if (!options.write_baseline.empty()) write_baseline(options, context, key, base, now, point);
+  if (growth)
+    report_compared(*growth, *base, added_names, thresholds, point, key, context.workflow);
+  else
+    report_uncompared(options, key, point, context.workflow);
   return ExitCode::pass;
 }
 

@@ -8,8 +8,11 @@
 // on load) and the counts of recent main runs, for the chart.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -42,53 +45,180 @@ struct HistoryPoint {
   double seconds = 0;
 };
 
-// Test id -> seconds (a test reported twice adds up).
-using Snapshot = std::unordered_map<std::string, double>;
+// A test's identity: the first 128 bits of SHA-256 of its whole id (never cut: two
+// parametrised ids that differ only after byte 4000 are two tests), plus the next 64 bits,
+// which tell a collision of the 128 (refused) from the same id seen again. Only identities are
+// kept in memory, never the ids themselves, so a report of a million tests stays small.
+struct TestIdentity {
+  std::uint64_t hi = 0, lo = 0;  // the identity
+  std::uint64_t check = 0;       // the collision check
+  // The identity of a test id (pytest node id, else classname::name).
+  static TestIdentity of(std::string_view id);
+  // The identity of the k-th case (1-based) of a report with neither name nor classname:
+  // each such case is one test, never merged with the others.
+  static TestIdentity unnamed(std::size_t k);
+  // 48 lower-case hex digits (identity, then check), as baselines store it; parsed back by
+  // from_hex (nullopt when not 48 hex digits).
+  std::string hex() const;
+  static std::optional<TestIdentity> from_hex(std::string_view text);
+  bool same_key(const TestIdentity& other) const { return hi == other.hi && lo == other.lo; }
+  bool operator==(const TestIdentity&) const = default;
+};
+
+struct TestIdentityHash {
+  std::size_t operator()(const TestIdentity& id) const noexcept { return static_cast<std::size_t>(id.hi ^ (id.lo >> 1)); }
+};
+struct TestIdentityKeyEqual {
+  bool operator()(const TestIdentity& a, const TestIdentity& b) const noexcept { return a.same_key(b); }
+};
+
+// How a test shows in summaries and baselines: the whole id up to kDisplayBytes, else its
+// first kDisplayHeadBytes and its last bytes (where parametrised ids differ) around the
+// number of bytes left out, cut at character boundaries. Display only: the identity is
+// always the whole id's.
+inline constexpr std::size_t kDisplayBytes = 200;
+inline constexpr std::size_t kDisplayHeadBytes = 140;
+std::string display_id(std::string_view id);
+// The display of the k-th case without name or classname.
+std::string unnamed_display(std::size_t k);
+
+struct SnapshotEntry {
+  std::uint64_t check = 0;
+  double seconds = 0;
+  std::size_t order = 0;  // where the test first appeared (0-based), for report order
+};
+
+// The tests of one run (or a baseline): identity -> seconds (a test reported twice adds up).
+class Snapshot {
+ public:
+  using Map = std::unordered_map<TestIdentity, SnapshotEntry, TestIdentityHash, TestIdentityKeyEqual>;
+  Snapshot() = default;
+  // Convenience for tables: whole ids and seconds, in this order.
+  Snapshot(std::initializer_list<std::pair<std::string, double>> tests);
+
+  // Adds `seconds` to the test (a new test when unseen). An Error (could_not_evaluate) when a
+  // different test has the same 128-bit identity: the two cannot be told apart.
+  Status add(const TestIdentity& id, double seconds);
+  Status add(std::string_view id, double seconds) { return add(TestIdentity::of(id), seconds); }
+  const SnapshotEntry* find(const TestIdentity& id) const;
+  bool contains(std::string_view id) const { return find(TestIdentity::of(id)) != nullptr; }
+  double seconds_of(std::string_view id) const;  // 0 when absent
+  std::size_t size() const { return tests_.size(); }
+  void reserve(std::size_t n) { tests_.reserve(n); }
+  Map::const_iterator begin() const { return tests_.begin(); }
+  Map::const_iterator end() const { return tests_.end(); }
+  // The same tests with the same seconds (order aside).
+  bool operator==(const Snapshot& other) const;
+
+ private:
+  Map tests_;
+};
+
+// Display names of some tests, by identity (a bounded few: those a summary shows).
+using Names = std::unordered_map<TestIdentity, std::string, TestIdentityHash, TestIdentityKeyEqual>;
 
 struct Baseline {
   std::optional<ConfigKey> key;  // absent for a plain JUnit report
   std::vector<HistoryPoint> history;
   Snapshot tests;
+  Names names;         // display names of the tests read_baseline was asked to keep
   std::string source;  // the file, for messages
 };
 
 struct Thresholds {
-  long tests = 100;
-  double seconds = 60;
+  long tests = 100;   // new tests, or removed tests
+  double seconds = 60;  // of new test time
 };
 
 struct NewTest {
-  std::string id;
+  TestIdentity id;
   double seconds = 0;
+  std::size_t order = 0;  // in this run's report
 };
+
+// Which thresholds a change reached; the notice names each.
+enum class Reached { added_tests, removed_tests, added_seconds };
 
 struct GrowthResult {
   std::size_t base_tests = 0, tests = 0;
   double base_seconds = 0, seconds = 0;
-  std::vector<NewTest> added;        // slowest first, then by id
-  std::vector<std::string> removed;  // sorted
+  std::vector<NewTest> added;         // slowest first, then in report order
+  std::vector<TestIdentity> removed;  // in the baseline's order
   double added_seconds = 0;
-  bool notice = false;               // the thresholds were reached
+  std::vector<Reached> reached;       // in the order of the enum
+  bool notice = false;                // some threshold was reached
 };
 
 double total_seconds(const Snapshot& snapshot);
-GrowthResult compare(const Snapshot& base, const Snapshot& now, const Thresholds& thresholds);
+// An Error (could_not_evaluate) when a test of `now` has the 128-bit identity of a different
+// test of `base`.
+Result<GrowthResult> compare(const Snapshot& base, const Snapshot& now, const Thresholds& thresholds);
 
-// "adds 120 tests (1m 30s of test time)"; the notice's sentence.
+// "adds 120 tests (1m 30s of test time): at or over the notice threshold of 100 new tests";
+// "removes 150 tests: at or over the notice threshold of 100 removed tests"; the notice's
+// sentence, naming each threshold reached.
 std::string describe_growth(const GrowthResult& growth, const Thresholds& thresholds);
+// "100 new tests", "100 removed tests", "1m 00s of new test time".
+std::string threshold_text(Reached reached, const Thresholds& thresholds);
 
 // ---- baselines on disk ---------------------------------------------------------------
+//
+// suite-baseline.json, as main runs store it (version 2), is JSON Lines: a header object,
+// then one line per test, in the order of the report it was made from:
+//   {"format": "gatekit-suite-baseline", "version": 2, "identity": "sha256-128+64",
+//    "key": {"workflow": ..., "job": ..., "python": ..., "selection": ...},
+//    "history": [{"sha": ..., "run": ..., "date": ..., "tests": N, "seconds": S}, ...],
+//    "tests": <number of test lines>}
+//   ["<TestIdentity::hex()>", <seconds>, "<display id>"]
+// Version 1 (one JSON object whose `tests` maps whole ids to seconds) is still read: its ids
+// are hashed as they are read. One that holds an id an older gatekit cut short, or merged
+// cases without a name, is refused with a message saying what to do.
 
-// A JUnit report or a suite-baseline.json (told apart by the first character), read whole
-// through `files` (at most 1 GiB). An Error when it cannot be read, or not as either.
-Result<Baseline> read_baseline(const Files& files, const std::string& path);
-// This run's JUnit report, streamed from the file (the core reader keeps memory bounded).
+// Which display names read_baseline keeps, asked in the baseline's order; none when empty.
+using KeepName = std::function<bool(const TestIdentity&)>;
+
+// A JUnit report or a suite baseline (told apart by the first character), read in pieces
+// through `files` (at most 1 GiB): a report case by case, a version 2 baseline line by line,
+// neither held whole (a version 1 baseline is, as it always was). An Error when it cannot be
+// read, or not as either.
+Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name = {});
+
+// One <testcase> of a report as growth sees it; `id` lives for the call only.
+struct ReportCase {
+  TestIdentity identity;
+  std::string_view id;       // the whole id; empty for a case without name or classname
+  std::string_view display;  // display_id(id), or unnamed_display(k)
+  double seconds = 0;
+  std::size_t ordinal = 0;   // 0-based, in report order
+  int line = 0;              // of the <testcase> element
+};
+using ReportVisitor = std::function<Status(const ReportCase&)>;
+// This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
+// first Error a visit returns stops the reading and is returned.
+Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit);
+// This run's report as a snapshot: one pass of visit_report.
 Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix);
 
 inline constexpr std::size_t kHistoryLimit = 30;
-// This run as the next baseline: the previous history (when its key matches) plus this run,
-// at most kHistoryLimit points.
-std::string baseline_json(const ConfigKey& key, const std::vector<HistoryPoint>& history, const Snapshot& tests);
+
+// Writes a version 2 baseline through `files` in pieces: the header (the last kHistoryLimit
+// points of `history`), then one add() per test, then finish() (which checks the count).
+class BaselineWriter {
+ public:
+  BaselineWriter(Files& files, std::string path, const ConfigKey& key, const std::vector<HistoryPoint>& history,
+                 std::size_t tests);
+  Status add(const TestIdentity& id, double seconds, std::string_view display);
+  Status finish();
+
+ private:
+  Status flush();
+  Files& files_;
+  std::string path_;
+  std::string pending_;
+  std::size_t expected_ = 0, written_ = 0;
+  bool started_ = false;
+  Status status_;
+};
 
 // The mermaid charts of the history (tests and minutes per main run, this run last).
 std::string history_charts(const std::vector<HistoryPoint>& history, const HistoryPoint& now);

@@ -1,9 +1,8 @@
-// Baselines on disk: a JUnit report (any run), or suite-baseline.json as main runs store it:
-//   {"format": "gatekit-suite-baseline", "version": 1,
-//    "key": {"workflow": ..., "job": ..., "python": ..., "selection": ...},
-//    "history": [{"sha": ..., "run": ..., "date": ..., "tests": N, "seconds": S}, ...],
-//    "tests": {"<test id>": seconds, ...}}
+// Baselines on disk: a JUnit report (any run), or suite-baseline.json as main runs store it
+// (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
+// one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
+#include <regex>
 #include <string_view>
 
 #include "gatekit/files.hpp"
@@ -18,6 +17,8 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t kMaxBaselineBytes = std::size_t{1} << 30;
+constexpr std::size_t kWriteChunk = std::size_t{1} << 20;
+constexpr std::string_view kIdentityScheme = "sha256-128+64";
 
 // The first character that is not whitespace or a byte order mark: '<' (JUnit XML) or '{'.
 char first_char(std::string_view text) {
@@ -26,19 +27,48 @@ char first_char(std::string_view text) {
   return 0;
 }
 
-Result<Snapshot> snapshot_of(std::string_view text, const std::string& origin, const std::string& junit_prefix) {
-  Snapshot snapshot;
+// Hands each case of a report, as growth sees it, to `visit`; `read` runs the core reader
+// (on a file or a text) with a case handler. A case without name or classname is the k-th
+// unnamed test: one test each, never merged.
+template <class Read>
+Status visit_cases(const Read& read, const std::string& junit_prefix, const ReportVisitor& visit) {
+  Status failed;
+  std::size_t ordinal = 0, unnamed = 0;
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
-  options.excerpt_bytes = 256;  // only identity and time matter here
-  auto stats = junit::read_text(text, origin, [&](const junit::TestCase& test) { snapshot[test.id()] += test.time_s; },
-                                options);
+  auto stats = read(
+      [&](const junit::TestCase& test) {
+        if (!failed) return;
+        if (test.name.empty() && test.classname.empty()) {
+          ++unnamed;
+          const std::string display = unnamed_display(unnamed);
+          failed = visit(ReportCase{TestIdentity::unnamed(unnamed), {}, display, test.time_s, ordinal++, test.report_line});
+          return;
+        }
+        const std::string id = test.id();
+        const std::string display = display_id(id);
+        failed = visit(ReportCase{TestIdentity::of(id), id, display, test.time_s, ordinal++, test.report_line});
+      },
+      options);
   if (!stats) return stats.error();
-  return snapshot;
+  return failed;
 }
 
-std::optional<std::string> string_field(const json::object& object, std::string_view name) {
-  return json_string_at(object, name);
+// A report's cases as a snapshot, with the display names `keep_name` asks for (when given).
+template <class Read>
+Result<Snapshot> snapshot_of(const Read& read, const std::string& origin, const std::string& junit_prefix,
+                             const KeepName& keep_name = {}, Names* names = nullptr) {
+  Snapshot snapshot;
+  auto visited = visit_cases(read, junit_prefix, [&](const ReportCase& c) -> Status {
+    const bool seen = snapshot.find(c.identity) != nullptr;
+    if (auto added = snapshot.add(c.identity, c.seconds); !added)
+      return could_not_evaluate(origin + ":" + std::to_string(c.line) + ": test `" + std::string(c.display) + "`: " +
+                                added.error().message);
+    if (!seen && names != nullptr && keep_name && keep_name(c.identity)) names->emplace(c.identity, std::string(c.display));
+    return {};
+  });
+  if (!visited) return visited.error();
+  return snapshot;
 }
 
 Result<ConfigKey> parse_key(const json::value* value, const std::string& where) {
@@ -47,7 +77,7 @@ Result<ConfigKey> parse_key(const json::value* value, const std::string& where) 
   ConfigKey key;
   for (auto [name, field] : {std::pair{"workflow", &key.workflow}, std::pair{"job", &key.job},
                              std::pair{"python", &key.python}, std::pair{"selection", &key.selection}}) {
-    auto text = string_field(object, name);
+    auto text = json_string_at(object, name);
     if (!text) return could_not_evaluate(where + ": `key." + name + "` is missing or not a string");
     *field = *text;
   }
@@ -62,9 +92,9 @@ Result<std::vector<HistoryPoint>> parse_history(const json::value* value, const 
     if (!item.is_object()) return could_not_evaluate(where + ": a `history` entry is not an object");
     const auto& object = item.get_object();
     HistoryPoint point;
-    point.sha = string_field(object, "sha").value_or("");
-    point.run_id = string_field(object, "run").value_or("");
-    point.date = string_field(object, "date").value_or("");
+    point.sha = json_string_at(object, "sha").value_or("");
+    point.run_id = json_string_at(object, "run").value_or("");
+    point.date = json_string_at(object, "date").value_or("");
     const auto* tests = json_find(object, "tests");
     const auto* seconds = json_find(object, "seconds");
     if (tests == nullptr || !tests->is_number() || seconds == nullptr || !seconds->is_number())
@@ -76,16 +106,16 @@ Result<std::vector<HistoryPoint>> parse_history(const json::value* value, const 
   return history;
 }
 
-Result<Baseline> parse_baseline_json(const std::string& text, const std::string& path) {
-  boost::system::error_code ec;
-  json::value doc = json::parse(text, ec);
-  if (ec) return could_not_evaluate(path + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
-  if (!doc.is_object()) return could_not_evaluate(path + ": not a suite baseline: not a JSON object");
-  const auto& root = doc.get_object();
-  if (string_field(root, "format").value_or("") != "gatekit-suite-baseline")
-    return could_not_evaluate(path + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
-  if (json_int_at(root, "version").value_or(0) != 1)
-    return could_not_evaluate(path + ": unsupported suite baseline version (this gatekit reads version 1)");
+// What a version 1 baseline cannot say reliably: ids gatekit cut (the JUnit reader's
+// "[... N bytes left out]"), or cases without name or classname merged into one "" id.
+std::optional<std::string> v1_defect(const std::string& id) {
+  static const std::regex cut(R"( \[\.\.\. [0-9]+ bytes left out\]$)");
+  if (id.empty()) return std::string("it merged the cases without name or classname into one");
+  if (std::regex_search(id, cut)) return "it holds a test id cut short (`" + display_id(id) + "`)";
+  return std::nullopt;
+}
+
+Result<Baseline> parse_v1(const json::object& root, const std::string& path, const KeepName& keep_name) {
   Baseline baseline;
   baseline.source = path;
   auto key = parse_key(json_find(root, "key"), path);
@@ -96,60 +126,247 @@ Result<Baseline> parse_baseline_json(const std::string& text, const std::string&
   baseline.history = std::move(*history);
   const auto* tests = json_find(root, "tests");
   if (tests == nullptr || !tests->is_object()) return could_not_evaluate(path + ": `tests` is missing or not an object");
-  baseline.tests.reserve(tests->get_object().size());
-  for (const auto& entry : tests->get_object()) {
-    if (!entry.value().is_number()) return could_not_evaluate(path + ": `tests` values must be seconds (numbers)");
-    baseline.tests.emplace(std::string(entry.key()), std::max(0.0, entry.value().to_number<double>()));
+  // Version 1 sorted its ids; read them in that order, so the removed ones list sorted.
+  std::vector<std::pair<std::string_view, const json::value*>> entries;
+  for (const auto& entry : tests->get_object()) entries.emplace_back(std::string_view(entry.key()), &entry.value());
+  std::sort(entries.begin(), entries.end());
+  baseline.tests.reserve(entries.size());
+  for (const auto& [name, value] : entries) {
+    const std::string id(name);
+    if (!value->is_number()) return could_not_evaluate(path + ": `tests` values must be seconds (numbers)");
+    if (auto defect = v1_defect(id))
+      return could_not_evaluate(path + ": a version 1 suite baseline, written by an older gatekit, and " + *defect +
+                                ": growth is compared again once a push to the baseline branch stores a version 2 "
+                                "baseline (nothing to do but wait for that run, or re-run the last one)");
+    const auto identity = TestIdentity::of(id);
+    if (auto added = baseline.tests.add(identity, std::max(0.0, value->to_number<double>())); !added)
+      return could_not_evaluate(path + ": `tests`: `" + display_id(id) + "`: " + added.error().message);
+    if (keep_name && keep_name(identity)) baseline.names.emplace(identity, display_id(id));
   }
   return baseline;
 }
 
+// suite-baseline.json, fed in pieces: the first line decides. A version 2 header is followed
+// by test lines, each parsed as it completes, so that only the current line is held; a version
+// 1 baseline (one JSON object, on one line or laid out over several by hand) is gathered whole
+// and parsed at the end, as that version always was.
+class BaselineLines {
+ public:
+  BaselineLines(std::string path, const KeepName& keep_name) : path_(std::move(path)), keep_name_(keep_name) {
+    baseline_.source = path_;
+  }
+
+  Status feed(std::string_view piece) {
+    while (!piece.empty()) {
+      if (mode_ == Mode::v1) {
+        v1_text_ += piece;
+        return {};
+      }
+      const auto end = piece.find('\n');
+      partial_ += piece.substr(0, end);
+      if (partial_.size() > kMaxLineBytes)
+        return could_not_evaluate(path_ + ":" + std::to_string(line_no_ + 1) + ": a line longer than " +
+                                  std::to_string(kMaxLineBytes) + " bytes");
+      if (end == std::string_view::npos) return {};
+      piece.remove_prefix(end + 1);
+      if (auto done = complete_line(); !done) return done;
+      if (mode_ == Mode::v1) v1_text_ += '\n';
+    }
+    return {};
+  }
+
+  Result<Baseline> finish() {
+    if (!partial_.empty() && mode_ != Mode::v1)
+      if (auto done = complete_line(); !done) return done.error();
+    if (mode_ == Mode::v1) return parse_whole_v1();
+    if (mode_ == Mode::header) return could_not_evaluate(path_ + ": not a suite baseline: empty");
+    if (baseline_.tests.size() != count_)
+      return could_not_evaluate(path_ + ": cut short? the header announces " + std::to_string(count_) + " tests, " +
+                                std::to_string(baseline_.tests.size()) + " follow");
+    return std::move(baseline_);
+  }
+
+ private:
+  static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+  enum class Mode { header, v1, v2 };
+
+  Status complete_line() {
+    ++line_no_;
+    const std::string line = std::move(partial_);
+    partial_.clear();
+    if (mode_ == Mode::v2) return test_line(line);
+    if (line.find_first_not_of(" \t\r\xEF\xBB\xBF") == std::string::npos) return {};  // before the header
+    boost::system::error_code ec;
+    json::value doc = json::parse(line, ec);
+    const auto* root = !ec && doc.is_object() ? &doc.get_object() : nullptr;
+    if (root == nullptr || json_string_at(*root, "format").value_or("") != "gatekit-suite-baseline" ||
+        json_int_at(*root, "version").value_or(0) != 2) {
+      // Version 1, or not a baseline at all: parse_whole_v1 says which.
+      mode_ = Mode::v1;
+      v1_text_ = line;
+      return {};
+    }
+    return header(*root);
+  }
+
+  Status header(const json::object& root) {
+    const std::string where = path_ + ":" + std::to_string(line_no_);
+    if (json_string_at(root, "identity") != std::string(kIdentityScheme))
+      return could_not_evaluate(where + ": `identity` is not \"" + std::string(kIdentityScheme) + "\"");
+    auto key = parse_key(json_find(root, "key"), where);
+    if (!key) return key.error();
+    baseline_.key = *key;
+    auto history = parse_history(json_find(root, "history"), where);
+    if (!history) return history.error();
+    baseline_.history = std::move(*history);
+    const auto count = json_int_at(root, "tests");
+    if (!count || *count < 0) return could_not_evaluate(where + ": `tests` is not the number of test lines");
+    count_ = static_cast<std::size_t>(*count);
+    baseline_.tests.reserve(std::min<std::size_t>(count_, std::size_t{1} << 24));
+    mode_ = Mode::v2;
+    return {};
+  }
+
+  Status test_line(std::string_view line) {
+    if (line.empty()) return {};
+    const std::string where = path_ + ":" + std::to_string(line_no_);
+    boost::system::error_code ec;
+    json::value value = json::parse(line, ec);
+    const auto* items = !ec && value.is_array() ? &value.get_array() : nullptr;
+    if (items == nullptr || items->size() != 3 || !(*items)[0].is_string() || !(*items)[1].is_number() ||
+        !(*items)[2].is_string())
+      return could_not_evaluate(where + ": a test line is not [\"<identity>\", <seconds>, \"<display>\"]");
+    const auto identity = TestIdentity::from_hex(std::string_view((*items)[0].get_string()));
+    if (!identity) return could_not_evaluate(where + ": the identity is not 48 hex digits");
+    if (baseline_.tests.find(*identity) != nullptr)
+      return could_not_evaluate(where + ": the test `" + std::string((*items)[2].get_string()) +
+                                "` is listed twice, or shares its identity with another");
+    throw_if_error(baseline_.tests.add(*identity, std::max(0.0, (*items)[1].to_number<double>())));
+    if (keep_name_ && keep_name_(*identity)) baseline_.names.emplace(*identity, std::string((*items)[2].get_string()));
+    return {};
+  }
+
+  Result<Baseline> parse_whole_v1() const {
+    boost::system::error_code ec;
+    json::value doc = json::parse(v1_text_, ec);
+    if (ec) return could_not_evaluate(path_ + ": not a suite baseline: invalid JSON (" + ec.message() + ")");
+    if (!doc.is_object()) return could_not_evaluate(path_ + ": not a suite baseline: not a JSON object");
+    const auto& root = doc.get_object();
+    if (json_string_at(root, "format").value_or("") != "gatekit-suite-baseline")
+      return could_not_evaluate(path_ + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
+    if (json_int_at(root, "version").value_or(0) != 1)
+      return could_not_evaluate(path_ + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
+    return parse_v1(root, path_, keep_name_);
+  }
+
+  std::string path_;
+  const KeepName& keep_name_;
+  Mode mode_ = Mode::header;
+  std::string partial_;   // the line being read
+  std::string v1_text_;   // a version 1 baseline, gathered whole
+  std::size_t line_no_ = 0;
+  std::size_t count_ = 0;  // test lines the header announces
+  Baseline baseline_;
+};
+
+// The first character that is not whitespace or a byte order mark, from the file's first
+// pieces; 0 when there is none.
+Result<char> first_char_of(const Files& files, const std::string& path) {
+  char found = 0;
+  auto read = files.read_pieces(path, [&](std::string_view piece) -> Status {
+    found = first_char(piece);
+    return found == 0 ? Status{} : Status{could_not_evaluate("")};  // found: stop reading
+  }, kMaxBaselineBytes);
+  if (found == 0 && !read) return read.error();
+  return found;
+}
+
 }  // namespace
 
+Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit) {
+  return visit_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
+    return junit::read_file(path, on_case, options);
+  }, junit_prefix, visit);
+}
+
 Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix) {
-  Snapshot snapshot;
-  junit::ReadOptions options;
-  options.junit_prefix = junit_prefix;
-  options.excerpt_bytes = 256;  // only identity and time matter here
-  auto stats = junit::read_file(path, [&](const junit::TestCase& test) { snapshot[test.id()] += test.time_s; }, options);
-  if (!stats) return stats.error();
-  return snapshot;
+  return snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
+    return junit::read_file(path, on_case, options);
+  }, path, junit_prefix);
 }
 
-Result<Baseline> read_baseline(const Files& files, const std::string& path) {
-  auto text = files.read(path, kMaxBaselineBytes);
-  if (!text) return text.error();
-  const char first = first_char(*text);
-  if (first == '<') {
-    auto tests = snapshot_of(*text, path, "");
+Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name) {
+  auto first = first_char_of(files, path);
+  if (!first) return first.error();
+  if (*first == '<') {
+    Baseline baseline{std::nullopt, {}, {}, {}, path};
+    auto tests = snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options)
+                                 -> Result<junit::ReadStats> {
+      junit::Reader reader(path, on_case, options);
+      auto read = files.read_pieces(path, [&](std::string_view piece) { return reader.feed(piece); }, kMaxBaselineBytes);
+      if (!read) return read.error();
+      return reader.finish();
+    }, path, "", keep_name, &baseline.names);
     if (!tests) return tests.error();
-    return Baseline{std::nullopt, {}, std::move(*tests), path};
+    baseline.tests = std::move(*tests);
+    return baseline;
   }
-  if (first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
-  return parse_baseline_json(*text, path);
+  if (*first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
+  BaselineLines lines(path, keep_name);
+  auto read = files.read_pieces(path, [&](std::string_view piece) { return lines.feed(piece); }, kMaxBaselineBytes);
+  if (!read) return read.error();
+  return lines.finish();
 }
 
-std::string baseline_json(const ConfigKey& key, const std::vector<HistoryPoint>& history, const Snapshot& tests) {
-  json::object root;
-  root["format"] = "gatekit-suite-baseline";
-  root["version"] = 1;
-  root["key"] = json::object{{"workflow", key.workflow}, {"job", key.job}, {"python", key.python}, {"selection", key.selection}};
+namespace {
+
+json::array history_json(const std::vector<HistoryPoint>& history) {
   json::array points;
   const std::size_t skip = history.size() > kHistoryLimit ? history.size() - kHistoryLimit : 0;
   for (std::size_t i = skip; i < history.size(); ++i) {
     const auto& p = history[i];
     points.push_back(json::object{{"sha", p.sha}, {"run", p.run_id}, {"date", p.date}, {"tests", p.tests}, {"seconds", p.seconds}});
   }
-  root["history"] = std::move(points);
-  std::vector<const std::pair<const std::string, double>*> sorted;
-  sorted.reserve(tests.size());
-  for (const auto& entry : tests) sorted.push_back(&entry);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  json::object by_id;
-  by_id.reserve(sorted.size());
-  for (const auto* entry : sorted) by_id[entry->first] = entry->second;
-  root["tests"] = std::move(by_id);
-  return json::serialize(root) + "\n";
+  return points;
+}
+
+}  // namespace
+
+BaselineWriter::BaselineWriter(Files& files, std::string path, const ConfigKey& key,
+                               const std::vector<HistoryPoint>& history, std::size_t tests)
+    : files_(files), path_(std::move(path)), expected_(tests) {
+  json::object root;
+  root["format"] = "gatekit-suite-baseline";
+  root["version"] = 2;
+  root["identity"] = kIdentityScheme;
+  root["key"] = json::object{{"workflow", key.workflow}, {"job", key.job}, {"python", key.python}, {"selection", key.selection}};
+  root["history"] = history_json(history);
+  root["tests"] = tests;
+  pending_ = json::serialize(root) + "\n";
+}
+
+Status BaselineWriter::flush() {
+  if (!status_) return status_;
+  status_ = started_ ? files_.append(path_, pending_) : files_.write(path_, pending_);
+  started_ = true;
+  pending_.clear();
+  return status_;
+}
+
+Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
+  if (!status_) return status_;
+  pending_ += json::serialize(json::array{json::string(id.hex()), seconds, json::string(display)});
+  pending_ += '\n';
+  ++written_;
+  return pending_.size() >= kWriteChunk ? flush() : status_;
+}
+
+Status BaselineWriter::finish() {
+  if (auto flushed = flush(); !flushed) return flushed;
+  if (written_ != expected_)
+    return could_not_evaluate("cannot write " + path_ + ": " + std::to_string(written_) + " tests written, " +
+                              std::to_string(expected_) + " announced");
+  return {};
 }
 
 }  // namespace gatekit::suite_report

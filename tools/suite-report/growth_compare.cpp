@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
+#include "gatekit/sha256.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/utf8.hpp"
 #include "common.hpp"
 #include "growth.hpp"
 
@@ -33,6 +36,16 @@ bool hex(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
+std::optional<std::uint64_t> hex_word(std::string_view text) {
+  std::uint64_t value = 0;
+  for (char c : text) {
+    const int digit = c >= '0' && c <= '9' ? c - '0' : (c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1);
+    if (digit < 0) return std::nullopt;
+    value = (value << 4) | static_cast<std::uint64_t>(digit);
+  }
+  return value;
+}
+
 std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f", value);
@@ -55,40 +68,138 @@ std::string ConfigKey::artifact_name() const {
          std::string(hash, 10);
 }
 
+TestIdentity TestIdentity::of(std::string_view id) {
+  const std::string digest = sha256_hex(id);  // 64 hex digits: the first 48 are used
+  return {hex_word(std::string_view(digest).substr(0, 16)).value_or(0),
+          hex_word(std::string_view(digest).substr(16, 16)).value_or(0),
+          hex_word(std::string_view(digest).substr(32, 16)).value_or(0)};
+}
+
+TestIdentity TestIdentity::unnamed(std::size_t k) {
+  // A JUnit id comes from XML attributes, which cannot hold U+0000: no id hashes the same.
+  return of(std::string("\0unnamed test\0", 14) + std::to_string(k));
+}
+
+std::string TestIdentity::hex() const {
+  char text[49];
+  std::snprintf(text, sizeof text, "%016llx%016llx%016llx", static_cast<unsigned long long>(hi),
+                static_cast<unsigned long long>(lo), static_cast<unsigned long long>(check));
+  return text;
+}
+
+std::optional<TestIdentity> TestIdentity::from_hex(std::string_view text) {
+  if (text.size() != 48) return std::nullopt;
+  auto hi = hex_word(text.substr(0, 16)), lo = hex_word(text.substr(16, 16)), check = hex_word(text.substr(32, 16));
+  if (!hi || !lo || !check) return std::nullopt;
+  return TestIdentity{*hi, *lo, *check};
+}
+
+std::string display_id(std::string_view id) {
+  if (id.size() <= kDisplayBytes) return to_valid_utf8(id);
+  // The head, and the tail where parametrised ids differ, each cut at a character boundary.
+  std::size_t head = 0;
+  while (head < id.size()) {
+    const auto c = decode_utf8(id, head);
+    if (head + c.length > kDisplayHeadBytes) break;
+    head += c.length;
+  }
+  std::size_t tail = id.size() - (kDisplayBytes - kDisplayHeadBytes);
+  while (tail < id.size() && (static_cast<unsigned char>(id[tail]) & 0xC0) == 0x80) ++tail;
+  return to_valid_utf8(id.substr(0, head)) + "…(" + std::to_string(tail - head) + " bytes)…" +
+         to_valid_utf8(id.substr(tail));
+}
+
+std::string unnamed_display(std::size_t k) { return "(test " + std::to_string(k) + " without name or classname)"; }
+
+Snapshot::Snapshot(std::initializer_list<std::pair<std::string, double>> tests) {
+  for (const auto& [id, seconds] : tests) throw_if_error(add(id, seconds));
+}
+
+Status Snapshot::add(const TestIdentity& id, double seconds) {
+  auto [it, inserted] = tests_.try_emplace(id, SnapshotEntry{id.check, 0, tests_.size()});
+  if (!inserted && it->second.check != id.check)
+    return could_not_evaluate("two different tests share the 128-bit identity " + id.hex().substr(0, 32) +
+                              ": growth cannot tell them apart");
+  it->second.seconds += seconds;
+  return {};
+}
+
+const SnapshotEntry* Snapshot::find(const TestIdentity& id) const {
+  const auto it = tests_.find(id);
+  return it == tests_.end() ? nullptr : &it->second;
+}
+
+double Snapshot::seconds_of(std::string_view id) const {
+  const auto* entry = find(TestIdentity::of(id));
+  return entry == nullptr ? 0 : entry->seconds;
+}
+
+bool Snapshot::operator==(const Snapshot& other) const {
+  if (size() != other.size()) return false;
+  for (const auto& [id, entry] : tests_) {
+    const auto* theirs = other.find(id);
+    if (theirs == nullptr || theirs->check != entry.check || theirs->seconds != entry.seconds) return false;
+  }
+  return true;
+}
+
 double total_seconds(const Snapshot& snapshot) {
   double total = 0;
-  for (const auto& [id, seconds] : snapshot) total += seconds;
+  for (const auto& [id, entry] : snapshot) total += entry.seconds;
   return total;
 }
 
-GrowthResult compare(const Snapshot& base, const Snapshot& now, const Thresholds& thresholds) {
+Result<GrowthResult> compare(const Snapshot& base, const Snapshot& now, const Thresholds& thresholds) {
   GrowthResult result;
   result.base_tests = base.size();
   result.tests = now.size();
   result.base_seconds = total_seconds(base);
   result.seconds = total_seconds(now);
-  for (const auto& [id, seconds] : now) {
-    if (base.find(id) != base.end()) continue;
-    result.added.push_back({id, seconds});
-    result.added_seconds += seconds;
+  for (const auto& [id, entry] : now) {
+    const auto* old = base.find(id);
+    if (old != nullptr && old->check != entry.check)
+      return could_not_evaluate("a test of this run and a different test of the baseline share the 128-bit identity " +
+                                id.hex().substr(0, 32) + ": growth cannot tell them apart");
+    if (old != nullptr) continue;
+    result.added.push_back({TestIdentity{id.hi, id.lo, entry.check}, entry.seconds, entry.order});
+    result.added_seconds += entry.seconds;
   }
-  for (const auto& [id, seconds] : base)
-    if (now.find(id) == now.end()) result.removed.push_back(id);
+  std::vector<std::pair<std::size_t, TestIdentity>> removed;
+  for (const auto& [id, entry] : base)
+    if (now.find(id) == nullptr) removed.emplace_back(entry.order, TestIdentity{id.hi, id.lo, entry.check});
   std::sort(result.added.begin(), result.added.end(), [](const NewTest& a, const NewTest& b) {
-    return a.seconds != b.seconds ? a.seconds > b.seconds : a.id < b.id;
+    return a.seconds != b.seconds ? a.seconds > b.seconds : a.order < b.order;
   });
-  std::sort(result.removed.begin(), result.removed.end());
-  result.notice = static_cast<long>(result.added.size()) >= thresholds.tests || result.added_seconds >= thresholds.seconds;
+  std::sort(removed.begin(), removed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [order, id] : removed) result.removed.push_back(id);
+  if (static_cast<long>(result.added.size()) >= thresholds.tests) result.reached.push_back(Reached::added_tests);
+  if (static_cast<long>(result.removed.size()) >= thresholds.tests) result.reached.push_back(Reached::removed_tests);
+  if (result.added_seconds >= thresholds.seconds) result.reached.push_back(Reached::added_seconds);
+  result.notice = !result.reached.empty();
   return result;
 }
 
+std::string threshold_text(Reached reached, const Thresholds& thresholds) {
+  switch (reached) {
+    case Reached::added_tests: return std::to_string(thresholds.tests) + " new tests";
+    case Reached::removed_tests: return std::to_string(thresholds.tests) + " removed tests";
+    case Reached::added_seconds: return duration(thresholds.seconds) + " of new test time";
+  }
+  return "";
+}
+
 std::string describe_growth(const GrowthResult& growth, const Thresholds& thresholds) {
-  std::string text = "adds " + std::to_string(growth.added.size()) + " test" + (growth.added.size() == 1 ? "" : "s") +
-                     " (" + duration(growth.added_seconds) + " of test time)";
-  if (!growth.removed.empty()) text += " and removes " + std::to_string(growth.removed.size());
-  if (growth.notice)
-    text += ": at or over the notice threshold of " + std::to_string(thresholds.tests) + " tests or " +
-            duration(thresholds.seconds);
+  auto tests = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " test" : " tests"); };
+  std::string text;
+  if (!growth.added.empty() || growth.removed.empty())
+    text = "adds " + tests(growth.added.size()) + " (" + duration(growth.added_seconds) + " of test time)";
+  if (!growth.removed.empty()) text += (text.empty() ? "removes " : " and removes ") + tests(growth.removed.size());
+  if (growth.notice) {
+    std::vector<std::string> reached;
+    for (const auto r : growth.reached) reached.push_back(threshold_text(r, thresholds));
+    std::string list = reached.size() == 1 ? reached[0] : join({reached.begin(), reached.end() - 1}, ", ") + " and " + reached.back();
+    text += std::string(": at or over the notice threshold") + (reached.size() == 1 ? "" : "s") + " of " + list;
+  }
   return text;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Proves that the marker selections CI runs partition the suite, catches GPU tests that
 // slipped into the CPU leg and GPU legs that ran nothing, prints each leg's selection for
-// the current context, and reports the suite's growth against the last main run.
+// the current context, reports the suite's growth against the last main run, and checks that
+// the path gate's GPU filter covers every file the GPU legs read.
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ int suite_report_main(int argc, const char* const* argv);
 namespace gatekit::suite_report {
 
 struct Options {
-  std::string command;  // partition | unmarked | ran | nightly | growth
+  std::string command;  // partition | unmarked | ran | nightly | growth | gpu-filter
   std::string selection = ".github/gatekit/suite.yml";  // --selection FILE
   std::string leg;                    // --leg NAME
   std::string context;                // --context pr|main|daily|gate|gate-full (default: the event)
@@ -42,6 +43,10 @@ struct Options {
   int api_budget_s = 60;              // --api-budget
   std::optional<long> notice_tests;   // --notice-tests N (default: the selection file's, else 100)
   std::optional<double> notice_seconds;  // --notice-seconds S (default: the selection file's, else 60)
+  // gpu-filter
+  std::string rules = ".github/gatekit/filters.yml";  // --rules: the path gate's rules file
+  std::string filter = "gpu";                          // --filter: the filter that runs the GPU jobs
+  std::string path_classifier = "path-classifier";     // --path-classifier: the program that reads the rules
 };
 
 // One function per subcommand, over the core's seams (gatekit/context.hpp). A subcommand that
@@ -52,5 +57,6 @@ ExitCode run_unmarked(const Options& options, Context& context);
 ExitCode run_ran(const Options& options, Context& context);
 ExitCode run_nightly(const Options& options, Context& context);
 ExitCode run_growth(const Options& options, Context& context);
+ExitCode run_gpu_filter(const Options& options, Context& context);
 
 }  // namespace gatekit::suite_report

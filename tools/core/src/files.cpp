@@ -34,6 +34,36 @@ Status write_mode(const std::filesystem::path& path, std::string_view content, s
 
 }  // namespace
 
+constexpr std::size_t kPiece = std::size_t{1} << 16;
+
+Status Files::do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const {
+  auto content = do_read(path, limit);
+  if (!content) return content.error();
+  const std::string_view text = *content;
+  for (std::size_t at = 0; at < text.size(); at += kPiece)
+    if (auto handled = on_piece(text.substr(at, kPiece)); !handled) return handled;
+  return {};
+}
+
+Status SystemFiles::do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece,
+                                   std::size_t limit) const {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return read_error(path, "is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return read_error(path, errno != 0 ? std::strerror(errno) : "cannot open");
+  std::string buffer(kPiece, '\0');
+  std::size_t total = 0;
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    total += n;
+    if (total > limit) return read_error(path, too_large(limit));
+    if (auto handled = on_piece(std::string_view(buffer.data(), n)); !handled) return handled;
+  }
+  if (in.bad()) return read_error(path, "read failed");
+  return {};
+}
+
 Result<std::string> SystemFiles::do_read(const std::filesystem::path& path, std::size_t limit) const {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return read_error(path, "is a directory");

@@ -1,5 +1,7 @@
 #include "gatekit/git.hpp"
 
+#include <algorithm>
+
 #include "gatekit/text.hpp"
 
 namespace gatekit {
@@ -54,6 +56,22 @@ Result<bool> Git::has_commit(const std::string& rev) const {
   auto result = exec({"cat-file", "-e", "--end-of-options", rev + "^{commit}"});
   if (!result) return result.error();
   return result->succeeded();
+}
+
+Result<std::vector<std::string>> Git::list_files(const std::string& pathspec) const {
+  if (auto ok = check_argument("the pathspec", pathspec); !ok) return ok.error();
+  auto listed = run({"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", pathspec});
+  if (!listed) return listed.error();
+  std::vector<std::string> paths;
+  for (std::size_t start = 0; start < listed->size();) {
+    auto end = listed->find('\0', start);
+    if (end == std::string::npos) end = listed->size();
+    if (end > start) paths.push_back(listed->substr(start, end - start));
+    start = end + 1;
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
 }
 
 Result<bool> Git::has_merge_base(const std::string& a, const std::string& b) const {
@@ -126,6 +144,7 @@ Status Git::fetch(const std::string& remote, const std::vector<std::string>& ref
   if (options.depth) args.push_back("--depth=" + std::to_string(*options.depth));
   if (options.deepen) args.push_back("--deepen=" + std::to_string(*options.deepen));
   if (options.unshallow) args.emplace_back("--unshallow");
+  if (options.prune) args.emplace_back("--prune");
   args.emplace_back("--end-of-options");
   args.push_back(remote);
   args.insert(args.end(), refspecs.begin(), refspecs.end());

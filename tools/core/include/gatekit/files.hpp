@@ -10,6 +10,7 @@
 // (a rules file named on the command line) re-labels it with as_bad_input().
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -28,6 +29,14 @@ class Files {
   Result<std::string> read(const std::filesystem::path& path, std::size_t limit = default_read_limit) const {
     return do_read(path, limit);
   }
+  // The file in order, in pieces of at most 64 KiB, each handed to `on_piece` as it is read,
+  // so that a large file is never held whole; the same errors and limit as read(). The first
+  // Error `on_piece` returns stops the reading and is returned.
+  using PieceHandler = std::function<Status(std::string_view piece)>;
+  Status read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece,
+                     std::size_t limit = default_read_limit) const {
+    return do_read_pieces(path, on_piece, limit);
+  }
   // Replaces the file's content (creates it; parent folders must exist).
   virtual Status write(const std::filesystem::path& path, std::string_view content) = 0;
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;
@@ -35,6 +44,8 @@ class Files {
 
  protected:
   virtual Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const = 0;
+  // By default: read() whole, then handed over in pieces. SystemFiles streams.
+  virtual Status do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const;
 };
 
 class SystemFiles final : public Files {
@@ -45,6 +56,7 @@ class SystemFiles final : public Files {
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
+  Status do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const override;
 };
 
 // In-memory fake: a map from path (as written) to content.

@@ -32,6 +32,7 @@ struct FetchOptions {
   std::optional<int> depth;   // --depth=N
   std::optional<int> deepen;  // --deepen=N
   bool unshallow = false;     // --unshallow
+  bool prune = false;         // --prune: remove refs the refspecs map that the remote no longer has
 };
 
 class Git {
@@ -53,6 +54,10 @@ class Git {
   Status fetch(const std::string& remote, const std::vector<std::string>& refspecs,
                const FetchOptions& options = {}) const;
   Result<bool> has_commit(const std::string& rev) const;
+  // The working tree's files matching `pathspec` (a git pathspec such as "*.py", checked
+  // with check_argument): tracked, and untracked but not ignored (`ls-files --cached
+  // --others --exclude-standard`); repository-relative, sorted, unique.
+  Result<std::vector<std::string>> list_files(const std::string& pathspec) const;
 
   const std::filesystem::path& repo() const { return repo_; }
   // For commands this wrapper does not cover (gpu-gate's worktrees, commit-tree, cat-file

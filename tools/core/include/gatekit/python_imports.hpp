@@ -1,7 +1,8 @@
 #pragma once
-// Python import analysis for the GPU gate's scope. No Python parser is written here: the
-// analysis runs Python's own `ast` module in a child interpreter (`python3 -I -c <script>`,
-// the script shipped inside the tool, imports.py.inc), which reads the files and prints JSON.
+// Python import analysis (gpu-gate's scope and stress targets, suite-report's GPU filter
+// check). No Python parser is written here: the analysis runs Python's own `ast` module in a
+// child interpreter (`python3 -I -c <script>`, the script shipped inside the tool,
+// src/python_imports.py.inc), which reads the files and prints JSON.
 // The file list travels on stdin as JSON, never on the command line, so no file name can act
 // as an option; `-I` keeps the analysed repository's own modules (an `ast.py`, a `json.py`)
 // off the script's sys.path.
@@ -30,7 +31,7 @@
 #include "gatekit/process.hpp"
 #include "gatekit/result.hpp"
 
-namespace gatekit::gpu_gate {
+namespace gatekit::python {
 
 enum class ImportKind { plain, from, relative, dynamic, run };
 std::string_view to_string(ImportKind kind);  // "import", "from", "relative", "dynamic", "run"
@@ -79,4 +80,4 @@ Result<std::vector<SourceFile>> analyze_imports(ProcessRunner& processes, const 
 // The analysis script (Python source), for tests and for running it by hand.
 std::string_view import_analysis_script();
 
-}  // namespace gatekit::gpu_gate
+}  // namespace gatekit::python

@@ -1,5 +1,5 @@
-// Import analysis: runs the shipped Python script and decodes its JSON (see imports.hpp).
-#include "imports.hpp"
+// Import analysis: runs the shipped Python script and decodes its JSON (see gatekit/python_imports.hpp).
+#include "gatekit/python_imports.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,12 +8,12 @@
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 
-namespace gatekit::gpu_gate {
+namespace gatekit::python {
 
 namespace {
 
 constexpr std::string_view kImportsScript =
-#include "imports.py.inc"
+#include "python_imports.py.inc"
     ;
 
 // The script's output for a large repository stays far below this; more is not its output.
@@ -167,4 +167,4 @@ Result<std::vector<SourceFile>> analyze_imports(ProcessRunner& processes, const 
 
 std::string_view import_analysis_script() { return kImportsScript; }
 
-}  // namespace gatekit::gpu_gate
+}  // namespace gatekit::python

@@ -6,11 +6,11 @@
 #include "catch.hpp"
 #include "gatekit/fake_context.hpp"
 #include "gatekit/process.hpp"
-#include "imports.hpp"
+#include "gatekit/python_imports.hpp"
 #include "temp_dir.hpp"
 
 using namespace gatekit;
-using namespace gatekit::gpu_gate;
+using namespace gatekit::python;
 
 namespace {
 

@@ -1,0 +1,191 @@
+"""workflows/gate.yml's modes (docs/gpu-gate.md, "Trust model"), run by a real local runner
+(nektos/act, tests/e2e/act_harness.py) and judged by GitHub's expression engine.
+
+Strict mode, the template's default: a `pull_request` run executes the pull request's own copy
+of the workflow, so it computes gate/gpu and posts nothing; the status is posted by the
+`workflow_run` run (the default branch's copy) with the GitHub App's token. Here the API test
+server accepts only that App token (the stand-in for actions/create-github-app-token hands it
+out), so a status posted with the workflow's own token could not land either.
+
+Each act run is one event on a copy of the demo project with the templates as shipped
+(`workflows/*.yml`, gatekit's source at the root), a bare remote over file:// that holds the
+branches, refs/pull/7/head and a published gate result (git reaches it through an `insteadOf`
+in GIT_CONFIG_GLOBAL: the workflow's origin stays https://github.com/tinyml/tinyml), and
+only gate.yml run (`-W`).
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+from pathlib import Path
+
+import yaml
+
+import act_harness as h
+
+WORKFLOW = "GPU gate"
+APP_TOKEN = "app-inst4llation-t0ken"
+APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"},
+       "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1.gatekit-gate"}}
+EVAL_IF = Path(__file__).with_name("eval-if.mjs")
+TEMPLATE = h.SOURCE / "workflows" / "gate.yml"
+
+
+def record(repo: Path, rev: str, verdict: str = "pass") -> str:
+    """A gate result as `gpu-gate run` records it (docs/gpu-gate.md, "Results in git"), under
+    refs/gatekit-gate-mine/<tree>/gpu-box; returns the published ref name."""
+    sha, tree = h.git(repo, "rev-parse", rev), h.git(repo, "rev-parse", rev + "^{tree}")
+    stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    message = (f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
+               "format: gatekit-gpu-gate/1\n"
+               f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
+               f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: gpu-box\n"
+               "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\n"
+               "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+    made = subprocess.run(["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit-tree", tree],
+                          cwd=repo, input=message, capture_output=True, text=True, check=True).stdout.strip()
+    ref = f"refs/gatekit-gate/{tree}/gpu-box"
+    h.git(repo, "update-ref", ref, made)
+    return ref
+
+
+def scenario(tmp_path: Path) -> tuple[h.Scenario, Path]:
+    """A pull request #7 changing code, gated (a pass for its head's tree), on the shipped
+    templates; the remote holds main, the branch, refs/pull/7/head and the result."""
+    pr = h.Scenario(tmp_path, shipped_templates=True)
+    pr.append("src/tinyml/kernels/attention.py", "\n# a kernel change\n")
+    pr.commit("kernel change")
+    remote = tmp_path / "remote.git"
+    h.git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    result = record(pr.repo, pr.head)
+    h.git(pr.repo, "push", "-q", str(remote), "main", "feature", f"{pr.head}:refs/pull/{h.PR_NUMBER}/head", result)
+    (tmp_path / "gitconfig").write_text(f'[url "file://{remote}"]\n\tinsteadOf = https://github.com/{h.REPO}.git\n')
+    return pr, remote
+
+
+def env(tmp_path: Path) -> dict:
+    return {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "E2E_APP_TOKEN": APP_TOKEN}
+
+
+def status_posts(o: h.Outcome) -> list:
+    return [(r["path"], (r.get("body") or {}).get("state"), (r.get("body") or {}).get("description"))
+            for r in o.requests if r["method"] == "POST" and "/statuses/" in r["path"]]
+
+
+def workflow_run_payload(event: str, head_sha: str, head_branch: str, pulls: list) -> dict:
+    return {"action": "completed",
+            "workflow_run": {"name": "CPU tests", "event": event, "conclusion": "success", "head_sha": head_sha,
+                             "head_branch": head_branch, "pull_requests": pulls},
+            "workflow": {"name": "CPU tests"},
+            "repository": {"full_name": h.REPO, "default_branch": "main"}}
+
+
+def test_strict_a_pull_request_run_posts_nothing(tmp_path):
+    pr, _ = scenario(tmp_path)
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu preview") == "succeeded", o.tail()
+    assert o.output(WORKFLOW, "gate/gpu preview", "state") == "success"
+    assert o.output(WORKFLOW, "gate/gpu preview", "description") == "passed in 4m"
+    assert o.output(WORKFLOW, "gate/gpu preview", "posted") == "false"
+    assert o.verdict(WORKFLOW, "gate/gpu status") is None  # the posting job: not on pull_request
+    assert o.verdict(WORKFLOW, "gate/gpu status (pull-request mode)") is None
+    assert status_posts(o) == []
+
+
+def test_strict_the_workflow_run_posts_with_the_app_token(tmp_path):
+    pr, _ = scenario(tmp_path)
+    h.git(pr.repo, "checkout", "-q", "main")  # workflow_run runs the default branch's copy
+    payload = workflow_run_payload("pull_request", pr.head, "feature",
+                                   [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert o.verdict(WORKFLOW, "gate/gpu preview") is None
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
+    assert "create-github-app-token stand-in: client-id=Iv1.gatekit-gate statuses=write contents=read" in o.log
+
+
+def test_strict_a_merge_group_gets_the_head_s_result_from_the_workflow_run(tmp_path):
+    pr, remote = scenario(tmp_path)
+    # main moves on with documentation only; the queue merges the pull request onto it.
+    h.git(pr.repo, "checkout", "-q", "main")
+    pr.write("docs/queue.md", "# The queue\n")
+    h.git(pr.repo, "add", "-A")
+    h.git(pr.repo, "commit", "-q", "-m", "docs on main")
+    main_tip = h.git(pr.repo, "rev-parse", "HEAD")
+    h.git(pr.repo, "checkout", "-q", "--detach")
+    h.git(pr.repo, "merge", "-q", "--no-ff", "--no-edit", "feature")
+    group = h.git(pr.repo, "rev-parse", "HEAD")
+    queue = f"gh-readonly-queue/main/pr-{h.PR_NUMBER}-{main_tip}"
+    h.git(pr.repo, "push", "-q", str(remote), "main", f"HEAD:refs/heads/{queue}")
+    h.git(pr.repo, "checkout", "-q", "main")
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=workflow_run_payload("merge_group", group, queue, []), **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{group}", "success",
+                                f"inherited from {pr.head[:12]} (pull request head), the queue adds docs only")]
+
+
+def jobs_that_run(github: dict, variables: dict) -> list[str]:
+    doc = yaml.safe_load(TEMPLATE.read_text())
+    names = list(doc["jobs"])
+    done = subprocess.run(["node", str(EVAL_IF)], capture_output=True, text=True, timeout=60, input=json.dumps({
+        "ifs": [doc["jobs"][j]["if"] for j in names], "cases": [{"github": github, "vars": variables}]}))
+    assert done.returncode == 0, done.stderr
+    return [j for j, runs in zip(names, json.loads(done.stdout)) if runs[0]]
+
+
+def github(event_name: str, ref: str = "refs/pull/7/merge", **event) -> dict:
+    return {"event_name": event_name, "ref": ref, "repository": h.REPO,
+            "event": {"repository": {"full_name": h.REPO, "default_branch": "main"}, **event}}
+
+
+SAME_REPO = {"pull_request": {"number": 7, "head": {"repo": {"full_name": h.REPO}}}}
+FORK = {"pull_request": {"number": 7, "head": {"repo": {"full_name": "contributor/tinyml"}}}}
+
+
+def test_which_jobs_run_with_github_expressions():
+    """GitHub's expression engine (tests/support/job-if.mjs) on the jobs' `if:` for the
+    contexts GitHub builds. Strict mode (no GATEKIT_GATE_MODE): nothing that runs on a pull
+    request's or a queue's own run can post; `post` runs only for workflow_run and
+    workflow_dispatch of the default branch."""
+    strict, weak = {}, {"GATEKIT_GATE_MODE": "pull-request"}
+    main = "refs/heads/main"
+    cases = [
+        (github("pull_request", **SAME_REPO), strict, ["preview"]),
+        (github("pull_request", **FORK), strict, ["preview"]),
+        (github("merge_group", ref="refs/heads/gh-readonly-queue/main/pr-7-" + "b" * 40), strict, ["preview"]),
+        (github("workflow_run", ref=main, workflow_run={"event": "pull_request"}), strict, ["post"]),
+        (github("workflow_run", ref=main, workflow_run={"event": "merge_group"}), strict, ["post"]),
+        (github("workflow_run", ref=main, workflow_run={"event": "push"}), strict, []),
+        (github("workflow_dispatch", ref=main), strict, ["post"]),
+        # a dispatch of another branch runs that branch's copy: refused (and the environment
+        # would not hand it the key)
+        (github("workflow_dispatch", ref="refs/heads/feature"), strict, []),
+        (github("pull_request", **SAME_REPO), weak, ["gate"]),
+        (github("pull_request", **FORK), weak, []),
+        (github("merge_group", ref="refs/heads/gh-readonly-queue/main/pr-7-" + "b" * 40), weak, ["gate"]),
+        (github("workflow_run", ref=main, workflow_run={"event": "pull_request"}), weak, ["gate"]),
+        (github("workflow_dispatch", ref=main), weak, ["gate"]),
+    ]
+    got = [jobs_that_run(g, v) for g, v, _ in cases]
+    assert got == [want for *_, want in cases]
+
+
+def test_only_the_app_token_job_can_post_in_strict_mode():
+    """What the jobs that run on a pull request's own run hold: no statuses: write, post: false.
+    `post` posts with the App's token from the environment limited to the default branch."""
+    jobs = yaml.safe_load(TEMPLATE.read_text())["jobs"]
+    assert jobs["preview"]["permissions"] == {"contents": "read"}
+    status_step = next(s for s in jobs["preview"]["steps"] if s.get("uses") == "./actions/gpu-gate-status")
+    assert (status_step["with"]["post"], status_step["with"]["mode"]) == ("false", "strict")
+    assert jobs["post"]["permissions"] == {"contents": "read"}
+    assert jobs["post"]["environment"] == "gatekit-gate"
+    post_step = next(s for s in jobs["post"]["steps"] if s.get("uses") == "./actions/gpu-gate-status")
+    assert post_step["with"]["token"] == "${{ steps.app.outputs.token }}"
+    assert post_step["with"]["mode"] == "strict"
+    app = next(s for s in jobs["post"]["steps"] if s.get("id") == "app")
+    assert app["uses"].startswith("actions/create-github-app-token@")
+    assert app["with"]["permission-statuses"] == "write"
+    assert jobs["gate"]["permissions"] == {"contents": "read", "statuses": "write"}

@@ -1,0 +1,246 @@
+"""scripts/gatekit-init.py: a new repository adopts gatekit from the scaffold alone.
+
+A fresh git repository holding a small Python project of its own (CPU tests, GPU tests
+marked `gpu`, a docs test marked `docs`) gets its files from the scaffold, as the guide's
+fast path says; its workflows then pass the linters and run under nektos/act for a
+documentation-only and a code pull request, with the verdicts the guide documents. The act
+runs use tests/e2e/act_harness.py (what is emulated and how: its docstring); the pinned
+`gatekit/gatekit/actions/NAME@SHA` references get this source tree.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(SOURCE / "tests" / "e2e"))
+sys.path.insert(0, str(SOURCE / "tests" / "workflows"))
+import act_harness as h  # noqa: E402
+from test_linters import actionlint, shellcheck  # noqa: E402
+
+INIT = SOURCE / "scripts" / "gatekit-init.py"
+PIN = "0123456789abcdef0123456789abcdef01234567"
+CPU, GPU, GATE = "CPU tests", "GPU tests", "path gate"
+PROJECT = {
+    "pyproject.toml": '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
+                      '[project]\nname = "mini"\nversion = "0.1.0"\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n',
+    "src/mini/__init__.py": "",
+    "src/mini/core.py": "def add(a, b):\n    return a + b\n",
+    "src/mini/gpu/__init__.py": "",
+    "src/mini/gpu/kernel.py": "def scale(xs, k):\n    return [x * k for x in xs]\n",
+    "tests/test_core.py": "from mini.core import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    "tests/gpu/test_kernel.py": (
+        "import os\n\nimport pytest\n\nfrom mini.gpu.kernel import scale\n\n\n"
+        "@pytest.mark.gpu\n@pytest.mark.skipif(not os.environ.get('MINI_GPUS'), reason='no GPU visible')\n"
+        "def test_scale():\n    assert scale([1, 2], 3) == [3, 6]\n"),
+    "tests/test_docs.py": ("from pathlib import Path\n\nimport pytest\n\n\n@pytest.mark.docs\n"
+                           "def test_docs_have_a_title():\n"
+                           "    assert Path(__file__).parents[1].joinpath('docs/index.md').read_text().startswith('#')\n"),
+    "docs/index.md": "# mini\n\nA small project.\n",
+    "README.md": "# mini\n",
+}
+FLAGS = ["--gatekit-sha", PIN, "--python", "3.11,3.12", "--gpu-paths", "src/mini/gpu/**,tests/gpu/**",
+         "--gpu-labels", "self-hosted,gpu", "--no-smokes"]
+
+
+def init(target: Path, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, INIT, "--target", str(target), *flags],
+                          capture_output=True, text=True, timeout=60)
+
+
+def fresh_repo(root: Path) -> Path:
+    repo = root / "repo"
+    for rel, text in PROJECT.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    h.git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
+class ScaffoldedPR(h.Scenario):
+    """A pull request on a fresh repository whose gatekit files the scaffold wrote."""
+
+    def __init__(self, root: Path):  # noqa: super().__init__ copies the demo; this repository is new
+        self.root = root
+        self.repo = fresh_repo(root)
+        done = init(self.repo, *FLAGS)
+        assert done.returncode == 0, done.stderr
+        self.containers = {wf.name: h.drop_job_containers(wf) for wf in self.workflows()}
+        h.git(self.repo, "remote", "add", "origin", f"https://github.com/{h.REPO}.git")
+        h.git(self.repo, "add", "-A")
+        h.git(self.repo, "commit", "-q", "-m", "base")
+        self.base = self.head = h.git(self.repo, "rev-parse", "HEAD")
+        h.git(self.repo, "checkout", "-q", "-b", "feature")
+
+
+def test_writes_every_file_and_pins_one_form(tmp_path):
+    repo = fresh_repo(tmp_path)
+    done = init(repo, *FLAGS)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "wrote .github/workflows/cpu-tests.yml", "wrote .github/workflows/gpu-tests.yml",
+        "wrote .github/gatekit/filters.yml", "wrote .github/gatekit/suite.yml",
+        "wrote .github/gatekit/required-checks.txt", "wrote .github/actionlint.yaml", "wrote pytest.ini",
+        "next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt"]
+    for name in ("cpu-tests.yml", "gpu-tests.yml"):
+        text = (repo / ".github" / "workflows" / name).read_text()
+        assert "./actions/" not in text.replace("runs ./actions/setup-gatekit", "")
+        uses = {line.split("uses:")[1].split()[0] for line in text.splitlines() if "gatekit/gatekit/actions/" in line
+                and "uses:" in line}
+        assert uses and all(u.startswith("gatekit/gatekit/actions/") and u.endswith("@" + PIN) for u in uses), uses
+    gpu = yaml.safe_load((repo / ".github" / "workflows" / "gpu-tests.yml").read_text())
+    assert set(gpu["jobs"]) == {"changes", "gpu-tests", "gpu-aggregate"}  # --no-smokes
+    assert gpu["jobs"]["gpu-aggregate"]["needs"] == ["changes", "gpu-tests"]
+    assert "container" not in gpu["jobs"]["gpu-tests"]
+    assert "on the machine itself (no container)." in (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
+    cpu = yaml.safe_load((repo / ".github" / "workflows" / "cpu-tests.yml").read_text())
+    assert cpu["jobs"]["tests"]["strategy"]["matrix"]["python"] == ["3.11", "3.12"]
+    assert yaml.safe_load((repo / ".github" / "gatekit" / "suite.yml").read_text())["docs"]["variant"] == "3.12"
+    assert (repo / ".github" / "gatekit" / "required-checks.txt").read_text().splitlines()[-2:] == [CPU, GPU]
+
+
+def test_the_markers_are_registered(tmp_path):
+    repo = fresh_repo(tmp_path)
+    assert init(repo, *FLAGS).returncode == 0
+    for expression in ("not gpu and not nightly", "gpu and not nightly", "docs and not nightly"):
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                               "-m", expression], cwd=repo, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(repo / "src")})
+        assert done.returncode == 0, done.stdout + done.stderr
+    listed = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--markers"], cwd=repo,
+                            capture_output=True, text=True, timeout=120).stdout
+    for marker in ("gpu", "nightly", "docs"):
+        assert f"@pytest.mark.{marker}: " in listed, listed
+
+
+def test_the_workflows_pass_the_linters(tmp_path):
+    repo = fresh_repo(tmp_path)
+    assert init(repo, *FLAGS, "--nightly", "--gpu-install-deps").returncode == 0
+    files = sorted((repo / ".github" / "workflows").glob("*.yml"))
+    assert [f.name for f in files] == ["cpu-tests.yml", "flaky-nightly.yml", "gpu-tests.yml"]
+    nightly = files[1].read_text()
+    assert "./actions/" not in nightly.split("\njobs:", 1)[1] and f"gatekit/gatekit/actions/flaky-tracker@{PIN}" in nightly
+    assert "python-version: '3.12'" in nightly and "python -m pip install -e .\n" in nightly
+    (tmp_path / "none").mkdir()  # a ROOT without templates: only the --file workflows are checked
+    done = subprocess.run(["node", SOURCE / "tests" / "workflows" / "check-workflows.mjs", tmp_path / "none",
+                           *[a for f in files for a in ("--file", f)]], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run([actionlint(), "-no-color", "-shellcheck", shellcheck(), "-config-file",
+                           repo / ".github" / "actionlint.yaml", *files], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_keeping_the_smokes_and_a_container(tmp_path):
+    repo = fresh_repo(tmp_path)
+    image = "nvcr.io/nvidia/pytorch:24.01-py3@sha256:" + "a" * 64
+    done = init(repo, "--gatekit-sha", PIN, "--gpu-paths", "src/**", "--smokes", "ci/smokes.yaml", "--gpu-install-deps",
+                "--container", image, "--container-options", "--gpus all", "--gpu-labels", "self-hosted,linux,a100")
+    assert done.returncode == 0, done.stderr
+    text = (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
+    assert "ROCm" not in text and "in a container pinned by digest." in text  # the template's image is gone
+    gpu = yaml.safe_load(text)
+    for job in ("gpu-tests", "workload-regression"):
+        assert gpu["jobs"][job]["container"] == {"image": image, "options": "--gpus all"}
+        assert gpu["jobs"][job]["runs-on"] == ["self-hosted", "linux", "a100"]
+        setup = [st for st in gpu["jobs"][job]["steps"] if "actions/setup-gatekit@" in st.get("uses", "")]
+        assert [st.get("with") for st in setup] == [{"install-deps": True}]
+    for job in ("changes", "gpu-aggregate"):  # GitHub-hosted: setup-gatekit installs what it needs there
+        setup = [st for st in gpu["jobs"][job]["steps"] if "actions/setup-gatekit@" in st.get("uses", "")]
+        assert [st.get("with") for st in setup] == [None]
+    smokes = next(s for s in gpu["jobs"]["workload-regression"]["steps"] if s.get("id") == "smokes")
+    assert smokes["with"]["manifest"] == "ci/smokes.yaml"
+    rules = yaml.safe_load((repo / ".github" / "gatekit" / "filters.yml").read_text())
+    assert "ci/smokes.yaml" in rules["filters"]["gpu"]["paths"]
+    assert yaml.safe_load((repo / ".github" / "actionlint.yaml").read_text()) == {
+        "self-hosted-runner": {"labels": ["linux", "a100"]}}
+
+
+def test_it_never_overwrites(tmp_path):
+    repo = fresh_repo(tmp_path)
+    (repo / ".github" / "gatekit").mkdir(parents=True)
+    (repo / ".github" / "gatekit" / "suite.yml").write_text("mine\n")
+    done = init(repo, *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("gatekit-init: error: these files exist already; nothing was written (move them away, "
+                           "or merge by hand): .github/gatekit/suite.yml\n")
+    assert (repo / ".github" / "gatekit" / "suite.yml").read_text() == "mine\n"
+    assert not (repo / ".github" / "workflows").exists() and not (repo / "pytest.ini").exists()
+
+
+def test_an_existing_pytest_configuration_is_left_alone(tmp_path):
+    repo = fresh_repo(tmp_path)
+    with open(repo / "pyproject.toml", "a") as f:
+        f.write('\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    done = init(repo, *FLAGS)
+    assert done.returncode == 0 and not (repo / "pytest.ini").exists()
+    assert "pytest is configured in pyproject.toml: register these markers there" in done.stdout
+    assert "    nightly: costly: run only by the daily schedule (and gpu-gate's full run)" in done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--gatekit-sha", "main"], "--gatekit-sha: 'main' is not a full commit SHA (40 lowercase hex digits)"),
+    ([*FLAGS, "--container", "rocm/dev:7"], "--container: 'rocm/dev:7' must be pinned by digest: "
+                                            "NAME[:TAG]@sha256:<64 hex>"),
+    ([*FLAGS, "--python", "3.12;rm"], "--python: '3.12;rm' is not allowed here (expected ^3\\.[0-9]{1,2}$)"),
+    ([*FLAGS, "--install", "pip install $(x)"],
+     "--install, --container-options: '\"', '$', '`', '\\', ': ', ' #' and newlines are not allowed (edit the "
+     "workflow by hand for more)"),
+    (["--gatekit-sha", PIN], "--gpu-paths: give at least one value"),
+])
+def test_bad_flags_are_refused(tmp_path, flags, message):
+    repo = fresh_repo(tmp_path)
+    done = init(repo, *flags)
+    assert (done.returncode, done.stderr) == (2, f"gatekit-init: error: {message}\n")
+    assert not (repo / ".github").exists()
+
+
+# ---- the scaffolded repository's pull requests, under act ----
+
+def test_docs_only_pr(tmp_path):
+    pr = ScaffoldedPR(tmp_path)
+    pr.append("docs/index.md", "\nMore words.\n")
+    pr.commit()
+    o = pr.run(matrix="python:3.12", timeout=900)
+    for wf in (CPU, GPU):
+        assert o.verdict(wf, GATE) == "succeeded", o.tail()
+        assert sorted(o.json_output(wf, GATE, "changes")) == ["docs"]
+    assert o.output(CPU, "pytest (CPU, py3.12)", "run") == "docs"
+    assert o.output(CPU, "pytest (CPU, py3.12)", "markers") == "(docs) and not nightly"
+    assert "1 passed" in o.log
+    assert o.verdict(GPU, "pytest (GPU)") is None  # gated off: never started
+    assert (o.verdict(CPU, CPU), o.verdict(GPU, GPU)) == ("succeeded", "succeeded"), o.tail()
+
+
+def test_code_pr_touching_the_gpu_code(tmp_path):
+    pr = ScaffoldedPR(tmp_path)
+    pr.write("src/mini/gpu/kernel.py", "def scale(xs, k):\n    return [k * x for x in xs]\n")
+    pr.commit()
+    o = pr.run(matrix="python:3.11", env={"MINI_GPUS": "1"}, timeout=900)
+    for wf in (CPU, GPU):
+        assert sorted(o.json_output(wf, GATE, "changes")) == ["cpu", "gpu"], o.tail()
+    assert o.output(CPU, "pytest (CPU, py3.11)", "markers") == "(not gpu) and not nightly"
+    assert o.output(GPU, "pytest (GPU)", "markers") == "(gpu) and not nightly"
+    assert o.verdict(CPU, "test partition") == "succeeded", o.tail()
+    assert o.verdict(GPU, "pytest (GPU)") == "succeeded", o.tail()
+    assert (o.verdict(CPU, CPU), o.verdict(GPU, GPU)) == ("succeeded", "succeeded"), o.tail()
+
+
+def test_the_guides_command_works_as_written(tmp_path):
+    """The command of the guide's section 2, run as shown (only the path and the SHA filled in)."""
+    guide = (SOURCE / "docs" / "guides" / "workflow-authors.md").read_text()
+    command = re.search(r"```sh\n(python3 scripts/gatekit-init\.py .*?)```", guide, re.DOTALL).group(1)
+    assert "--target ../myproject" in command and "FULL-40-HEX-COMMIT-SHA" in command
+    repo = fresh_repo(tmp_path)
+    command = command.replace("../myproject", str(repo)).replace("FULL-40-HEX-COMMIT-SHA", PIN)
+    done = subprocess.run(["bash", "-c", command], cwd=SOURCE, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    gpu = (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
+    assert f"uses: gatekit/gatekit/actions/path-gate@{PIN}" in gpu and "run: python -m pip install -e '.[test]'" in gpu
+    rules = yaml.safe_load((repo / ".github" / "gatekit" / "filters.yml").read_text())
+    assert rules["filters"]["gpu"]["paths"][:2] == ["src/myproject/gpu/**", "tests/gpu/**"]
