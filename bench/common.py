@@ -110,6 +110,38 @@ def run_ms(argv: list, env: Optional[dict] = None, cwd: Optional[Path] = None, o
     return took
 
 
+# Runs a command and prints {"ms": wall time, "cpu_ms": its CPU time (user + system: what a
+# busy machine does not inflate), "rss_mb": its peak resident set}.
+_MEASURE = r"""
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True)
+ms = (time.perf_counter() - start) * 1000
+if done.returncode != 0:
+    sys.exit(f"exit {done.returncode}: {done.stderr.decode()[-400:]}")
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"ms": ms, "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000, "rss_mb": usage.ru_maxrss / 1024}))
+"""
+
+
+def measured(argv: list, runs: int, env: Optional[dict] = None) -> tuple[Sample, Sample, Sample]:
+    """Wall time (ms), CPU time (ms) and peak memory (MB: the maximum resident set, from
+    getrusage of a fresh helper process) of `runs` runs of a command; a failing run stops
+    the benchmark with its output."""
+    import sys
+    times, cpu, rss = [], [], []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", _MEASURE, *map(str, argv)], capture_output=True, text=True,
+                              env=env or clean_env())
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(str(argv[0])).name}: {done.stderr[-600:]}")
+        result = json.loads(done.stdout)
+        times.append(result["ms"])
+        cpu.append(result["cpu_ms"])
+        rss.append(result["rss_mb"])
+    return Sample(times), Sample(cpu), Sample(rss)
+
+
 def versus(bench: str, figure: str, ours: Sample, anchor: Sample, anchor_name: str, min_ratio: Optional[float],
            unit: str = "ms") -> Figure:
     """A time of gatekit against the time of its anchor; the target, when given, is

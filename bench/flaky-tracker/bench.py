@@ -19,28 +19,14 @@ Peak memory is the child's maximum resident set (getrusage of a fresh helper pro
 """
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import Context, Figure, Sample, at_most, clean_env, main_for, versus  # noqa: E402
+from common import Context, Figure, at_most, main_for, measured, versus  # noqa: E402
 
 BENCH = "JUnit, 1M cases (flaky-tracker)"
-
-# Runs a command and prints {"ms": wall time, "cpu_ms": its CPU time (user + system: what a
-# busy machine does not inflate), "rss_mb": its peak resident set}.
-MEASURE = r"""
-import json, resource, subprocess, sys, time
-start = time.perf_counter()
-done = subprocess.run(sys.argv[1:], capture_output=True)
-ms = (time.perf_counter() - start) * 1000
-if done.returncode != 0:
-    sys.exit(f"exit {done.returncode}: {done.stderr.decode()[-400:]}")
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"ms": ms, "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000, "rss_mb": usage.ru_maxrss / 1024}))
-"""
 
 ANCHOR = r"""
 import sys
@@ -76,20 +62,6 @@ def write_report(path: Path, cases: int) -> int:
                           f'time="0.00{i % 10}" />\n')
         out.write("</testsuite></testsuites>\n")
     return path.stat().st_size
-
-
-def measured(argv: list, runs: int) -> tuple[Sample, Sample, Sample]:
-    times, cpu, rss = [], [], []
-    for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", MEASURE, *map(str, argv)], capture_output=True, text=True,
-                              env=clean_env())
-        if done.returncode != 0:
-            raise RuntimeError(f"{Path(str(argv[0])).name}: {done.stderr[-600:]}")
-        result = json.loads(done.stdout)
-        times.append(result["ms"])
-        cpu.append(result["cpu_ms"])
-        rss.append(result["rss_mb"])
-    return Sample(times), Sample(cpu), Sample(rss)
 
 
 def has_lxml() -> bool:

@@ -179,7 +179,123 @@ def figures(ctx: Context) -> list[Figure]:
                        notes=[f"{per_pair[0]:.2f} vs {per_pair[1]:.2f} ns per pair above the "
                               f"{floor.median:.2f} ms process start"]))
     rows += matching(ctx, tool, out_file, env, floor)
+    rows += monorepo(ctx, tool)
     return rows
+
+
+# The monorepo shape: a git repository of 20,000 files, a change of 300 of them (modified,
+# added, deleted), 30 filters; path-classifier diffing the two commits itself, against
+# dorny/paths-filter's own bundled action (its dist/index.js) run under node on the same
+# repository, as a push from one commit to the other. Its code is not part of gatekit: the
+# bench finds the bundle at $GATEKIT_PATHS_FILTER_DIST (a checkout of dorny/paths-filter's
+# dist/index.js) and reports the figure as pending without it.
+PATHS_FILTER_DIST = "GATEKIT_PATHS_FILTER_DIST"
+
+
+def make_monorepo(root: Path, n_files: int, n_changed: int) -> dict:
+    import subprocess
+    rng = random.Random(5)
+    areas = [f"services/svc{i:02d}" for i in range(20)] + [f"libs/lib{i:02d}" for i in range(10)]
+    files = []
+    for k in range(n_files):
+        area = areas[k % len(areas)]
+        sub = ["src", "tests", "docs", "config"][k % 4]
+        ext = {"src": rng.choice(["py", "cpp", "h", "ts"]), "tests": "py", "docs": "md", "config": "yml"}[sub]
+        files.append(f"{area}/{sub}/m{k // 300}/f{k}.{ext}")
+    for path in files:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(f"{path}\n")
+    git = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+    git("init", "-q", "-b", "main")
+    git("-c", "user.name=b", "-c", "user.email=b@x", "add", "-A")
+    git("-c", "user.name=b", "-c", "user.email=b@x", "commit", "-q", "-m", "base")
+    base = git("rev-parse", "HEAD")
+    for j, path in enumerate(rng.sample(files, n_changed)):
+        if j % 10 == 0:
+            (root / path).unlink()
+        elif j % 10 == 1:
+            (root / path).with_name(f"new{j}.py").write_text("new\n")
+        else:
+            (root / path).write_text("changed\n")
+    git("-c", "user.name=b", "-c", "user.email=b@x", "add", "-A")
+    git("-c", "user.name=b", "-c", "user.email=b@x", "commit", "-q", "-m", "change")
+    filters = {}
+    for i in range(20):
+        filters[f"svc{i:02d}"] = [f"services/svc{i:02d}/**", "libs/lib0" + str(i % 10) + "/src/**"]
+    for i in range(6):
+        filters[f"lib{i:02d}_py"] = [f"libs/lib{i:02d}/**/*.py"]
+    filters["docs"] = ["**/*.md"]
+    filters["config"] = ["**/config/*.yml"]
+    filters["tests"] = ["**/tests/**/*.py"]
+    filters["native"] = ["**/*.cpp", "**/*.h"]
+    return {"base": base, "head": git("rev-parse", "HEAD"), "filters": filters}
+
+
+def github_outputs(path: Path) -> dict:
+    """GITHUB_OUTPUT as @actions/core writes it (NAME<<DELIMITER lines) or NAME=VALUE."""
+    out, lines, i = {}, path.read_text().splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        if "<<" in line and "=" not in line.split("<<")[0]:
+            name, delim = line.split("<<", 1)
+            j = lines.index(delim, i + 1)
+            out[name] = "\n".join(lines[i + 1:j])
+            i = j + 1
+            continue
+        if "=" in line:
+            name, value = line.split("=", 1)
+            out[name] = value
+        i += 1
+    return out
+
+
+def monorepo(ctx: Context, tool: Path) -> list[Figure]:
+    import os
+    n_files, n_changed = (2000, 30) if ctx.quick else (20_000, 300)
+    label = f"monorepo: {n_files:,} files, {n_changed} changed, 30 filters, git diff included"
+    dist = os.environ.get(PATHS_FILTER_DIST, "")
+    if not dist or not Path(dist).is_file():
+        return [Figure(BENCH, label + ": ratio to paths-filter", "", None, status="pending",
+                       notes=[f"set {PATHS_FILTER_DIST} to dorny/paths-filter's dist/index.js (not part of gatekit; "
+                              "CI has no network) to measure it"])]
+    print(f"  {label}", flush=True)
+    root = ctx.tmp / "mono"
+    root.mkdir()
+    case = make_monorepo(root, n_files, n_changed)
+    (ctx.tmp / "mono-rules.yml").write_text("filters:\n" + "".join(
+        f"  {name}:\n    mode: allow\n    paths:\n" + "".join(f"      - '{p}'\n" for p in pats)
+        for name, pats in case["filters"].items()))
+    (ctx.tmp / "mono-filters.yml").write_text("".join(
+        f"{name}:\n" + "".join(f"  - '{p}'\n" for p in pats) for name, pats in case["filters"].items()))
+    (ctx.tmp / "push.json").write_text(json.dumps({"before": case["base"], "after": case["head"]}))
+    ours_out, theirs_out = ctx.tmp / "mono-ours", ctx.tmp / "mono-theirs"
+    ours_env = clean_env(GITHUB_OUTPUT=str(ours_out), RUNNER_TEMP=str(ctx.tmp))
+    ours_cmd = [tool, "--rules", ctx.tmp / "mono-rules.yml", "--base", case["base"], "--head", case["head"],
+                "--repo-dir", root, "--no-fetch", "--event", "push"]
+    theirs_env = clean_env(GITHUB_OUTPUT=str(theirs_out), RUNNER_TEMP=str(ctx.tmp), GITHUB_EVENT_NAME="push",
+                           GITHUB_EVENT_PATH=str(ctx.tmp / "push.json"), GITHUB_WORKSPACE=str(root),
+                           **{"INPUT_FILTERS": str(ctx.tmp / "mono-filters.yml"), "INPUT_BASE": case["base"],
+                              "INPUT_REF": case["head"], "INPUT_TOKEN": "", "INPUT_LIST-FILES": "none",
+                              "INPUT_INITIAL-FETCH-DEPTH": "100", "INPUT_PREDICATE-QUANTIFIER": "some"})
+    theirs_cmd = ["node", dist]
+
+    def ours() -> float:
+        ours_out.write_text("")
+        return run_ms(ours_cmd, env=ours_env)
+
+    def theirs() -> float:
+        theirs_out.write_text("")
+        return run_ms(theirs_cmd, env=theirs_env, cwd=root)
+
+    ours_sample, theirs_sample = measure(ours, ctx.runs), measure(theirs, ctx.runs)
+    mine = json.loads(github_outputs(ours_out)["changes"])
+    their = github_outputs(theirs_out)
+    if "changes" not in their:
+        return [failed(BENCH, label, f"paths-filter wrote no `changes` output: {theirs_out.read_text()[-300:]}")]
+    if sorted(mine) != sorted(json.loads(their["changes"])):
+        return [failed(BENCH, label, f"path-classifier and paths-filter decided differently: {sorted(mine)} vs "
+                                     f"{sorted(json.loads(their['changes']))}")]
+    return [versus(BENCH, label + ": ratio to paths-filter", ours_sample, theirs_sample, "paths-filter/node", None)]
 
 
 def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list[Figure]:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gatekit/junit_reader.hpp"
+#include "junit_node_id.hpp"
 
 namespace gatekit::junit {
 
@@ -79,9 +80,7 @@ std::size_t module_from_names(const std::vector<std::string_view>& parts) {
 
 }  // namespace
 
-std::string pytest_node_id(std::string_view classname, std::string_view name, std::string_view file,
-                           std::string_view prefix) {
-  if (!plain_name(name)) return {};
+std::string pytest_node_id_head(std::string_view classname, std::string_view file, std::string_view prefix) {
   if (!prefix.empty() && classname.size() > prefix.size() && classname.starts_with(prefix) &&
       classname[prefix.size()] == '.')
     classname.remove_prefix(prefix.size() + 1);
@@ -103,6 +102,16 @@ std::string pytest_node_id(std::string_view classname, std::string_view name, st
   for (const auto& c : classes)
     if (!plain_segment(c)) return {};
   if (!classes.empty()) id += "::" + join(classes, 0, classes.size(), "::");
+  return id;
+}
+
+bool pytest_plain_name(std::string_view name) { return plain_name(name); }
+
+std::string pytest_node_id(std::string_view classname, std::string_view name, std::string_view file,
+                           std::string_view prefix) {
+  if (!plain_name(name)) return {};
+  std::string id = pytest_node_id_head(classname, file, prefix);
+  if (id.empty()) return {};
   return id + "::" + std::string(name);
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "junit_node_id.hpp"
 #include "junit_text.hpp"
 
 namespace gatekit::junit {
@@ -36,9 +37,14 @@ int rank(JunitOutcome outcome) {
   return 0;
 }
 
+// Compared in place: no strlen of every attribute name of every element.
 std::string_view attribute(const XML_Char** atts, std::string_view name) {
-  for (std::size_t i = 0; atts[i] != nullptr; i += 2)
-    if (name == atts[i]) return atts[i + 1];
+  for (std::size_t i = 0; atts[i] != nullptr; i += 2) {
+    const XML_Char* key = atts[i];
+    std::size_t k = 0;
+    while (k < name.size() && key[k] == name[k]) ++k;
+    if (k == name.size() && key[k] == '\0') return atts[i + 1];
+  }
   return {};
 }
 
@@ -161,20 +167,22 @@ struct Reader::Impl {
     stack.push_back(kind);
   }
 
-  // An attribute that is part of a test's identity: whole, or the report is refused.
-  std::string identity(const XML_Char** atts, std::string_view element, std::string_view name) {
+  // An attribute that is part of a test's identity: whole, or the report is refused. Assigned
+  // into `into`, whose storage the next case reuses.
+  void identity(std::string& into, const XML_Char** atts, std::string_view element, std::string_view name) {
     const auto value = attribute(atts, name);
     if (value.size() > options.max_identity_bytes && !error)
       fail("<" + std::string(element) + "> attribute `" + std::string(name) + "` is " + std::to_string(value.size()) +
            " bytes long, more than the " + std::to_string(options.max_identity_bytes) +
            " a test's identity may have (it is never cut: two names that differ late would become one test)");
-    return error ? std::string() : std::string(value);
+    if (error) into.clear();
+    else into.assign(value);
   }
 
   void begin_suite(const XML_Char** atts, bool root) {
     Frame frame;
     frame.root = root;
-    frame.name = identity(atts, root ? "testsuites" : "testsuite", "name");
+    identity(frame.name, atts, root ? "testsuites" : "testsuite", "name");
     frame.line = static_cast<int>(XML_GetCurrentLineNumber(parser));
     const auto failures = parse_count(attribute(atts, "failures"));
     const auto errors = parse_count(attribute(atts, "errors"));
@@ -206,19 +214,35 @@ struct Reader::Impl {
 
   void begin_case(const XML_Char** atts) {
     in_case = true;
-    current = TestCase{};
+    reset(current);
     detail.clear();
     out.clear();
     err.clear();
     case_results = 0;
     current.suite = suite_name;
-    current.classname = identity(atts, "testcase", "classname");
-    current.name = identity(atts, "testcase", "name");
-    current.file = identity(atts, "testcase", "file");
+    identity(current.classname, atts, "testcase", "classname");
+    identity(current.name, atts, "testcase", "name");
+    identity(current.file, atts, "testcase", "file");
     current.line = parse_line(attribute(atts, "line"));
     current.time_s = detail::parse_seconds(attribute(atts, "time"));
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
-    ctest_status = detail::bounded(attribute(atts, "status"), 16);
+    const auto status = attribute(atts, "status");
+    if (status.size() <= 16) ctest_status.assign(status);
+    else ctest_status = detail::bounded(status, 16);
+  }
+
+  // An empty case that keeps its strings' storage: no allocation per case once the longest
+  // field has been seen.
+  static void reset(TestCase& c) {
+    for (std::string* field : {&c.suite, &c.classname, &c.name, &c.file, &c.node_id, &c.type, &c.message, &c.detail,
+                               &c.system_out, &c.system_err})
+      field->clear();
+    c.line = 0;
+    c.outcome = JunitOutcome::passed;
+    c.time_s = 0;
+    c.flaky_attempts = 0;
+    c.rerun_failures = 0;
+    c.report_line = 0;
   }
 
   // A case that passed after flaky attempts: its first attempt says what went wrong.
@@ -258,9 +282,9 @@ struct Reader::Impl {
 
   void finish_case() {
     in_case = false;
-    current.detail = detail.str();
-    current.system_out = out.str();
-    current.system_err = err.str();
+    detail.str_into(current.detail);
+    out.str_into(current.system_out);
+    err.str_into(current.system_err);
     // CTest writes a disabled test with no <skipped> element, only status="disabled".
     if (current.outcome == JunitOutcome::passed && (ctest_status == "disabled" || ctest_status == "notrun")) {
       current.outcome = JunitOutcome::skipped;
@@ -269,7 +293,7 @@ struct Reader::Impl {
     const bool pytest = options.node_ids == NodeIds::pytest ||
                         (options.node_ids == NodeIds::detect && (pytest_open > 0 || current.file.ends_with(".py")));
     if (pytest) {
-      current.node_id = pytest_node_id(current.classname, current.name, current.file, options.junit_prefix);
+      set_node_id();
       if (current.file.empty() && !current.node_id.empty())
         current.file = current.node_id.substr(0, current.node_id.find("::"));
     }
@@ -290,6 +314,22 @@ struct Reader::Impl {
     }
   }
 
+  // pytest_node_id(classname, name, file, prefix) into current.node_id; the head (module and
+  // classes) is derived once per run of cases with the same classname and file.
+  std::string head_classname, head_file, head;
+  bool head_known = false;
+  void set_node_id() {
+    if (!pytest_plain_name(current.name)) return;
+    if (!head_known || head_classname != current.classname || head_file != current.file) {
+      head = pytest_node_id_head(current.classname, current.file, options.junit_prefix);
+      head_classname.assign(current.classname);
+      head_file.assign(current.file);
+      head_known = true;
+    }
+    if (head.empty()) return;
+    current.node_id.assign(head).append("::").append(current.name);
+  }
+
   // After a failure expat may still report events (the end of an empty element whose start
   // failed, so nothing was pushed): they are ignored.
   static void on_start(void* self, const XML_Char* name, const XML_Char** atts) {
@@ -307,8 +347,8 @@ struct Reader::Impl {
     static_cast<Impl*>(self)->fail("entity declarations are not accepted in a JUnit report");
   }
 
-  Status parse(bool final) {
-    const auto status = XML_Parse(parser, buffer.data(), static_cast<int>(buffer.size()), final ? 1 : 0);
+  Status parse(std::string_view bytes, bool final) {
+    const auto status = XML_Parse(parser, bytes.data(), static_cast<int>(bytes.size()), final ? 1 : 0);
     buffer.clear();
     if (thrown) std::rethrow_exception(thrown);
     if (error) return *error;
@@ -336,8 +376,13 @@ Status Reader::feed(std::string_view bytes) {
     const auto piece = bytes.substr(0, kChunk);
     bytes.remove_prefix(piece.size());
     impl_->stats.bytes += piece.size();
+    // Most reports are ASCII text: such a piece needs no sanitising and goes to expat as it is.
+    if (impl_->sanitizer.passes_unchanged(piece)) {
+      if (auto status = impl_->parse(piece, false); !status) return status;
+      continue;
+    }
     impl_->sanitizer.feed(piece, impl_->buffer);
-    if (auto status = impl_->parse(false); !status) return status;
+    if (auto status = impl_->parse(impl_->buffer, false); !status) return status;
   }
   return {};
 }
@@ -345,7 +390,7 @@ Status Reader::feed(std::string_view bytes) {
 Result<ReadStats> Reader::finish() {
   if (impl_->error) return *impl_->error;
   impl_->sanitizer.finish(impl_->buffer);
-  if (auto status = impl_->parse(true); !status) return status.error();
+  if (auto status = impl_->parse(impl_->buffer, true); !status) return status.error();
   impl_->stats.replaced_chars = impl_->sanitizer.replaced();
   return impl_->stats;
 }

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 
 #include "gatekit/utf8.hpp"
 
@@ -93,6 +96,31 @@ void Utf8Sanitizer::feed(std::string_view in, std::string& out) {
   pending_.assign(in.substr(used));
 }
 
+bool Utf8Sanitizer::passes_unchanged(std::string_view in) const {
+  if (!pending_.empty()) return false;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= in.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, in.data() + i, 8);
+    if ((word & kHigh) != 0) return false;  // a byte of a multi-byte sequence (or worse)
+    // Exact per byte, as every byte is below 0x80 (no carry crosses a byte): which are below
+    // 0x20, and which are LF (the one control byte on every line).
+    const std::uint64_t control = ~(word + 0x6060606060606060ULL) & kHigh;
+    const std::uint64_t newline = ~((word ^ 0x0A0A0A0A0A0A0A0AULL) + 0x7F7F7F7F7F7F7F7FULL) & kHigh;
+    if ((control & ~newline) == 0) continue;
+    for (std::size_t k = i; k < i + 8; ++k) {  // a control byte: tab, LF and CR pass
+      const auto c = static_cast<unsigned char>(in[k]);
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+    }
+  }
+  for (; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    if (c >= 0x80 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return false;
+  }
+  return true;
+}
+
 void Utf8Sanitizer::finish(std::string& out) {
   if (!pending_.empty()) sanitize(pending_, true, out, replaced_);
   pending_.clear();
@@ -127,6 +155,18 @@ std::string Excerpt::str() const {
   return std::string(head) + "\n[... " + std::to_string(left_out) + " bytes left out ...]\n" + std::string(tail);
 }
 
+void Excerpt::str_into(std::string& out) const {
+  if (total_ == 0) {
+    out.clear();  // most cases have no output
+    return;
+  }
+  if (total_ <= limit_ && head_.size() + tail_.size() == total_) {
+    out.assign(head_).append(tail_);
+    return;
+  }
+  out = str();
+}
+
 void Excerpt::clear() {
   total_ = 0;
   after_head_ = 0;
@@ -140,13 +180,37 @@ std::string bounded(std::string_view text, std::size_t limit) {
   return std::string(text.substr(0, cut)) + " [... " + std::to_string(text.size() - cut) + " bytes left out]";
 }
 
+// "123.456": at most 15 digits and no exponent, the form every runner writes. Both the digits
+// and the power of ten are exact doubles, so one division rounds exactly as from_chars does.
+std::optional<double> plain_decimal(std::string_view text) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  std::uint64_t mantissa = 0;
+  std::size_t digits = 0, fraction = 0;
+  bool point = false;
+  for (char c : text) {
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9' || ++digits > 15) return std::nullopt;
+    mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+    fraction += point;
+  }
+  if (digits == 0) return std::nullopt;
+  return static_cast<double>(mantissa) / kPow10[fraction];
+}
+
 double parse_seconds(std::string_view text) {
-  std::string digits;
-  for (char c : text)
-    if (c != ',' && c != ' ') digits += c;
+  if (const auto fast = plain_decimal(text)) return *fast;
+  std::string digits;  // only when there is something to drop
+  if (text.find_first_of(", ") != std::string_view::npos) {
+    for (char c : text)
+      if (c != ',' && c != ' ') digits += c;
+    text = digits;
+  }
   double value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value) || value < 0) return 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0) return 0;
   return value;
 }
 

@@ -15,6 +15,9 @@ class Utf8Sanitizer {
   void feed(std::string_view in, std::string& out);
   void finish(std::string& out);
   std::size_t replaced() const { return replaced_; }
+  // Whether `feed(in, out)` would append `in` unchanged: nothing held back from the previous
+  // chunk, and only printable ASCII, tab, LF and CR in it. Checked eight bytes at a time.
+  bool passes_unchanged(std::string_view in) const;
 
  private:
   std::string pending_;  // an incomplete multi-byte sequence from the previous chunk (< 4 bytes)
@@ -30,6 +33,7 @@ class Excerpt {
   bool empty() const { return total_ == 0; }
   // head, then "\n[... N bytes left out ...]\n", then tail; or everything when it fit.
   std::string str() const;
+  void str_into(std::string& out) const;  // str(), into `out`'s storage
   void clear();
 
  private:
