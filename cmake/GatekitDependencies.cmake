@@ -14,7 +14,8 @@ if(GATEKIT_STATIC_RUNTIME)
   endif()
 endif()
 find_package(Boost 1.81 REQUIRED COMPONENTS json filesystem)
-# libcurl: headers only. github_transport.cpp loads libcurl.so.4 with dlopen on first use,
+# libcurl: headers only. github_transport.cpp loads libcurl.so.4 (macOS: the system's
+# /usr/lib/libcurl.4.dylib; src/platform/names.cpp) with dlopen on first use,
 # so no tool pays for its dependency tree (TLS, LDAP, Kerberos, ...) at start-up.
 find_package(CURL REQUIRED)
 find_package(yaml-cpp REQUIRED)

@@ -24,7 +24,11 @@ if(GATEKIT_SANITIZE)
   target_link_options(gatekit_standard INTERFACE -fsanitize=address,undefined)
 endif()
 
-if(GATEKIT_STATIC_RUNTIME)
+if(GATEKIT_STATIC_RUNTIME AND NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  # The glibc baseline below is a Linux matter; macOS links its libc++ and libSystem shared
+  # (they are part of the OS) and has a native arc4random. Boost and yaml-cpp stay static.
+  message(STATUS "GATEKIT_STATIC_RUNTIME: the C++ runtime stays shared on ${CMAKE_SYSTEM_NAME}")
+elseif(GATEKIT_STATIC_RUNTIME)
   # The static parts must not raise the glibc the tools need above the release baseline
   # (scripts/check-glibc.sh). libgcc stays shared: the static unwinder of GCC 12 built on
   # glibc 2.35+ finds exception tables with _dl_find_object (glibc 2.35), while every system

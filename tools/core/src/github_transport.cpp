@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "gatekit/github.hpp"
+#include "gatekit/platform.hpp"
 
 namespace gatekit::github {
 
@@ -220,7 +221,7 @@ class CurlTransport final : public HttpTransport {
 }  // namespace
 
 std::unique_ptr<HttpTransport> make_curl_transport(const Environment& env) {
-  return std::make_unique<CurlTransport>(env.get_nonempty("GATEKIT_LIBCURL").value_or("libcurl.so.4"));
+  return std::make_unique<CurlTransport>(env.get_nonempty("GATEKIT_LIBCURL").value_or(platform::libcurl_name(platform::host_os())));
 }
 
 }  // namespace gatekit::github

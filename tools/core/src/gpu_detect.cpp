@@ -2,7 +2,6 @@
 #include <dlfcn.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 
 #include "gatekit/json.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/platform.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
@@ -122,13 +122,11 @@ GpuInventory merge(std::vector<GpuBackendProbe> probes, const Environment& env) 
 }  // namespace
 
 std::vector<std::string> hip_library_candidates(const Environment& env) {
-  return candidates_from(env, "GATEKIT_HIP_LIBRARY",
-                         {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
-                          "libamdhip64.so.5", "/opt/rocm/lib/libamdhip64.so"});
+  return candidates_from(env, "GATEKIT_HIP_LIBRARY", platform::hip_library_names(platform::host_os()));
 }
 
 std::vector<std::string> cuda_library_candidates(const Environment& env) {
-  return candidates_from(env, "GATEKIT_CUDA_LIBRARY", {"libcuda.so.1", "libcuda.so"});
+  return candidates_from(env, "GATEKIT_CUDA_LIBRARY", platform::cuda_library_names(platform::host_os()));
 }
 
 GpuBackendProbe probe_hip(const std::vector<std::string>& candidates) {
@@ -218,8 +216,7 @@ bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
+  platform::die_with_parent(parent);
   boost::json::array probes{to_json(probe_hip(hip)), to_json(probe_cuda(cuda))};
   // Device names come from the runtime: whatever bytes they hold, the parent must be able
   // to parse the result.

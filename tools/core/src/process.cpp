@@ -24,7 +24,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,11 +31,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 
+#include "gatekit/platform.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 
@@ -129,56 +127,25 @@ Result<std::filesystem::path> find_program(std::string_view name, std::string_vi
   return could_not_evaluate("program '" + std::string(name) + "' not found on PATH");
 }
 
-namespace {
-
-struct ChildProcess {
-  pid_t pid = 0;
-  bool zombie = false;
-};
-
-// The children of this process, from /proc (a zombie is listed until it is reaped).
-std::vector<ChildProcess> child_processes() {
-  std::vector<ChildProcess> children;
-  const pid_t self = ::getpid();
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(it->path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    // "pid (comm) state ppid ...": comm may hold anything, so read after its last ')'.
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(stat.substr(close + 1));
-    char state = 0;
-    long ppid = 0;
-    if (!(fields >> state >> ppid) || ppid != self) continue;
-    children.push_back({static_cast<pid_t>(std::stol(name)), state == 'Z'});
-  }
-  return children;
-}
-
-}  // namespace
-
-void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L); }
+void adopt_orphans() { platform::become_subreaper(); }
 
 int end_child_processes(std::chrono::milliseconds limit) {
   int running = 0;
   std::vector<pid_t> seen;
   const auto deadline = steady::now() + limit;
   for (;;) {
-    const auto children = child_processes();
+    const auto children = platform::stray_processes();
     if (children.empty()) break;
     for (const auto& child : children) {
       if (!child.zombie && std::find(seen.begin(), seen.end(), child.pid) == seen.end()) {
         seen.push_back(child.pid);
         ++running;
       }
-      if (!child.zombie) ::kill(child.pid, SIGKILL);  // its own children come to this process next
+      if (!child.zombie) ::kill(child.pid, SIGKILL);  // its own children come to this process next (Linux)
     }
     for (const auto& child : children) {
       int status = 0;
-      ::waitpid(child.pid, &status, WNOHANG);
+      if (child.own_child) ::waitpid(child.pid, &status, WNOHANG);
     }
     if (steady::now() >= deadline) break;
     ::usleep(2000);

@@ -74,7 +74,8 @@ class HttpTransport {
   virtual std::variant<HttpResponse, TransportError> send(const HttpRequest& request) = 0;
 };
 
-// libcurl is loaded on first use: libcurl.so.4, or the file named by GATEKIT_LIBCURL in `env`
+// libcurl is loaded on first use: libcurl.so.4 (macOS: /usr/lib/libcurl.4.dylib; see
+// platform.hpp), or the file named by GATEKIT_LIBCURL in `env`
 // (unusual installs and tests). A library that cannot be loaded fails every request with a
 // transport error naming it.
 std::unique_ptr<HttpTransport> make_curl_transport(const Environment& env);
