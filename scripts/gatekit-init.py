@@ -181,7 +181,10 @@ def render_gpu(o: argparse.Namespace) -> str:
     else:
         # No container: the jobs run on the runner's own system, which provides the GPU stack.
         text = re.sub(r"(?m)^    container:\n(?:      [^\n]*\n)+", "", text)
-    text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.gpu_python}'", where, jobs)
+    # Every job that sets Python up (the shard baseline and report collect with pytest too)
+    # uses the GPU jobs' version.
+    text = replace_once(text, "python-version: '3.12'", f"python-version: '{o.gpu_python}'", where,
+                        max(jobs, text.count("python-version: '3.12'")))
     text = replace_once(text, TEMPLATE_INSTALL, o.install, where, jobs)
     text = replace_once(text, TEMPLATE_GPU_PYTEST_ARGS, "", where)
     if o.gpu_install_deps:

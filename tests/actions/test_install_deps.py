@@ -36,6 +36,7 @@ FAKE_GO = '#!/bin/sh\necho "go $* GOBIN=$GOBIN GOTOOLCHAIN=$GOTOOLCHAIN" >> "$FA
 FAKE_APT = LOGGING + 'case " $* " in *" golang-go "*) cp "$(dirname "$0")/../go.fake" "$(dirname "$0")/go" ;; esac\n'
 GO_INSTALL = "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 GOBIN={tree}/build/ci-tools/bin GOTOOLCHAIN=auto"
 ACT_INSTALL = "go install github.com/nektos/act@v0.2.89 GOBIN={tree}/build/ci-tools/bin GOTOOLCHAIN=auto"
+HELM_INSTALL = "go install helm.sh/helm/v3/cmd/helm@v3.22.0 GOBIN={tree}/build/ci-tools/bin GOTOOLCHAIN=auto"
 
 
 def go_installs(commands, tree) -> list:
@@ -92,9 +93,10 @@ def test_debian_12_asks_apt_for_the_same_packages_as_before_and_shellcheck(tmp_p
     [packages] = installed(commands)
     assert sorted(packages) == sorted(DEBIAN_12)
     assert commands[0] == "apt-get update -qq"
-    assert commands[-4:] == ["npm ci --prefix tests/node --no-audit --no-fund --loglevel=error",
+    assert commands[-5:] == ["npm ci --prefix tests/node --no-audit --no-fund --loglevel=error",
                              "python3 -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt",
-                             GO_INSTALL.format(tree=tmp_path / "tree"), ACT_INSTALL.format(tree=tmp_path / "tree")]
+                             GO_INSTALL.format(tree=tmp_path / "tree"), ACT_INSTALL.format(tree=tmp_path / "tree"),
+                             HELM_INSTALL.format(tree=tmp_path / "tree")]
     assert "warning" not in done.stderr
 
 
@@ -102,7 +104,7 @@ def test_ubuntu_26_04_asks_for_the_version_less_boost_packages_and_go(tmp_path):
     done, commands = run(tmp_path, "ubuntu-26.04", go=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [sorted(p) for p in installed(commands)] == [sorted(GENERIC)]
-    assert go_installs(commands, tmp_path / "tree") == [GO_INSTALL, ACT_INSTALL]
+    assert go_installs(commands, tmp_path / "tree") == [GO_INSTALL, ACT_INSTALL, HELM_INSTALL]
     assert "warning" not in done.stderr
 
 
@@ -124,23 +126,23 @@ def test_actionlint_of_the_right_version_is_not_built_again(tmp_path):
     done, commands = run(tmp_path, "debian-12", actionlint="v1.7.12")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "==> actionlint v1.7.12: present in build/ci-tools/bin" in done.stdout
-    assert go_installs(commands, tmp_path / "tree") == [ACT_INSTALL]
+    assert go_installs(commands, tmp_path / "tree") == [ACT_INSTALL, HELM_INSTALL]
 
 
 def test_actionlint_of_another_version_is_replaced(tmp_path):
     done, commands = run(tmp_path, "debian-12", actionlint="v1.7.7")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert go_installs(commands, tmp_path / "tree") == [GO_INSTALL, ACT_INSTALL]
+    assert go_installs(commands, tmp_path / "tree") == [GO_INSTALL, ACT_INSTALL, HELM_INSTALL]
 
 
 def test_act_of_the_right_version_is_not_built_again_and_another_is_replaced(tmp_path):
     done, commands = run(tmp_path / "same", "debian-12", actionlint="v1.7.12", act="act version 0.2.89")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "==> act v0.2.89: present in build/ci-tools/bin" in done.stdout
-    assert go_installs(commands, tmp_path / "same" / "tree") == []
+    assert go_installs(commands, tmp_path / "same" / "tree") == [HELM_INSTALL]
     done, commands = run(tmp_path / "old", "debian-12", actionlint="v1.7.12", act="act version 0.2.70")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert go_installs(commands, tmp_path / "old" / "tree") == [ACT_INSTALL]
+    assert go_installs(commands, tmp_path / "old" / "tree") == [ACT_INSTALL, HELM_INSTALL]
 
 
 def test_an_unlisted_release_is_tried_with_a_warning(tmp_path):

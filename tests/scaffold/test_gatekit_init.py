@@ -95,7 +95,7 @@ def test_writes_every_file_and_pins_one_form(tmp_path):
                 and "uses:" in line}
         assert uses and all(u.startswith("gatekit/gatekit/actions/") and u.endswith("@" + PIN) for u in uses), uses
     gpu = yaml.safe_load((repo / ".github" / "workflows" / "gpu-tests.yml").read_text())
-    assert set(gpu["jobs"]) == {"changes", "gpu-tests", "gpu-aggregate"}  # --no-smokes
+    assert set(gpu["jobs"]) == {"changes", "gpu-baseline", "gpu-tests", "gpu-suite", "gpu-aggregate"}  # --no-smokes
     assert gpu["jobs"]["gpu-aggregate"]["needs"] == ["changes", "gpu-tests"]
     assert "container" not in gpu["jobs"]["gpu-tests"]
     assert "on the machine itself (no container)." in (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
@@ -271,8 +271,11 @@ def test_docs_only_pr(tmp_path):
     assert o.output(CPU, "pytest (CPU, py3.12)", "run") == "docs"
     assert o.output(CPU, "pytest (CPU, py3.12)", "markers") == "(docs) and not nightly"
     assert "1 passed" in o.log
-    assert o.verdict(GPU, "pytest (GPU)") is None  # gated off: never started
+    assert all(o.verdict(GPU, shard) is None for shard in GPU_SHARDS)  # gated off: never started
     assert (o.verdict(CPU, CPU), o.verdict(GPU, GPU)) == ("succeeded", "succeeded"), o.tail()
+
+
+GPU_SHARDS = [f"pytest (GPU, shard {k})-{k}" for k in (1, 2, 3)]  # act's names for the matrix jobs
 
 
 def test_code_pr_touching_the_gpu_code(tmp_path):
@@ -283,9 +286,10 @@ def test_code_pr_touching_the_gpu_code(tmp_path):
     for wf in (CPU, GPU):
         assert sorted(o.json_output(wf, GATE, "changes")) == ["cpu", "gpu"], o.tail()
     assert o.output(CPU, "pytest (CPU, py3.11)", "markers") == "(not gpu) and not nightly"
-    assert o.output(GPU, "pytest (GPU)", "markers") == "(gpu) and not nightly"
+    for shard in GPU_SHARDS:  # the template's 3 shards
+        assert o.output(GPU, shard, "markers") == "(gpu) and not nightly"
+        assert o.verdict(GPU, shard) == "succeeded", o.tail()
     assert o.verdict(CPU, "test partition") == "succeeded", o.tail()
-    assert o.verdict(GPU, "pytest (GPU)") == "succeeded", o.tail()
     assert (o.verdict(CPU, CPU), o.verdict(GPU, GPU)) == ("succeeded", "succeeded"), o.tail()
 
 

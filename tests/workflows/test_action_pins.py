@@ -33,7 +33,8 @@ NODE24_RELEASES = {
     "actions/cache": {"27d5ce7f107fe9357f9df03efb73ab90386fccae": "v5.0.5"},
     "actions/create-github-app-token": {"1b10c78c7865c340bc4f6099eb2f838309f1e8c3": "v3.1.1"},
 }
-EXCLUDED = ("tests/workflows/fixtures/",)  # the checker's own bad/old examples
+EXCLUDED = ("tests/workflows/fixtures/",  # the checker's own bad/old examples
+            "tests/fleet/data/")  # a Helm chart (Go templates, not YAML until rendered)
 USES_LINE = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<ref>[^\s#]+)(?:\s+#\s*(?P<comment>.*?))?\s*$")
 
 
