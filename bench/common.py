@@ -110,6 +110,25 @@ def run_ms(argv: list, env: Optional[dict] = None, cwd: Optional[Path] = None, o
     return took
 
 
+# The JUnit anchors: ElementTree's or lxml's iterparse counting cases and failures
+# (python -c ITERPARSE_ANCHOR etree|lxml REPORT).
+ITERPARSE_ANCHOR = r"""
+import sys
+kind, path = sys.argv[1:3]
+if kind == "lxml":
+    from lxml.etree import iterparse
+else:
+    from xml.etree.ElementTree import iterparse
+cases = failed = 0
+for _, elem in iterparse(path, events=("end",)):
+    if elem.tag == "testcase":
+        cases += 1
+        failed += elem.find("failure") is not None or elem.find("error") is not None
+        elem.clear()
+print(cases, failed)
+"""
+
+
 # Runs a command and prints {"ms": wall time, "cpu_ms": its CPU time (user + system: what a
 # busy machine does not inflate), "rss_mb": its peak resident set}.
 _MEASURE = r"""

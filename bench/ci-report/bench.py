@@ -20,28 +20,15 @@ from __future__ import annotations
 
 import datetime
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import Context, Figure, Sample, at_most, clean_env, main_for  # noqa: E402
+from common import Context, Figure, at_most, main_for, measured  # noqa: E402
 
 BENCH = "ci-report"
 START = datetime.datetime(2026, 10, 19, tzinfo=datetime.timezone.utc)
 SINCE, UNTIL = "2026-11-02", "2026-11-30"
-
-# Runs a command and prints {"ms", "cpu_ms", "rss_mb"} (its peak resident set).
-MEASURE = r"""
-import json, resource, subprocess, sys, time
-start = time.perf_counter()
-done = subprocess.run(sys.argv[1:], capture_output=True)
-ms = (time.perf_counter() - start) * 1000
-if done.returncode != 0:
-    sys.exit(f"exit {done.returncode}: {done.stderr.decode()[-400:]}")
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"ms": ms, "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000, "rss_mb": usage.ru_maxrss / 1024}))
-"""
 
 ANCHOR = r"""
 import json, sys
@@ -102,20 +89,6 @@ def write_history(path: Path, runs: int) -> int:
                    "conclusion": "success", "created_at": iso(created), "gate_failed_open": i % 997 == 0, "jobs": js}
             out.write(json.dumps({"run": run}) + "\n")
     return jobs
-
-
-def measured(argv: list, runs: int) -> tuple[Sample, Sample, Sample]:
-    times, cpu, rss = [], [], []
-    for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", MEASURE, *map(str, argv)], capture_output=True, text=True,
-                              env=clean_env())
-        if done.returncode != 0:
-            raise RuntimeError(f"{Path(str(argv[0])).name}: {done.stderr[-600:]}")
-        result = json.loads(done.stdout)
-        times.append(result["ms"])
-        cpu.append(result["cpu_ms"])
-        rss.append(result["rss_mb"])
-    return Sample(times), Sample(cpu), Sample(rss)
 
 
 def figures(ctx: Context) -> list[Figure]:

@@ -25,28 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Context, Figure, at_most, failed, main_for, measured, versus  # noqa: E402
+from common import Context, Figure, at_most, failed, main_for, measured, versus, ITERPARSE_ANCHOR as ANCHOR  # noqa: E402
 import shapes  # noqa: E402
 
 BENCH = "JUnit shapes"
 FLOOR = 1.3
-
-ANCHOR = r"""
-import sys
-kind, path = sys.argv[1:3]
-if kind == "lxml":
-    from lxml.etree import iterparse
-else:
-    from xml.etree.ElementTree import iterparse
-cases = failed = 0
-for _, elem in iterparse(path, events=("end",)):
-    if elem.tag == "testcase":
-        cases += 1
-        failed += elem.find("failure") is not None or elem.find("error") is not None
-        elem.clear()
-print(cases, failed)
-"""
-
 
 def helper(ctx: Context, name: str) -> Path:
     path = ctx.build_dir / "bench" / name
