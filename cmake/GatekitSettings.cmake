@@ -56,10 +56,11 @@ target_compile_options(gatekit_warnings INTERFACE
   -Wnull-dereference -Wimplicit-fallthrough
   $<$<BOOL:${GATEKIT_WERROR}>:-Werror>)
 
-# gatekit_tool(NAME) builds tools/NAME: a library NAME_lib from every .cpp but main.cpp,
+# gatekit_tool(NAME) builds tools/NAME: a library NAME_lib from every .cpp but main.cpp (its
+# subfolders too: a large tool groups its files by command or stage; includes name the folder),
 # and the executable NAME from main.cpp. Tests link NAME_lib so the whole CLI is testable.
 function(gatekit_tool name)
-  file(GLOB lib_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  file(GLOB_RECURSE lib_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
   list(REMOVE_ITEM lib_sources "${CMAKE_CURRENT_SOURCE_DIR}/main.cpp")
   string(REPLACE "-" "_" lib "${name}_lib")
   add_library(${lib} STATIC ${lib_sources})

@@ -1,11 +1,11 @@
 // Maps argv to the options structs of gpu-gate's subcommands, then runs the one chosen.
-#include "affected.hpp"
-#include "ci_status.hpp"
+#include "scope/affected.hpp"
+#include "status/ci_status.hpp"
 #include "gatekit/cli.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/termination.hpp"
 #include "gpu-gate.hpp"
-#include "scope.hpp"
+#include "scope/scope.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {

@@ -9,8 +9,8 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "git_command.hpp"
-#include "markers.hpp"
-#include "record.hpp"
+#include "run/markers.hpp"
+#include "record/record.hpp"
 
 namespace gatekit::gpu_gate {
 

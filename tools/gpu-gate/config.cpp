@@ -10,8 +10,8 @@
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
 #include "gatekit/text.hpp"
-#include "markers.hpp"
-#include "record.hpp"
+#include "run/markers.hpp"
+#include "record/record.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {

@@ -1,0 +1,130 @@
+// gpu-gate prune [--dry-run]: keep the newest result of each tree and machine; delete older
+// runs and expired results here and on the remote, never an expired one an open pull
+// request's head relies on.
+#include <set>
+
+#include "common.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/environment.hpp"
+#include "gatekit/github.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "git_command.hpp"
+#include "gpu-gate.hpp"
+#include "status/open_pulls.hpp"
+#include "record/prune_decide.hpp"
+#include "status/status.hpp"
+
+namespace gatekit::gpu_gate {
+namespace {
+
+constexpr std::size_t kRefsPerPush = 200;
+
+// Open pull requests' head commits, from the GitHub API (the issues listing names them, each
+// pull request gives its head). nullopt: no token or no repository, nothing checked.
+std::optional<std::vector<std::string>> open_pull_heads(Context& context, const PruneOptions& options) {
+  auto client_options = github::options_from_environment(context.env);
+  const std::string repo = !options.repository.empty() ? options.repository
+                                                        : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  if (client_options.token.empty() || repo.empty() || !context.make_transport) return std::nullopt;
+  auto transport = context.make_transport();
+  github::Client client(client_options, *transport, context.clock, &context.workflow);
+  std::vector<std::string> heads;
+  for (const auto& pull : value_or_throw(list_open_pulls(client, repo))) heads.push_back(pull.head_sha);
+  return heads;
+}
+
+// The trees a head takes its status from: its own, and those of its docs-only ancestry.
+std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& config,
+                                      const std::vector<std::string>& heads) {
+  std::set<std::string> trees;
+  for (const auto& head : heads) {
+    auto present = git.has_commit(head);
+    if (!present || !*present) {
+      context.workflow.log("open pull request head " + head + " is not in this clone: fetch it, then prune again");
+      fail_could_not_evaluate("open pull request head " + head + " is not in this clone; prune deletes nothing it cannot check");
+    }
+    StatusQuery query;
+    query.rev = head;
+    auto gathered = value_or_throw(gather_status_input(git, config, query));
+    for (const auto& commit : gathered.input.history) trees.insert(commit.tree);
+  }
+  return trees;
+}
+
+void delete_here(const Git& git, const std::vector<GateRecord>& records) {
+  std::string commands;
+  for (const auto& r : records) commands += "delete " + r.ref + " " + r.record_commit + "\n";
+  if (!commands.empty()) value_or_throw(git_output(git, GitCall{{"update-ref", "--stdin"}, commands, {}, {}}));
+}
+
+// Each remote deletion is leased on the object seen, so a result pushed meanwhile stays.
+void delete_on_remote(const Git& git, const std::string& remote, const std::vector<GateRecord>& published) {
+  for (std::size_t start = 0; start < published.size(); start += kRefsPerPush) {
+    std::vector<std::string> args{"push", "--porcelain"};
+    std::vector<std::string> specs;
+    for (std::size_t i = start; i < std::min(published.size(), start + kRefsPerPush); ++i) {
+      args.push_back("--force-with-lease=" + published[i].ref + ":" + published[i].record_commit);
+      specs.push_back(":" + published[i].ref);
+    }
+    args.emplace_back("--end-of-options");
+    args.push_back(remote);
+    args.insert(args.end(), specs.begin(), specs.end());
+    value_or_throw(git_output(git, std::move(args)));
+  }
+}
+
+std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const std::string& remote) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : d.remove)
+    rows.push_back({dry_run ? "would delete" : "deleted", markdown_code(r.ref), format_utc(r.time), r.published() ? "here and on " + remote : "here"});
+  for (const auto& r : d.superseded)
+    rows.push_back({dry_run ? "would delete (a newer result of its tree and machine stays)" : "deleted (a newer result of its tree and machine stays)",
+                    markdown_code(r.ref), format_utc(r.time), r.published() ? "here and on " + remote : "here"});
+  for (const auto& r : d.spared) rows.push_back({"kept: an open pull request relies on it", markdown_code(r.ref), format_utc(r.time), ""});
+  std::string md = "## gpu-gate prune" + std::string(dry_run ? " --dry-run" : "") + "\n\n" +
+                   std::to_string(d.remove.size()) + " expired results " + (dry_run ? "would be deleted" : "deleted") + ", " +
+                   std::to_string(d.superseded.size()) + " superseded by a newer result of their tree and machine, " +
+                   std::to_string(d.spared.size()) + " kept for open pull requests, " + std::to_string(d.kept) + " current.\n\n";
+  if (!checked) md += "Open pull requests were not checked (no token or repository).\n\n";
+  return md + (rows.empty() ? "" : markdown_table({"action", "result", "recorded", "where"}, rows));
+}
+
+}  // namespace
+
+ExitCode run_prune(const PruneOptions& options, Context& context) {
+  check_remote(options.remote);
+  const Config config = load_gate_config(context, options.repo_dir, options.config);
+  Git git(context.processes, options.repo_dir);
+  const std::string ns = config.namespace_;
+  // Mirror the remote's results first, so the published half below is the remote's.
+  value_or_throw(git_output(git, {"fetch", "--quiet", "--prune", "--no-tags", "--end-of-options", options.remote,
+                                  "+refs/" + ns + "/*:refs/" + ns + "/*"}));
+  std::vector<std::string> rejected;
+  const auto records = value_or_throw(read_records(git, ns, &rejected));
+  for (const auto& line : rejected) context.workflow.log("left alone (not a result gpu-gate can read): " + line);
+  const auto heads = open_pull_heads(context, options);
+  if (!heads) context.workflow.log("no token or repository: open pull requests are not checked");
+  const auto relied_on = heads ? relied_on_trees(context, git, config, *heads) : std::set<std::string>{};
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
+  const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on);
+  for (const auto& r : decision.remove) context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref);
+  for (const auto& r : decision.superseded)
+    context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref + " (superseded)");
+  for (const auto& r : decision.spared) context.workflow.log("keeping " + r.ref + ": an open pull request relies on it");
+  if (!options.dry_run) {
+    std::vector<GateRecord> gone = decision.remove;
+    gone.insert(gone.end(), decision.superseded.begin(), decision.superseded.end());
+    std::vector<GateRecord> published;
+    for (const auto& r : gone)
+      if (r.published()) published.push_back(r);
+    // Here first: the push below also drops the local copies of published refs (the
+    // fetch refspec setup adds maps them), which would fail a later leased delete.
+    delete_here(git, gone);
+    delete_on_remote(git, options.remote, published);
+  }
+  context.workflow.append_summary(summary_of(decision, options.dry_run, heads.has_value(), options.remote));
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,249 @@
+#include "record/signatures.hpp"
+
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include "gatekit/text.hpp"
+#include "git_command.hpp"
+#include "record/record.hpp"
+
+namespace gatekit::gpu_gate {
+
+namespace {
+
+constexpr char kSeparator = '\x1f';
+// %H %G? %GT %GK %GS: the principal last, so that whatever the allowed-signers file calls a
+// signer cannot shift the other fields.
+constexpr const char* kFormat = "--format=%H%x1f%G?%x1f%GT%x1f%GK%x1f%GS";
+
+// A copy of the allowed-signers text where git can read it, removed when it goes out of scope.
+class TempSignersFile {
+ public:
+  explicit TempSignersFile(const char* prefix = "gatekit-allowed-signers-") {
+    std::random_device random;
+    const auto suffix = std::to_string(random()) + std::to_string(random());
+    path_ = std::filesystem::temp_directory_path() / (prefix + suffix);
+  }
+  ~TempSignersFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  TempSignersFile(const TempSignersFile&) = delete;
+  TempSignersFile& operator=(const TempSignersFile&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::vector<std::string_view> split_fields(std::string_view line, std::size_t count) {
+  std::vector<std::string_view> fields;
+  while (fields.size() + 1 < count) {
+    const auto at = line.find(kSeparator);
+    if (at == std::string_view::npos) break;
+    fields.push_back(line.substr(0, at));
+    line.remove_prefix(at + 1);
+  }
+  fields.push_back(line);
+  return fields;
+}
+
+bool space(char c) { return c == ' ' || c == '\t'; }
+
+// The next token of an allowed-signers line: up to white space outside double quotes.
+std::string_view next_token(std::string_view& rest) {
+  while (!rest.empty() && space(rest.front())) rest.remove_prefix(1);
+  bool quoted = false;
+  std::size_t i = 0;
+  for (; i < rest.size(); ++i) {
+    if (rest[i] == '"') quoted = !quoted;
+    else if (!quoted && space(rest[i])) break;
+  }
+  const auto token = rest.substr(0, i);
+  rest.remove_prefix(i);
+  return token;
+}
+
+std::vector<std::string_view> split_options(std::string_view options) {
+  std::vector<std::string_view> out;
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= options.size(); ++i) {
+    if (i < options.size() && options[i] == '"') quoted = !quoted;
+    if (i == options.size() || (!quoted && options[i] == ',')) {
+      out.push_back(options.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+bool key_type(std::string_view token) {
+  return token.starts_with("ssh-") || token.starts_with("ecdsa-") || token.starts_with("sk-");
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// ssh-keygen's time: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, a trailing Z for UTC.
+std::optional<std::int64_t> ssh_time(std::string_view text, bool& utc) {
+  utc = !text.empty() && (text.back() == 'Z' || text.back() == 'z');
+  if (utc) text.remove_suffix(1);
+  if (text.size() != 8 && text.size() != 12 && text.size() != 14) return std::nullopt;
+  for (char c : text)
+    if (c < '0' || c > '9') return std::nullopt;
+  auto number = [&text](std::size_t from, std::size_t count) {
+    if (from + count > text.size()) return 0;
+    int n = 0;
+    for (std::size_t i = from; i < from + count; ++i) n = n * 10 + (text[i] - '0');
+    return n;
+  };
+  return epoch_of(number(0, 4), number(4, 2), number(6, 2), number(8, 2), number(10, 2), number(12, 2));
+}
+
+}  // namespace
+
+Result<SignersAtTime> signers_valid_at(std::string_view text, std::int64_t now, std::string_view file_name) {
+  constexpr std::int64_t kLatestZone = 14 * 3600;   // UTC+14: local time is ahead of UTC by up to this
+  constexpr std::int64_t kEarliestZone = 12 * 3600; // UTC-12
+  SignersAtTime out;
+  int number = 0;
+  for (const auto& line : split_lines(text)) {
+    ++number;
+    std::string_view rest = line;
+    const auto principals = next_token(rest);
+    const auto second = next_token(rest);
+    std::optional<std::string> excluded;
+    if (!principals.empty() && !principals.starts_with('#') && !second.empty() && !key_type(second)) {
+      for (const auto option : split_options(second)) {
+        const auto equals = option.find('=');
+        const std::string name = lower(option.substr(0, equals));
+        if (name != "valid-after" && name != "valid-before") continue;
+        std::string_view value = equals == std::string_view::npos ? std::string_view() : option.substr(equals + 1);
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+        bool utc = false;
+        const auto time = ssh_time(value, utc);
+        if (!time)
+          return bad_input(std::string(file_name) + ":" + std::to_string(number) + ": " + name + ": " +
+                           quote_for_message(value) + " is not a time like 20260101, 202601011200 or 20260101120000Z");
+        const bool after = name == "valid-after";
+        const std::int64_t strict = utc ? *time : after ? *time + kEarliestZone : *time - kLatestZone;
+        if (after && now < strict) excluded = name + " " + std::string(value) + " is not reached";
+        if (!after && now > strict) excluded = name + " " + std::string(value) + " has passed";
+      }
+    }
+    if (excluded) {
+      out.left_out.push_back("line " + std::to_string(number) + " (" + std::string(principals) + "): " + *excluded);
+      continue;
+    }
+    out.text += line + "\n";
+  }
+  return out;
+}
+
+std::string_view to_string(SignatureCheck check) {
+  switch (check) {
+    case SignatureCheck::trusted: return "trusted";
+    case SignatureCheck::unsigned_: return "unsigned";
+    case SignatureCheck::foreign: return "foreign";
+    case SignatureCheck::bad: return "bad signature";
+    case SignatureCheck::unverifiable: return "unverifiable";
+    case SignatureCheck::not_valid_now: return "key not valid now";
+  }
+  return "unverifiable";
+}
+
+SignatureCheck classify_signature(std::string_view status_letter, std::string_view trust) {
+  if (status_letter == "G") {
+    return trust == "fully" || trust == "ultimate" ? SignatureCheck::trusted : SignatureCheck::foreign;
+  }
+  if (status_letter == "U" || status_letter == "X" || status_letter == "Y" || status_letter == "R")
+    return SignatureCheck::foreign;
+  if (status_letter == "B") return SignatureCheck::bad;
+  if (status_letter == "N") return SignatureCheck::unsigned_;
+  return SignatureCheck::unverifiable;
+}
+
+Result<std::map<std::string, SignatureVerdict>> parse_signature_log(std::string_view text) {
+  std::map<std::string, SignatureVerdict> verdicts;
+  int number = 0;
+  for (const auto& line : split_lines(text)) {
+    ++number;
+    if (line.empty()) continue;
+    const auto fields = split_fields(line, 5);
+    if (fields.size() != 5 || !is_object_name(fields[0])) {
+      return could_not_evaluate("unexpected output of git's signature check, line " + std::to_string(number) +
+                                ": " + quote_for_message(line));
+    }
+    SignatureVerdict verdict;
+    verdict.check = classify_signature(fields[1], fields[2]);
+    verdict.key = std::string(fields[3]);
+    if (verdict.check == SignatureCheck::trusted) verdict.signer = std::string(fields[4]);
+    verdicts[std::string(fields[0])] = std::move(verdict);
+  }
+  return verdicts;
+}
+
+namespace {
+
+Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, Files& files, std::string_view allowed_signers,
+                                                            std::optional<std::string_view> revoked,
+                                                            const std::vector<std::string>& commits,
+                                                            const std::string& revisions) {
+  TempSignersFile signers;
+  TempSignersFile revoked_file("gatekit-revoked-keys-");
+  if (auto written = files.write(signers.path(), allowed_signers); !written) return written.error();
+  GitCall call;
+  call.args = {"-c", "gpg.ssh.allowedSignersFile=" + signers.path().string()};
+  if (revoked) {
+    if (auto written = files.write(revoked_file.path(), *revoked); !written) return written.error();
+    call.args.insert(call.args.end(), {"-c", "gpg.ssh.revocationFile=" + revoked_file.path().string()});
+  }
+  call.args.insert(call.args.end(), {"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat});
+  call.stdin_data = revisions;
+  auto out = git_output(git, call);
+  if (!out) return out.error();
+  auto verdicts = parse_signature_log(*out);
+  if (!verdicts) return verdicts.error();
+  for (const auto& commit : commits) {
+    if (!verdicts->count(commit))
+      return could_not_evaluate("git's signature check left out the result commit " + commit);
+  }
+  return verdicts;
+}
+
+}  // namespace
+
+Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,
+                                                                  std::string_view allowed_signers,
+                                                                  const std::vector<std::string>& commits,
+                                                                  std::int64_t now, std::string_view file_name,
+                                                                  std::optional<std::string_view> revoked) {
+  auto valid = signers_valid_at(allowed_signers, now, file_name);  // a file that does not read is an error, results or not
+  if (!valid) return valid.error();
+  if (commits.empty()) return std::map<std::string, SignatureVerdict>{};
+  std::string revisions;
+  for (const auto& commit : commits) {
+    if (!is_object_name(commit)) return could_not_evaluate("not a commit object name: " + quote_for_message(commit));
+    revisions += commit + "\n";
+  }
+  auto verdicts = verify_with(git, files, valid->text, revoked, commits, revisions);
+  if (!verdicts || valid->left_out.empty()) return verdicts;
+  auto whole = verify_with(git, files, allowed_signers, revoked, commits, revisions);
+  if (!whole) return whole.error();
+  for (auto& [commit, verdict] : *verdicts) {
+    const auto& then = whole->at(commit);
+    if (verdict.check != SignatureCheck::trusted && then.check == SignatureCheck::trusted) {
+      verdict.check = SignatureCheck::not_valid_now;
+      verdict.signer = then.signer;
+    }
+  }
+  return verdicts;
+}
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,29 @@
+// The stress pass's targets for a run: the import analysis of the checkout and the test map.
+#include <optional>
+
+#include "gatekit/files.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "run/run_pass.hpp"
+#include "run/test_map.hpp"
+
+namespace gatekit::gpu_gate {
+
+StressTargets find_stress_targets(Context& context, const std::filesystem::path& repo_dir, const Config& config,
+                                  const std::vector<std::string>& touched, const Scope& scope) {
+  std::optional<TestMap> map;
+  const auto map_path = repo_dir / config.test_map;
+  if (context.files.exists(map_path)) map = value_or_throw(as_bad_input(read_test_map(context.files, map_path)));
+  auto targets = stress_targets(touched, scope.imports, scope.test_files, map ? &*map : nullptr, scope.paths());
+  context.workflow.log("stress targets for " + join(touched, ", ") + (map ? "" : " (no test map at " + config.test_map + ")") + ":");
+  if (targets.fallback) {
+    context.workflow.log("  no test file imports it" + std::string(map ? " or executed it" : "") +
+                         ": the gate's " + std::to_string(targets.tests.size()) + " test files");
+    return targets;
+  }
+  for (std::size_t i = 0; i < targets.tests.size(); ++i)
+    context.workflow.log("  " + targets.tests[i] + ": " + targets.reasons[i]);
+  return targets;
+}
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,75 @@
+#include "run/worktree.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "gatekit/text.hpp"
+#include "git_command.hpp"
+
+namespace gatekit::gpu_gate {
+namespace {
+
+constexpr std::size_t kNamed = 20;
+
+std::vector<std::string> split_nul(std::string_view text) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start < text.size();) {
+    auto end = text.find('\0', start);
+    if (end == std::string_view::npos) end = text.size();
+    items.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> uncommitted_files(const Git& git) {
+  auto out = git_output(git, {"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"});
+  if (!out) return out.error();
+  std::vector<std::string> files;
+  for (const auto& entry : split_nul(*out)) {
+    if (entry.size() < 4 || entry[2] != ' ') return could_not_evaluate("unexpected git status entry: " + quote_for_message(entry));
+    files.push_back(visible_controls(entry.substr(3)));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void refuse_uncommitted_changes(const Git& git) {
+  const auto files = value_or_throw(uncommitted_files(git));
+  if (files.empty()) return;
+  std::vector<std::string> named(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min(files.size(), kNamed)));
+  std::string list = join(named, ", ");
+  if (files.size() > kNamed) list += " and " + std::to_string(files.size() - kNamed) + " more";
+  fail_bad_input("the working tree has uncommitted changes: " + list +
+                 "; gpu-gate run tests the committed tree: commit (or stash) them first");
+}
+
+GateWorktree::GateWorktree(const Git& git, const std::string& commit) : git_(git) {
+  std::random_device random;
+  for (int attempt = 0; attempt < 8 && folder_.empty(); ++attempt) {
+    auto candidate = std::filesystem::temp_directory_path() /
+                     ("gatekit-gate-" + std::to_string(random()) + "-" + std::to_string(random()));
+    std::error_code ec;
+    if (std::filesystem::create_directory(candidate, ec)) folder_ = candidate;
+  }
+  if (folder_.empty()) fail_could_not_evaluate("cannot create a temporary folder for the worktree");
+  tree_ = folder_ / "tree";
+  if (auto ok = check_revision(commit); !ok) fail(ok.error());
+  auto added = git_output(git_, {"worktree", "add", "--detach", "--quiet", "--end-of-options", tree_.string(), commit});
+  if (!added) {
+    std::error_code ec;
+    std::filesystem::remove_all(folder_, ec);
+    fail(added.error());
+  }
+}
+
+GateWorktree::~GateWorktree() {
+  (void)git_output(git_, {"worktree", "remove", "--force", "--end-of-options", tree_.string()});
+  std::error_code ec;
+  std::filesystem::remove_all(folder_, ec);
+  (void)git_output(git_, {"worktree", "prune"});
+}
+
+}  // namespace gatekit::gpu_gate

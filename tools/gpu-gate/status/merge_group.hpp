@@ -1,0 +1,42 @@
+#pragma once
+// gate/gpu on a merge queue's group commit (docs/gpu-gate.md, "Merge queues"): pure.
+//
+// A merge queue tests a commit it made itself, the group commit on
+// `gh-readonly-queue/<base branch>/pr-<number>-<base commit>`: the pull request's head merged
+// onto the base branch and the entries queued before it. No machine gated that tree. The rule:
+//   1. the group commit's own status when a result covers it (an exact result, a docs-only
+//      inheritance, "no code change"): as for any commit;
+//   2. otherwise, when every path where the group's tree differs from the pull request head's
+//      is docs only (docs_rule.hpp), the group commit takes the head's status:
+//        success "inherited from <head> (pull request head), the queue adds docs only"
+//        failure "failed at the pull request head <head>"
+//        pending "no gate result for the pull request head <head>";
+//   3. otherwise it is pending, "the queue adds code the gate did not test: <path> (+N more)":
+//      the base branch moved on with code, or an entry queued before it holds code, and that
+//      combination never ran on a GPU machine.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/result.hpp"
+#include "status/status_decide.hpp"
+
+namespace gatekit::gpu_gate {
+
+struct QueueRef {
+  std::string base_branch;  // the branch the group merges into
+  std::string pr;           // the pull request number, digits
+  std::string base_commit;  // the commit the entry was built on (40 hex digits)
+};
+
+// "gh-readonly-queue/<branch>/pr-<number>-<40 hex>", with or without "refs/heads/". Anything
+// else is bad_input naming the value.
+Result<QueueRef> parse_queue_ref(std::string_view ref);
+
+// group_own: the group commit's own status; head: the pull request head's status and commit;
+// added_code: the paths where the group's tree differs from the head's that are not docs only.
+GateStatus decide_merge_group(const GateStatus& group_own, const GateStatus& head, std::string_view head_commit,
+                              const std::vector<std::string>& added_code);
+
+}  // namespace gatekit::gpu_gate

@@ -1,0 +1,156 @@
+// gpu-gate status [REV] [--json]: the status REV would get, and whether this machine's
+// result for its tree has reached the remote.
+#include "status/status.hpp"
+
+#include <map>
+#include <set>
+
+#include "common.hpp"
+#include "gatekit/clock.hpp"
+#include "gatekit/json.hpp"
+#include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
+#include "git_command.hpp"
+#include "gpu-gate.hpp"
+
+namespace gatekit::gpu_gate {
+namespace {
+
+// The base for "no code change": the option, else the remote's default branch when the
+// clone knows it (refs/remotes/<remote>/HEAD), else none.
+std::string resolve_base(const Git& git, const std::string& option, const std::string& remote) {
+  if (!option.empty()) return option;
+  auto out = git_exec(git, GitCall{{"symbolic-ref", "-q", "--end-of-options", "refs/remotes/" + remote + "/HEAD"},
+                                   std::nullopt, {}, {}});
+  if (!out || !out->succeeded()) return "";
+  return trim(out->out);
+}
+
+// This machine's newest record of the tree, if any.
+const GateRecord* mine_for(const StatusInput& input, const std::string& tree, const std::string& machine) {
+  const GateRecord* best = nullptr;
+  for (const auto& r : input.records)
+    if (r.half == RefHalf::mine && r.tree == tree && r.machine == machine && (best == nullptr || r.time > best->time)) best = &r;
+  return best;
+}
+
+// The remote's published results, ref name -> object: one ls-remote; nullopt when the remote
+// cannot be asked (offline, no such remote).
+std::optional<std::map<std::string, std::string>> remote_results(const Git& git, const std::string& remote,
+                                                                 const std::string& ns) {
+  auto out = git_exec(git, GitCall{{"ls-remote", "--refs", "--end-of-options", remote, published_prefix(ns) + "*"},
+                                   std::nullopt, {}, {}});
+  if (!out || !out->succeeded()) return std::nullopt;
+  std::map<std::string, std::string> refs;
+  for (const auto& line : split_lines(out->out)) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) refs[line.substr(tab + 1)] = line.substr(0, tab);
+  }
+  return refs;
+}
+
+bool on(const std::map<std::string, std::string>& remote, const std::string& ref, const std::string& object) {
+  const auto it = remote.find(ref);
+  return it != remote.end() && it->second == object;
+}
+
+// Published results this clone still holds that the remote no longer has (a plain fetch does
+// not prune): they do not count.
+std::set<std::string> stale_refs(const std::vector<GateRecord>& records, const std::map<std::string, std::string>& remote) {
+  std::set<std::string> stale;
+  for (const auto& r : records)
+    if (r.published() && !on(remote, r.ref, r.record_commit)) stale.insert(r.ref);
+  return stale;
+}
+
+std::string json_of(const GateStatus& s, const std::string& commit, const std::optional<bool>& published,
+                    bool has_mine, const std::vector<std::string>& ignored) {
+  boost::json::object o;
+  o["state"] = std::string(to_string(s.state));
+  o["description"] = s.description;
+  o["commit"] = commit;
+  o["tree"] = s.tree;
+  o["source"] = s.source;
+  o["source_kind"] = std::string(to_string(s.source_kind));
+  if (has_mine && published) o["published"] = *published;
+  else o["published"] = nullptr;
+  boost::json::array ignored_refs;
+  for (const auto& line : ignored) ignored_refs.emplace_back(line);
+  o["ignored"] = std::move(ignored_refs);
+  if (s.record) {
+    boost::json::object r;
+    r["verdict"] = std::string(to_string(s.record->verdict));
+    r["machine"] = s.record->machine;
+    r["time"] = format_utc(s.record->time);
+    r["duration_ms"] = s.record->duration.count();
+    r["ref"] = s.record->ref;
+    r["tree"] = s.record->tree;
+    o["result"] = std::move(r);
+  }
+  return inert_json(boost::json::serialize(o));
+}
+
+std::string published_text(const std::optional<bool>& published, bool has_mine, const std::string& remote,
+                           const std::string& ns) {
+  if (!has_mine) return "this machine has no result for this tree";
+  if (!published) return "unknown: " + remote + " could not be asked";
+  if (*published) return "yes, on " + remote;
+  return "not yet: run `git push` (after gpu-gate setup), or git push " + remote + " '+refs/" + ns + "-mine/*:refs/" + ns + "/*'";
+}
+
+}  // namespace
+
+ExitCode run_status(const StatusOptions& options, Context& context) {
+  check_remote(options.remote);
+  const Config config = load_gate_config(context, options.repo_dir, options.config);
+  const std::string machine = resolve_machine(context, options.machine);
+  Git git(context.processes, options.repo_dir);
+  StatusQuery query;
+  query.rev = options.rev;
+  query.base = resolve_base(git, options.base, options.remote);
+  query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
+  auto gathered = value_or_throw(gather_status_input(git, config, query));
+  const auto remote = remote_results(git, options.remote, config.namespace_);
+  std::set<std::string> stale = remote ? stale_refs(gathered.input.records, *remote) : std::set<std::string>{};
+  if (!stale.empty()) {
+    // Gather every candidate again (an inherited result may count once the stale one is out).
+    query.stop_at_exact = false;
+    gathered = value_or_throw(gather_status_input(git, config, query));
+    stale = stale_refs(gathered.input.records, *remote);
+    std::erase_if(gathered.input.records, [&stale](const GateRecord& r) { return stale.count(r.ref) > 0; });
+  }
+  const GateStatus status = decide_status(gathered.input);
+  std::vector<std::string> ignored = gathered.rejected;  // refs that do not read, then results that do not count
+  for (const auto& ref : stale)
+    ignored.push_back(quote_for_message(ref, kMaxRefShown) + ": no longer on " + options.remote +
+                      " (git fetch --prune " + options.remote + " drops it)");
+  ignored.insert(ignored.end(), status.ignored.begin(), status.ignored.end());
+  const GateRecord* mine = mine_for(gathered.input, status.tree, machine);
+  const std::optional<bool> published =
+      mine != nullptr && remote ? std::optional<bool>(on(*remote, published_name(config.namespace_, mine->ref), mine->record_commit))
+                                : std::nullopt;
+  if (options.json) {
+    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored) << '\n';
+    return ExitCode::pass;
+  }
+  for (const auto& line : ignored) context.workflow.log("ignored result ref " + line);
+  std::vector<std::vector<std::string>> rows{
+      {"commit", markdown_code(gathered.commit)},
+      {"tree", markdown_code(status.tree)},
+      {"state", std::string(to_string(status.state))},
+      {"description", markdown_text(status.description)},
+      {"source", status.source.empty() ? "-" : markdown_code(status.source)},
+  };
+  if (status.record)
+    rows.push_back({"result", markdown_text(std::string(to_string(status.record->verdict)) + " on " + status.record->machine +
+                                             " at " + format_utc(status.record->time))});
+  rows.push_back({"published", markdown_text(published_text(published, mine != nullptr, options.remote, config.namespace_))});
+  context.workflow.log("gate/gpu for " + short_commit(gathered.commit) + ": " + std::string(to_string(status.state)) + " \"" +
+                       status.description + "\"");
+  if (status.record) context.workflow.log("  counted result: " + status.record->ref);
+  context.workflow.log("  this machine (" + machine + "): " + published_text(published, mine != nullptr, options.remote, config.namespace_));
+  context.workflow.append_summary("## gpu-gate status\n\n" + markdown_table({"", ""}, rows));
+  return ExitCode::pass;
+}
+
+}  // namespace gatekit::gpu_gate
