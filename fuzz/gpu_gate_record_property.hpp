@@ -16,7 +16,7 @@
 #include "entry.hpp"
 #include "gatekit/git.hpp"
 #include "git_refs_property.hpp"
-#include "record.hpp"
+#include "record/record.hpp"
 
 namespace gatekit::fuzzing {
 

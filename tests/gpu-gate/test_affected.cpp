@@ -2,7 +2,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "affected.hpp"
+#include "scope/affected.hpp"
 #include "catch.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"

@@ -1,10 +1,10 @@
 // The CI side's pure parts: which results count, the note on ignored ones, the description
 // fitted to GitHub's limit, the outputs and the summary.
 #include "catch.hpp"
-#include "ci_status_decide.hpp"
-#include "ci_status_report.hpp"
+#include "status/ci_status_decide.hpp"
+#include "status/ci_status_report.hpp"
 #include "gatekit/text.hpp"
-#include "post.hpp"
+#include "status/post.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

@@ -20,7 +20,7 @@
 #include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "record.hpp"
+#include "record/record.hpp"
 #include "temp_dir.hpp"
 
 namespace gatekit::testing {

@@ -1,12 +1,12 @@
 // The CI side end to end: real git clones of a bare remote, results published as refs, the
 // status posted to the GitHub API test server (tests/github_api/), descriptions verbatim.
-#include "ci_status.hpp"
+#include "status/ci_status.hpp"
 
 #include "catch.hpp"
 #include "gatekit/json.hpp"
 #include "../core/github_server.hpp"
 #include "gatekit/fake_context.hpp"
-#include "status_decide.hpp"
+#include "status/status_decide.hpp"
 #include "test_ci_scene.hpp"
 
 using namespace gatekit;

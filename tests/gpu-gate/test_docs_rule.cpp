@@ -1,15 +1,15 @@
 // The docs-only rule (docs_rule.hpp): the pure decision on tables, the tree's links read from a
 // real repository, and the rule end to end on the CI side (a docs file a link makes code
 // inherits nothing) and in `gpu-gate status`'s gathering.
-#include "docs_rule.hpp"
+#include "scope/docs_rule.hpp"
 
 #include "../core/github_server.hpp"
 #include "catch.hpp"
-#include "ci_status.hpp"
+#include "status/ci_status.hpp"
 #include "config.hpp"
 #include "gatekit/json.hpp"
 #include "gatekit/path_categories.hpp"
-#include "status.hpp"
+#include "status/status.hpp"
 #include "test_ci_scene.hpp"
 
 using namespace gatekit;

@@ -4,15 +4,15 @@
 #include <sstream>
 
 #include "catch.hpp"
-#include "full.hpp"
-#include "markers.hpp"
+#include "run/full.hpp"
+#include "run/markers.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/workflow.hpp"
 #include "temp_dir.hpp"
-#include "test_map.hpp"
+#include "run/test_map.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

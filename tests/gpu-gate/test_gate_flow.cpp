@@ -13,7 +13,7 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
-#include "status.hpp"
+#include "status/status.hpp"
 #include "temp_dir.hpp"
 
 using namespace gatekit;

@@ -2,7 +2,7 @@
 // configuration, how it reaches the command, and the configuration's -m refusal.
 #include "catch.hpp"
 #include "config.hpp"
-#include "markers.hpp"
+#include "run/markers.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

@@ -1,11 +1,11 @@
 // Merge queues (merge_group.hpp): the queue branch's name and the rule on tables, then
 // ci-status on a real git history shaped like a queue: group commits on
 // gh-readonly-queue/main/pr-<n>-<base> made by merging pull request heads onto main.
-#include "merge_group.hpp"
+#include "status/merge_group.hpp"
 
 #include "../core/github_server.hpp"
 #include "catch.hpp"
-#include "ci_status.hpp"
+#include "status/ci_status.hpp"
 #include "gatekit/fake_context.hpp"
 #include "gatekit/json.hpp"
 #include "test_ci_scene.hpp"

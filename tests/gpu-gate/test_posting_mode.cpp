@@ -1,10 +1,10 @@
 // Which runs may post gate/gpu (posting_mode.hpp): the decision on a table, and ci-status in
 // strict mode end to end: a pull_request run posts nothing, a workflow_run run posts.
-#include "posting_mode.hpp"
+#include "status/posting_mode.hpp"
 
 #include "../core/github_server.hpp"
 #include "catch.hpp"
-#include "ci_status.hpp"
+#include "status/ci_status.hpp"
 #include "gatekit/json.hpp"
 #include "test_ci_scene.hpp"
 

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "catch.hpp"
-#include "record.hpp"
+#include "record/record.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

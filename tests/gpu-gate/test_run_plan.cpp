@@ -1,6 +1,6 @@
 // run's pure parts: the command line, the stress decision, the verdict.
 #include "catch.hpp"
-#include "run_plan.hpp"
+#include "run/run_plan.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

@@ -4,8 +4,8 @@
 
 #include "catch.hpp"
 #include "gatekit/fake_context.hpp"
-#include "run_pass.hpp"
-#include "test_map.hpp"
+#include "run/run_pass.hpp"
+#include "run/test_map.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;

@@ -10,7 +10,7 @@
 #include "gatekit/json.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/workflow.hpp"
-#include "scope.hpp"
+#include "scope/scope.hpp"
 #include "temp_dir.hpp"
 
 using namespace gatekit;

@@ -1,6 +1,6 @@
 // setup's plan: what changes, idempotence, and an undo that removes only what setup added.
 #include "catch.hpp"
-#include "setup_plan.hpp"
+#include "setup/setup_plan.hpp"
 
 using namespace gatekit::gpu_gate;
 

@@ -1,5 +1,5 @@
 // Who signed a gate result: git's own SSH verification over real commits and real keys.
-#include "signatures.hpp"
+#include "record/signatures.hpp"
 
 #include "catch.hpp"
 #include "test_ci_scene.hpp"

@@ -3,7 +3,7 @@
 
 #include "catch.hpp"
 #include "gatekit/text.hpp"
-#include "status_decide.hpp"
+#include "status/status_decide.hpp"
 
 using namespace gatekit::gpu_gate;
 

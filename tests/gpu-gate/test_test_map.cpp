@@ -2,7 +2,7 @@
 #include "catch.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/files.hpp"
-#include "test_map.hpp"
+#include "run/test_map.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;
