@@ -3,13 +3,8 @@
 # through the workflow text), and become the tool's arguments, one array element each.
 set -euo pipefail
 source "$GITHUB_ACTION_PATH/../lib/find-tool.sh"
-tool="$(gatekit_ensure_tool flaky-tracker "$INPUT_GATEKIT_BIN" "$INPUT_SETUP" flaky-tracker)" ||
-  { rc=$?; echo "result=error" >> "$GITHUB_OUTPUT"; exit "$rc"; }
-if [ -z "$tool" ]; then
-  echo "::error title=flaky-tracker::flaky-tracker not found (gatekit-bin input, GATEKIT_BIN or PATH)"
-  echo "result=error" >> "$GITHUB_OUTPUT"
-  exit 3
-fi
+gatekit_action flaky-tracker result
+gatekit_require_tool tool flaky-tracker
 # A command input: one line is a template split at spaces; several lines are one word each
 # (for words with spaces, such as a marker expression), passed after `--`.
 command_args() {
@@ -24,11 +19,7 @@ command_args() {
   done <<< "$text"
   printf '%s\0' -- "${words[@]}"
 }
-usage() {
-  echo "::error title=flaky-tracker::$1"
-  echo "result=error" >> "$GITHUB_OUTPUT"
-  exit 2
-}
+usage() { gatekit_fail 2 "$1"; }
 prefix=()
 if [ -n "$INPUT_JUNIT_PREFIX" ]; then prefix=(--junit-prefix "$INPUT_JUNIT_PREFIX"); fi
 cwd=()

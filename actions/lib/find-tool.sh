@@ -2,6 +2,52 @@
 # Sourced by the gatekit actions' scripts (not an action itself).
 # shellcheck source=commands.sh
 source "$(dirname "${BASH_SOURCE[0]}")/commands.sh"
+# The one tool lookup of every action's step:
+#   source "$GITHUB_ACTION_PATH/../lib/find-tool.sh"
+#   gatekit_action matrix-aggregator result   # the ::error title; the output that says `error`
+#   gatekit_require_tool tool matrix-aggregator
+# Every action names its inputs alike in its step's env: input `foo-bar` is INPUT_FOO_BAR, and
+# the two that every action has are INPUT_GATEKIT_BIN and INPUT_SETUP.
+
+# gatekit_action TITLE [RESULT]: names the calling step for the helpers below. TITLE heads its
+# ::error lines; RESULT is the output that gets `error` when the step ends without a verdict
+# (`result` in every action that has that output; empty for path-gate, whose outputs are the
+# filters).
+gatekit_action() {
+  GATEKIT_ACTION_TITLE="$1"
+  GATEKIT_ACTION_RESULT="${2:-}"
+}
+
+# gatekit_no_verdict: writes RESULT=error (gatekit_action) when the action has that output.
+gatekit_no_verdict() {
+  if [ -n "${GATEKIT_ACTION_RESULT:-}" ]; then echo "$GATEKIT_ACTION_RESULT=error" >> "$GITHUB_OUTPUT"; fi
+}
+
+# gatekit_fail CODE MESSAGE: ends the step without a verdict: an ::error titled as the action
+# (MESSAGE escaped as command data), RESULT=error, and exit CODE (2 an input is invalid, 3 the
+# step could not evaluate: docs/exit-codes.md).
+gatekit_fail() {
+  echo "::error title=$GATEKIT_ACTION_TITLE::$(gatekit_command_data "$2")"
+  gatekit_no_verdict
+  exit "$1"
+}
+
+# gatekit_require_tool VAR NAME: sets the variable VAR to the path of the gatekit tool NAME,
+# found through the gatekit-bin input (INPUT_GATEKIT_BIN), GATEKIT_BIN or PATH, and set up first
+# when missing as the setup input (INPUT_SETUP) allows (gatekit_ensure_tool). Otherwise it ends
+# the step without a verdict: exit 3 when the tool is missing with `setup: false`, 2 for a
+# `setup` value other than auto or false, setup-gatekit's exit code when the setup failed.
+gatekit_require_tool() {
+  local found rc=0
+  found="$(gatekit_ensure_tool "$2" "${INPUT_GATEKIT_BIN:-}" "${INPUT_SETUP:-}" "$GATEKIT_ACTION_TITLE")" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    gatekit_no_verdict
+    exit "$rc"
+  fi
+  if [ -z "$found" ]; then gatekit_fail 3 "$2 not found (gatekit-bin input, GATEKIT_BIN or PATH)"; fi
+  printf -v "$1" '%s' "$found"
+}
+
 # gatekit_find_tool NAME [BIN_DIR]: prints the path of the gatekit tool NAME, taken from
 # BIN_DIR (the action's gatekit-bin input), else $GATEKIT_BIN, else PATH; prints nothing
 # when there is no executable there. Each action reports a missing tool in its own words, and

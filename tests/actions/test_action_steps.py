@@ -22,10 +22,10 @@ TOOL = {"path-gate": "path-classifier", "matrix-aggregator": "matrix-aggregator"
         "suite-report": "suite-report"}
 TITLE = {"path-gate": "path gate", "matrix-aggregator": "matrix-aggregator", "smoke-runner": "smoke-runner",
          "suite-report": "suite-report"}
-BIN_INPUT = {name: "GATE_BIN" if name == "path-gate" else "INPUT_GATEKIT_BIN" for name in ACTIONS}
-SETUP_INPUT = {name: "GATE_SETUP" if name == "path-gate" else "INPUT_SETUP" for name in ACTIONS}
+BIN_INPUT = {name: "INPUT_GATEKIT_BIN" for name in ACTIONS}
+SETUP_INPUT = {name: "INPUT_SETUP" for name in ACTIONS}
 CASES = {
-    "path-gate": {"GATE_FILTERS": "filters:\n  cpu:\n    paths: ['src/**']\n", "GATE_FILES_FROM": "changed.txt"},
+    "path-gate": {"INPUT_FILTERS": "filters:\n  cpu:\n    paths: ['src/**']\n", "INPUT_FILES_FROM": "changed.txt"},
     "matrix-aggregator": {
         "GATEKIT_NEEDS": '{"changes":{"result":"success","outputs":{"cpu":"false"}},'
                          '"tests":{"result":"skipped","outputs":{}}}',
@@ -38,12 +38,9 @@ CASES = {
 # A line of GITHUB_OUTPUT that only a run of the tool writes.
 RAN = {"path-gate": "cpu=true", "matrix-aggregator": "result=success", "smoke-runner": "result=passed",
        "suite-report": "markers=(not cpu_only) and not nightly"}
-MISSING = {  # the message of a missing tool with setup: false, as before the input existed
-    "path-gate": "::error title=path gate::path-classifier not found: set the gatekit-bin input or GATEKIT_BIN, "
-                 "or put the gatekit tools on PATH\n",
-    **{name: f"::error title={name}::{name} not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
-       for name in ["matrix-aggregator", "smoke-runner", "suite-report"]},
-}
+MISSING = {  # the message of a missing tool with setup: false: one lookup, one wording
+    name: f"::error title={TITLE[name]}::{TOOL[name]} not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    for name in ACTIONS}
 INPUT = re.compile(r"^\$\{\{ inputs\.([a-z-]+) \}\}$")
 
 
@@ -117,7 +114,8 @@ def test_a_setup_value_other_than_auto_or_false_is_a_usage_error(name, tmp_path,
 @pytest.mark.parametrize("name", ACTIONS)
 def test_every_tool_step_takes_the_setup_input_through_env_only(name):
     """The input is declared with default auto, and every step that looks a tool up passes it
-    through env: and calls gatekit_ensure_tool (gatekit_find_tool alone would never set up)."""
+    through env: and calls the one lookup, gatekit_require_tool (gatekit_find_tool alone would
+    never set up, and a hand-written lookup would report a missing tool in its own words)."""
     action = yaml.safe_load((SOURCE / "actions" / name / "action.yml").read_text())
     assert action["inputs"]["setup"]["default"] == "auto"
     script = (SOURCE / "actions" / "path-gate" / "path-gate.sh").read_text()
@@ -128,5 +126,37 @@ def test_every_tool_step_takes_the_setup_input_through_env_only(name):
         assert step["env"][SETUP_INPUT[name]] == "${{ inputs.setup }}"
         assert "${{" not in step["run"]
         text = script if name == "path-gate" else step["run"]
-        assert f'gatekit_ensure_tool {TOOL[name]} "${BIN_INPUT[name]}' in text.replace("${GATE_BIN:-}", "$GATE_BIN")
-        assert "gatekit_find_tool" not in text
+        assert re.search(rf"^\s*gatekit_require_tool tool {TOOL[name]}$", text, re.M)
+        assert "gatekit_find_tool" not in text and "gatekit_ensure_tool" not in text
+
+
+ALL_ACTIONS = sorted(p.parent.name for p in (SOURCE / "actions").glob("*/action.yml"))
+# The env names that are not an input's INPUT_ name, each for a reason: the needs context goes
+# to matrix-aggregator by the name of an environment variable (--needs-env), and a token input
+# is GITHUB_TOKEN, the name every gatekit tool and git credential helper reads.
+NOT_INPUT_NAMED = {"GATEKIT_NEEDS": "needs", "GITHUB_TOKEN": "token"}
+
+
+@pytest.mark.parametrize("name", ALL_ACTIONS)
+def test_every_action_names_its_inputs_one_way_in_env(name):
+    """Input `foo-bar` reaches a step as INPUT_FOO_BAR in every action (the two exceptions
+    above), so a reader of one action's script can read every other's."""
+    action = yaml.safe_load((SOURCE / "actions" / name / "action.yml").read_text())
+    for step in action["runs"]["steps"]:
+        for key, value in (step.get("env") or {}).items():
+            match = INPUT.match(str(value))
+            if not match:
+                continue
+            expected = "INPUT_" + match.group(1).upper().replace("-", "_")
+            assert key == expected or NOT_INPUT_NAMED.get(key) == match.group(1), (name, key, value)
+
+
+def test_no_action_writes_its_own_tool_lookup_or_error_exit():
+    """The lookup and the no-verdict exit are in actions/lib/find-tool.sh once: no action script
+    writes `result=error` or a "not found" error by hand."""
+    for path in sorted((SOURCE / "actions").glob("*/*")):
+        if path.suffix not in (".yml", ".sh") or path.parent.name in ("lib", "setup-gatekit"):
+            continue
+        text = path.read_text()
+        assert 'result=error" >> "$GITHUB_OUTPUT"' not in text, path
+        assert "not found (" not in text, path

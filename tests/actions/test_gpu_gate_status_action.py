@@ -224,4 +224,4 @@ def test_inputs_reach_the_script_through_env_only():
     assert "${{" not in s["run"]
     assert all(v.startswith("${{ inputs.") for v in s["env"].values())
     assert s["env"]["INPUT_SETUP"] == "${{ inputs.setup }}"
-    assert 'gatekit_ensure_tool gpu-gate "$INPUT_GATEKIT_BIN" "$INPUT_SETUP"' in s["run"]
+    assert "gatekit_require_tool tool gpu-gate" in s["run"]

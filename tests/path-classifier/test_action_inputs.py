@@ -18,9 +18,9 @@ def action(tmp_path, cwd=None, env=None, **inputs):
     out = tmp_path / "out.txt"
     out.write_text("")
     full = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GITHUB_OUTPUT": str(out), "GITHUB_ACTIONS": "true",
-            "GATE_BIN": str(BUILD / "tools" / "path-classifier")}
+            "INPUT_GATEKIT_BIN": str(BUILD / "tools" / "path-classifier")}
     full.update(env or {})
-    full.update({f"GATE_{k.upper()}": v for k, v in inputs.items()})
+    full.update({f"INPUT_{k.upper()}": v for k, v in inputs.items()})
     done = subprocess.run(["bash", str(SCRIPT)], env=full, cwd=cwd or tmp_path, capture_output=True, text=True,
                           timeout=120)
     return done, read_outputs(out)

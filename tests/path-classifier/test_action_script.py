@@ -16,8 +16,8 @@ def run_action(tmp_path, cwd=None, **inputs):
     out = tmp_path / "out.txt"
     out.write_text("")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GITHUB_OUTPUT": str(out),
-           "GITHUB_ACTIONS": "true", "GATE_BIN": str(BUILD / "tools" / "path-classifier")}
-    env.update({f"GATE_{k.upper()}": v for k, v in inputs.items()})
+           "GITHUB_ACTIONS": "true", "INPUT_GATEKIT_BIN": str(BUILD / "tools" / "path-classifier")}
+    env.update({f"INPUT_{k.upper()}": v for k, v in inputs.items()})
     done = subprocess.run(["bash", str(SCRIPT)], env=env, cwd=cwd or tmp_path, capture_output=True, text=True,
                           timeout=60)
     return done, read_outputs(out)
@@ -52,7 +52,7 @@ def test_invalid_rules_fail_the_step(tmp_path):
 
 
 def test_a_missing_tool_is_an_error(tmp_path):
-    done, _ = run_action(tmp_path, filters=RULES, bin=str(tmp_path / "nowhere"))
+    done, _ = run_action(tmp_path, filters=RULES, gatekit_bin=str(tmp_path / "nowhere"))
     assert done.returncode == 3  # could not evaluate, as every gatekit action (docs/exit-codes.md)
     assert done.stdout.startswith("::error title=path gate::path-classifier not found")
 
@@ -70,9 +70,9 @@ def test_declared_outputs_come_from_the_gate_step():
     inputs = ("filters", "dialect", "token", "base", "ref", "head", "list-files", "files-from", "predicate-quantifier",
               "working-directory", "initial-fetch-depth")
     assert set(action["inputs"]) == set(inputs) | {"gatekit-bin", "setup"}
-    assert set(env) == {f"GATE_{name.upper().replace('-', '_')}" for name in inputs} | {"GATE_BIN", "GATE_SETUP"}
+    assert set(env) == {f"INPUT_{name.upper().replace('-', '_')}" for name in inputs} | {"INPUT_GATEKIT_BIN", "INPUT_SETUP"}
     for name in inputs:
-        assert env[f"GATE_{name.upper().replace('-', '_')}"] == f"${{{{ inputs.{name} }}}}"
+        assert env[f"INPUT_{name.upper().replace('-', '_')}"] == f"${{{{ inputs.{name} }}}}"
     assert "${{" not in action["runs"]["steps"][0]["run"]
     assert os.access(SCRIPT, os.X_OK)
 
