@@ -122,3 +122,22 @@ TEST_CASE("Result holds a value or an error") {
   CHECK(failed.error().kind == ErrorKind::could_not_evaluate);
   CHECK(exit_code_of(failed.error()) == ExitCode::could_not_evaluate);
 }
+
+TEST_CASE("has_control: ASCII controls and DEL, nothing else") {
+  struct Case {
+    std::string_view text;
+    bool control;
+  };
+  const std::array<Case, 8> cases{{{"test_a[1-2]", false},
+                                   {"", false},
+                                   {"tab\there", true},
+                                   {"line\nbreak", true},
+                                   {std::string_view("nul\0x", 5), true},
+                                   {"del\x7f", true},
+                                   {"esc\x1b[31m", true},
+                                   {"caf\xc3\xa9 \xe2\x80\xa8", false}}};  // UTF-8, U+2028 included: not ASCII controls
+  for (const auto& c : cases) {
+    INFO(std::string(c.text));
+    CHECK(gatekit::has_control(c.text) == c.control);
+  }
+}

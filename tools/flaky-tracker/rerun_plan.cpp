@@ -1,18 +1,10 @@
 #include "rerun_plan.hpp"
 
+#include "gatekit/text.hpp"
+
 #include "report.hpp"
 
 namespace gatekit::flaky_tracker {
-
-namespace {
-
-bool has_control(std::string_view text) {
-  for (unsigned char c : text)
-    if (c < 0x20 || c == 0x7f) return true;
-  return false;
-}
-
-}  // namespace
 
 std::optional<std::string> unsafe_name(std::string_view name) {
   if (name.empty()) return "the test has no name";

@@ -1,18 +1,10 @@
 #include "gatekit/pytest_ids.hpp"
 
+#include "gatekit/text.hpp"
+
 #include <algorithm>
 
 namespace gatekit::pytest {
-
-namespace {
-
-bool has_control(std::string_view text) {
-  for (unsigned char c : text)
-    if (c < 0x20 || c == 0x7f) return true;
-  return false;
-}
-
-}  // namespace
 
 std::optional<std::string> unsafe_node_id(std::string_view id) {
   if (id.empty()) return "no pytest node id could be derived from the report";

@@ -6,6 +6,7 @@
 
 #include "gatekit/config.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/yaml.hpp"
 
 namespace gatekit::selection {
@@ -30,9 +31,6 @@ bool dotted_identifier(std::string_view s) {
 bool leg_name(std::string_view s) {
   static const std::regex re("[A-Za-z0-9][A-Za-z0-9_.-]*");
   return s.size() <= 64 && std::regex_match(s.begin(), s.end(), re);
-}
-bool has_control(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
 }
 
 // Parentheses must pair up in order: `not gpu) or (gpu` has as many of each, but wrapped as
