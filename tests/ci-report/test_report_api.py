@@ -120,6 +120,43 @@ def test_honesty_checks(history):
     assert latency == {"samples": 27, "median": 45, "p90": 45, "max": 45, "never_success": 1}
 
 
+def test_flake_rate_per_test_matches_the_known_answers(history):
+    report, tmp, done = history
+    flaky = report["flaky"]
+    assert flaky["tests_flaked"] == 6
+    got = [(f["test"], f["flakes"], f["runs"], f["at_least"]) for f in flaky["worst_rates"]]
+    assert got == synthetic.FLAKE_RATES  # the planted issue's state (#7, not flaky-tracker's account) is not read
+    for f in flaky["worst_rates"]:
+        assert f["rate"] == pytest.approx(f["flakes"] / f["runs"])
+    assert {f["workflows"] for f in flaky["worst_rates"]} == {"cpu-tests.yml", "gpu-tests.yml"}
+    s = done.summary
+    assert ("**Flake rate per test** (6 tests that flaked): flaky runs / runs of the test's workflows in which a "
+            "leg ran.\n") in s
+    assert "| #6 | `tests/test_streak.py::test_4` | ≥ 16.7% | 5 | 30 | `gpu-tests.yml` |" in s
+    assert "| #1 | `tests/test_old.py::test_slow` | 5.7% | 2 | 35 | `cpu-tests.yml` |" in s
+    rows = [r for r in csv.DictReader(io.StringIO((tmp / "r.csv").read_text())) if r["section"] == "flake_rate"]
+    assert [(r["test"], int(r["count"]), int(r["runs"]), r["rate"]) for r in rows][:2] == [
+        ("tests/test_streak.py::test_4", 5, 30, ">=0.1667"), ("tests/test_streak.py::test_3", 4, 30, "0.1333")]
+
+
+def test_flaky_creator_names_whose_issue_states_are_read(tmp_path):
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        done = run(tmp_path, *WINDOW, "--flaky-creator", "mallory", "--json", tmp_path / "r.json", srv=srv)
+    assert done.returncode == 0, done.stderr
+    flaky = json.loads((tmp_path / "r.json").read_text())["flaky"]
+    # Only the planted issue is read now: its ten flaky runs of the window's GPU runs.
+    assert [(f["number"], f["test"], f["flakes"], f["runs"]) for f in flaky["worst_rates"]] == [
+        (7, "tests/test_planted.py::test_x", 10, synthetic.GPU_SUITE_RUNS)]
+
+
+def test_the_flake_rates_survive_the_history_file(history, tmp_path):
+    report, tmp, _ = history
+    done = run(tmp_path, *WINDOW, "--history", tmp / "h.jsonl", "--json", tmp_path / "again.json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "again.json").read_text())["flaky"] == report["flaky"]
+
+
 def test_the_summary_answers_the_admins_question(history):
     report, tmp, done = history
     s = done.summary

@@ -24,6 +24,9 @@ struct Options {
   std::vector<std::string> required_jobs;  // --required-job; empty: "CPU tests" and "GPU tests"
   std::string gpu_context = "gate/gpu";    // the commit status gpu-gate posts
   std::string flaky_label = "flaky";
+  // --flaky-creator: whose flaky-test issues' hidden state is read for the flake rates (as
+  // flaky-tracker adopts only the issues its own account opened); empty: github-actions[bot].
+  std::vector<std::string> flaky_creators;
   std::string json_file;                   // --json FILE
   std::string csv_file;                    // --csv FILE
   std::string markdown_file;               // --markdown FILE (a discussion post)

@@ -23,6 +23,10 @@ int ci_report_main(int argc, const char* const* argv) {
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--gpu-context", o.gpu_context, "The gpu-gate commit status (default gate/gpu)");
         app.add_option("--flaky-label", o.flaky_label, "The flaky-test issues' label (default flaky)");
+        app.add_option("--flaky-creator", o.flaky_creators,
+                       "Whose flaky-test issues' state is read for flake rates; repeatable (default: github-actions[bot])")
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--json", o.json_file, "Write the report as JSON");
         app.add_option("--csv", o.csv_file, "Write the report as CSV");
         app.add_option("--markdown", o.markdown_file, "Write the summary as a Markdown file (a discussion post)");

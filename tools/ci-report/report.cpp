@@ -68,7 +68,8 @@ History read_history(const Options& o, const Window& w, Context& ctx) {
                   o.gate_job,
                   or_default(o.required_jobs, {"CPU tests", "GPU tests"}),
                   o.gpu_context,
-                  o.flaky_label};
+                  o.flaky_label,
+                  or_default(o.flaky_creators, {"github-actions[bot]"})};
   return gather(client, plan, ctx.workflow);
 }
 
