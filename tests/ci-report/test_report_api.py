@@ -157,6 +157,69 @@ def test_the_flake_rates_survive_the_history_file(history, tmp_path):
     assert json.loads((tmp_path / "again.json").read_text())["flaky"] == report["flaky"]
 
 
+def without_api_use(report):
+    return {k: v for k, v in report.items() if k != "requests_not_modified"}
+
+
+def test_a_cache_makes_conditional_requests_and_the_report_stays_the_same(history, tmp_path):
+    """The second run with --cache sends If-None-Match for every listing page it read before:
+    GitHub (the test server) answers 304 without counting it against the rate limit, and the
+    report is the one a run without the cache makes."""
+    plain, _, plain_run = history
+    cache = tmp_path / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        first = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "1.json", srv=srv)
+        assert first.returncode == 0, first.stderr
+        used_after_first = srv.rate["used"]
+        sent_before = len(srv.requests)
+        second = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "2.json", srv=srv)
+        assert second.returncode == 0, second.stderr
+        second_requests = srv.requests[sent_before:]
+        assert srv.rate["used"] == used_after_first  # every answer was a 304: none counted
+        assert srv.not_modified == len(second_requests) == len(plain_run.requests)
+    assert all("if-none-match" in r["headers"] for r in second_requests)
+    assert "no API cache at" in first.stdout + first.stderr
+    one, two = json.loads((tmp_path / "1.json").read_text()), json.loads((tmp_path / "2.json").read_text())
+    assert (one["requests_not_modified"], two["requests_not_modified"]) == (0, len(second_requests))
+    assert without_api_use(one) == without_api_use(two) == without_api_use(plain)
+    saved_line = (f"; {len(second_requests)} of them answered 304 Not Modified from the cache (`--cache`), "
+                  "which do not count against the rate limit.")
+    assert saved_line in second.summary
+    assert second.summary.replace(saved_line, ".") == first.summary == plain_run.summary
+    header = cache.read_text().splitlines()[0]
+    assert header == '{"gatekit_api_cache":1}' and "t0ken" not in cache.read_text()
+
+
+def test_a_changed_answer_is_read_again_not_taken_from_the_cache(tmp_path):
+    cache = tmp_path / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        assert run(tmp_path, *WINDOW, "--cache", cache, srv=srv).returncode == 0
+        srv.add_issue("o/r", "flaky: tests/test_new.py::test_x", labels=["flaky"],
+                      created_at="2026-11-20T00:00:00Z")
+        cached = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "c.json", srv=srv)
+        fresh = run(tmp_path, *WINDOW, "--json", tmp_path / "f.json", srv=srv)
+    assert cached.returncode == fresh.returncode == 0
+    c, f = json.loads((tmp_path / "c.json").read_text()), json.loads((tmp_path / "f.json").read_text())
+    assert c["flaky"]["opened"] == f["flaky"]["opened"] == 6
+    assert without_api_use(c) == without_api_use(f)
+    assert 0 < c["requests_not_modified"] < c["requests"]  # the issues listing alone was read again
+
+
+def test_a_damaged_cache_is_left_aside_with_a_warning(tmp_path):
+    cache = tmp_path / "api-cache.jsonl"
+    cache.write_text('{"gatekit_api_cache": 1}\n{"url": "u", "etag": 5, "link": "", "body": ""}\n')
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        done = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv)
+    assert done.returncode == 0, done.stderr
+    assert (f"ci-report: the API cache is left aside: {cache}:2: etag: expected a string"
+            in done.stdout + done.stderr)
+    assert json.loads((tmp_path / "r.json").read_text())["requests_not_modified"] == 0
+    assert cache.read_text().startswith('{"gatekit_api_cache":1}\n{"url":')  # rewritten whole
+
+
 def test_the_summary_answers_the_admins_question(history):
     report, tmp, done = history
     s = done.summary

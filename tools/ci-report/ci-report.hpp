@@ -32,6 +32,7 @@ struct Options {
   std::string markdown_file;               // --markdown FILE (a discussion post)
   std::string history_file;                // --history FILE: read gathered data, no API
   std::string save_history;                // --save-history FILE: write what was gathered
+  std::string cache_file;                  // --cache FILE: conditional requests' answers, kept between runs
   int api_budget_s = 600;                  // total time for every API call together
 };
 

@@ -32,6 +32,8 @@ int ci_report_main(int argc, const char* const* argv) {
         app.add_option("--markdown", o.markdown_file, "Write the summary as a Markdown file (a discussion post)");
         app.add_option("--history", o.history_file, "Read the runs and jobs from this file (--save-history's) instead of the API");
         app.add_option("--save-history", o.save_history, "Write the runs and jobs read to this file");
+        app.add_option("--cache", o.cache_file,
+                       "Keep the API's answers here for conditional requests (If-None-Match); read, then rewritten");
         app.add_option("--api-budget", o.api_budget_s, "Seconds for every API call together (default 600)");
       },
       [&](CLI::App&, Context& context) { return ci_report::run_report(o, context); });

@@ -182,6 +182,7 @@ Report estimate(const History& h, const EstimateOptions& o) {
   r.until = o.until;
   r.gaps = h.gaps;
   r.requests = h.requests;
+  r.requests_not_modified = h.not_modified;
   const auto week_count = static_cast<std::size_t>(std::max<std::int64_t>(1, (o.until - o.since + kWeek - 1) / kWeek));
   for (std::size_t w = 0; w < week_count; ++w) r.weeks.push_back({o.since + static_cast<std::int64_t>(w) * kWeek});
 

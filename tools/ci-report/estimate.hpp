@@ -112,6 +112,7 @@ struct Report {
   double gpu_gate_p90 = 0, gpu_gate_max = 0;
   std::vector<std::string> gaps;  // a partial history's reasons
   std::int64_t requests = 0;
+  std::int64_t requests_not_modified = 0;  // answered 304 from the --cache
 };
 
 Report estimate(const History& history, const EstimateOptions& options);

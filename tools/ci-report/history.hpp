@@ -61,6 +61,7 @@ struct History {
   std::vector<GpuGateSample> gpu_gate;
   std::vector<std::string> gaps;  // why the history is partial; empty when complete
   std::int64_t requests = 0;      // API requests made
+  std::int64_t not_modified = 0;  // of them, 304s answered from the --cache (free of the rate limit)
 };
 
 }  // namespace gatekit::ci_report

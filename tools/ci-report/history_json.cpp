@@ -138,7 +138,8 @@ std::string history_to_json(const History& h) {
   json::array gaps;
   for (const auto& g : h.gaps) gaps.emplace_back(g);
   std::string out = json::serialize(json::object{{"gatekit_ci_history", kFormat}, {"requests", h.requests},
-                                                 {"gaps", std::move(gaps)}}) + "\n";
+                                                 {"not_modified", h.not_modified}, {"gaps", std::move(gaps)}}) +
+                    "\n";
   for (const auto& r : h.runs) out += json::serialize(json::object{{"run", run_json(r)}}) + "\n";
   for (const auto& f : h.flaky) {
     json::array runs;
@@ -177,6 +178,8 @@ Status HistoryLines::add(std::string_view line) {
     header_ = true;
     if (const auto* requests = record->if_contains("requests"); requests != nullptr && requests->is_int64())
       history_.requests = requests->get_int64();
+    if (const auto* saved = record->if_contains("not_modified"); saved != nullptr && saved->is_int64())
+      history_.not_modified = saved->get_int64();
     if (const auto* gaps = record->if_contains("gaps"); gaps != nullptr && gaps->is_array())
       for (const auto& g : gaps->get_array())
         if (g.is_string()) history_.gaps.emplace_back(g.get_string());

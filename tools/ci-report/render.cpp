@@ -83,6 +83,13 @@ std::string flake_rate_table(const Report& r) {
          markdown_table({"issue", "test", "flake rate", "flaky runs", "runs", "workflows"}, rows) + "\n";
 }
 
+// "; 200 of them answered 304 Not Modified from the cache, free of the rate limit".
+std::string requests_saved(const Report& r) {
+  if (r.requests_not_modified == 0) return "";
+  return "; " + std::to_string(r.requests_not_modified) +
+         " of them answered 304 Not Modified from the cache (`--cache`), which do not count against the rate limit";
+}
+
 }  // namespace
 
 std::string summary_markdown(const Report& r) {
@@ -189,7 +196,7 @@ std::string summary_markdown(const Report& r) {
         "than the path gate and the required checks) ran to a success or failure. The issue keeps its last 30 runs; \"≥\" marks a rate whose older "
         "flakes in the window may have fallen off that list.\n"
         "- " + count(r.lookback_runs, "run") + " before the window read for the medians only; " +
-        count(static_cast<std::size_t>(r.requests), "API request") + ".\n\n</details>\n";
+        count(static_cast<std::size_t>(r.requests), "API request") + requests_saved(r) + ".\n\n</details>\n";
   return md;
 }
 
@@ -259,6 +266,7 @@ std::string report_json(const Report& r) {
       json::object{{"samples", r.gpu_gate_latency.samples}, {"median", r.gpu_gate_latency.median},
                    {"p90", r.gpu_gate_p90}, {"max", r.gpu_gate_max}, {"never_success", r.gpu_gate_pending}};
   root["requests"] = r.requests;
+  root["requests_not_modified"] = r.requests_not_modified;
   return json::serialize(root) + "\n";
 }
 
