@@ -3,7 +3,8 @@
 
 The history file (--history, JSON Lines, as --save-history writes it) holds 10,000 runs of
 two gated workflows over six weeks, ten jobs each (a path gate, legs on hosted and GPU runners,
-skipped legs, cancelled ones), and is reported over its last four weeks. Measured:
+skipped legs, cancelled ones), and 200 flaky-test issues naming ten flaky runs each (the flake
+rates), and is reported over its last four weeks. Measured:
 
 1. the whole process, `ci-report --history F --json out` (targets: at most 1 s and 64 MB peak
    memory): reading the history, the medians, the report in Markdown and JSON;
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common import Context, Figure, at_most, main_for, measured  # noqa: E402
 
 BENCH = "ci-report"
+FLAKY_ISSUES = 200
 START = datetime.datetime(2026, 10, 19, tzinfo=datetime.timezone.utc)
 SINCE, UNTIL = "2026-11-02", "2026-11-30"
 
@@ -88,6 +90,13 @@ def write_history(path: Path, runs: int) -> int:
                    "event": "pull_request" if i % 4 < 2 else "push", "head_sha": f"{i:040x}",
                    "conclusion": "success", "created_at": iso(created), "gate_failed_open": i % 997 == 0, "jobs": js}
             out.write(json.dumps({"run": run}) + "\n")
+        # Flaky-test issues with flaky-tracker's state: each names ten flaky runs (the flake rates).
+        for k in range(FLAKY_ISSUES):
+            flake_runs = [1_000_000 + (k * 37 + m * 311) % runs for m in range(10)]
+            out.write(json.dumps({"flaky": {"number": k + 1, "title": f"flaky: tests/t{k}.py::test", "state": "open",
+                                            "created_at": iso(START), "closed_at": "", "test": f"tests/t{k}.py::test",
+                                            "flakes": 10, "flake_runs": flake_runs, "runs_cut": False,
+                                            "oldest_run": 0}}) + "\n")
     return jobs
 
 
@@ -106,7 +115,7 @@ def figures(ctx: Context) -> list[Figure]:
     anchor_ms, _, anchor_rss = measured([sys.executable, "-c", ANCHOR, history], runs)
     report = json.loads((ctx.tmp / "r.json").read_text())
     print(f"[{BENCH}] saved {report['saved_minutes']['median']:.0f} min, spent {report['spent_minutes']:.0f} min "
-          f"over {report['runs']} runs", flush=True)
+          f"over {report['runs']} runs; {report['flaky']['tests_flaked']} tests flaked", flush=True)
     return [
         at_most(BENCH, f"report over {label}: time", ours_ms, 1000, "ms", anchor_ms, "Python: sum per leg"),
         at_most(BENCH, f"report over {label}: CPU time", ours_cpu, 1000, "ms"),

@@ -1,6 +1,8 @@
 // estimate(): which skips the gate caused, what they cost and its spread, spent and queue
 // time, the honesty checks. Table-driven over small histories; the four-week history with
 // known answers runs end to end in test_report_api.py.
+#include <cmath>
+
 #include "catch.hpp"
 #include "estimate.hpp"
 
@@ -181,6 +183,85 @@ TEST_CASE("estimate: flaky issues and gate/gpu latency in the window") {
   CHECK(r.gpu_gate_pending == 1);
   CHECK(r.gpu_gate_latency.median == 10);
   CHECK(r.gpu_gate_max == 30);
+}
+
+TEST_CASE("estimate: flake rate per test, from the issues' flaky runs and the runs of their suites") {
+  // Runs 1-4 in the window, 5 before it; run 3 skipped its leg (the test did not run), run 4's
+  // only leg was cancelled, and "GPU tests" (a required check) is no leg.
+  History h;
+  auto with_id = [](Run r, std::int64_t id, const std::string& workflow) {
+    r.id = id;
+    r.workflow = workflow;
+    return r;
+  };
+  const Job agg = ran("GPU tests", {"ubuntu-24.04"}, T0, 1);
+  h.runs = {with_id(run(T0 + 10, {gate(T0 + 10), ran("pytest (GPU)", kGpu, T0 + 10, 5), agg}), 1, "gpu.yml"),
+            with_id(run(T0 + 20, {gate(T0 + 20), ran("pytest (GPU)", kGpu, T0 + 20, 5), agg}), 2, "gpu.yml"),
+            with_id(run(T0 + 30, {gate(T0 + 30), skipped("pytest (GPU)", T0 + 30), agg}), 3, "gpu.yml"),
+            with_id(run(T0 + 40, {gate(T0 + 40), ran("pytest (GPU)", kGpu, T0 + 40, 5, "cancelled"), agg}), 4,
+                    "gpu.yml"),
+            with_id(run(T0 - kDay, {gate(T0 - kDay), ran("pytest (GPU)", kGpu, T0 - kDay, 5)}), 5, "gpu.yml"),
+            with_id(run(T0 + 50, {gate(T0 + 50), ran("pytest (CPU)", {"ubuntu-24.04"}, T0 + 50, 5)}), 6, "cpu.yml")};
+  auto issue = [](std::int64_t number, std::string test, std::vector<std::int64_t> runs, bool cut = false,
+                  std::int64_t oldest = 0) {
+    return FlakyIssue{number, "flaky", "open", T0, 0, std::move(test), 3, std::move(runs), cut, oldest};
+  };
+  struct Case {
+    const char* what;
+    FlakyIssue issue;
+    std::size_t flakes, runs;  // 0 flakes: not rated
+    bool at_least;
+  };
+  const std::vector<Case> cases{
+      {"one flake of two suite runs", issue(1, "t::a", {1}), 1, 2, false},
+      {"a run counted once; a run outside the window only names the suite", issue(2, "t::b", {1, 1, 5}), 1, 2, false},
+      {"runs not in the history are ignored", issue(3, "t::c", {99, 2}), 1, 2, false},
+      {"flakes in two workflows: both suites' runs", issue(4, "t::d", {2, 6}), 2, 3, false},
+      {"only flakes before the window: not rated", issue(5, "t::e", {5}), 0, 0, false},
+      {"no state (not written by gatekit): not rated", issue(6, "", {1}), 0, 0, false},
+      {"a full list whose oldest run is in the window: a lower bound", issue(7, "t::g", {2}, true, 1), 1, 2, true},
+      {"a full list whose oldest run is before the window: exact", issue(8, "t::h", {2}, true, 5), 1, 2, false},
+      {"a full list whose oldest entry is no known run: a lower bound", issue(9, "t::i", {2}, true, 0), 1, 2, true},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    h.flaky = {c.issue};
+    const auto r = estimate(h, window());
+    if (c.flakes == 0) {
+      CHECK(r.flake_rates.empty());
+      CHECK(r.flaky_tests_flaked == 0);
+      continue;
+    }
+    REQUIRE(r.flake_rates.size() == 1);
+    CHECK(r.flake_rates[0].flakes == c.flakes);
+    CHECK(r.flake_rates[0].runs == c.runs);
+    CHECK(std::abs(r.flake_rates[0].rate - static_cast<double>(c.flakes) / static_cast<double>(c.runs)) < 1e-12);
+    CHECK(r.flake_rates[0].at_least == c.at_least);
+  }
+}
+
+TEST_CASE("estimate: the worst ten flake rates, highest rate first, then most flakes, then the test id") {
+  History h;
+  for (std::int64_t id = 1; id <= 20; ++id) {
+    Run r = run(T0 + id, {gate(T0 + id), ran("pytest (GPU)", kGpu, T0 + id, 5)});
+    r.id = id;
+    h.runs.push_back(r);
+  }
+  // Test k flaked in runs 1..k (k = 1..12): rate k/20; "t::07b" ties with "t::07".
+  for (std::int64_t k = 1; k <= 12; ++k) {
+    std::vector<std::int64_t> runs;
+    for (std::int64_t id = 1; id <= k; ++id) runs.push_back(id);
+    h.flaky.push_back({k, "flaky", "open", T0, 0, "t::" + std::string(k < 10 ? "0" : "") + std::to_string(k), k, runs,
+                       false, 0});
+  }
+  h.flaky.push_back({13, "flaky", "open", T0, 0, "t::07b", 7, {1, 2, 3, 4, 5, 6, 7}, false, 0});
+  const auto r = estimate(h, window());
+  CHECK(r.flaky_tests_flaked == 13);
+  REQUIRE(r.flake_rates.size() == 10);
+  std::vector<std::string> order;
+  for (const auto& f : r.flake_rates) order.push_back(f.test);
+  CHECK(order == std::vector<std::string>{"t::12", "t::11", "t::10", "t::09", "t::08", "t::07", "t::07b", "t::06",
+                                          "t::05", "t::04"});
 }
 
 TEST_CASE("estimate: weeks split the window, and a short last week is still a week") {

@@ -12,6 +12,7 @@ TEST_CASE("history_json: a round trip keeps every field") {
                     {{9, "pytest (GPU)", "success", {"self-hosted", "gpu"}, "box", 1'800'000'000, 1'800'000'060,
                       1'800'001'860, true}}});
   h.flaky.push_back({3, "flaky: t", "closed", 1'800'000'000, 1'800'086'400});
+  h.flaky.push_back({4, "flaky: u", "open", 1'800'000'000, 0, "t.py::u", 5, {7, 8}, true, 6});
   h.gpu_gate.push_back({"abc", 1'800'000'000, 0});
   h.gaps.push_back("GET x: HTTP 500");
   h.requests = 12;
@@ -20,6 +21,18 @@ TEST_CASE("history_json: a round trip keeps every field") {
   CHECK(history_to_json(*back) == history_to_json(h));
   CHECK(back->runs[0].jobs[0].labels == std::vector<std::string>{"self-hosted", "gpu"});
   CHECK(back->gpu_gate[0].success == 0);
+  CHECK(back->flaky[1].flake_runs == std::vector<std::int64_t>{7, 8});
+  CHECK(back->flaky[1].runs_cut);
+  CHECK(back->flaky[1].oldest_run == 6);
+  CHECK(back->flaky[1].test == "t.py::u");
+}
+
+TEST_CASE("history_json: a flaky record without the state's fields (an older file) reads as no state") {
+  const auto back = history_from_json(
+      "{\"gatekit_ci_history\": 1}\n{\"flaky\": {\"number\": 3, \"title\": \"t\", \"state\": \"open\"}}\n", "h.jsonl");
+  REQUIRE(back);
+  CHECK(back->flaky[0].test.empty());
+  CHECK(back->flaky[0].flake_runs.empty());
 }
 
 TEST_CASE("history_json: errors name the file, the line and the field") {
@@ -39,6 +52,9 @@ TEST_CASE("history_json: errors name the file, the line and the field") {
        "h.jsonl:2: run.jobs[0].labels: expected strings"},
       {head + R"({"run": {"id": 1, "jobs": [5]}})", "h.jsonl:2: run.jobs[0]: expected an object"},
       {head + R"({"flaky": {"number": "3"}})", "h.jsonl:2: flaky.number: expected an integer"},
+      {head + R"({"flaky": {"number": 3, "flake_runs": [1, "2"]}})", "h.jsonl:2: flaky.flake_runs: expected integers"},
+      {head + R"({"flaky": {"number": 3, "flake_runs": 1}})", "h.jsonl:2: flaky.flake_runs: expected an array"},
+      {head + R"({"flaky": {"number": 3, "oldest_run": "1"}})", "h.jsonl:2: flaky.oldest_run: expected an integer"},
   };
   for (const auto& [text, message] : cases) {
     INFO(text);

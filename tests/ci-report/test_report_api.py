@@ -120,6 +120,106 @@ def test_honesty_checks(history):
     assert latency == {"samples": 27, "median": 45, "p90": 45, "max": 45, "never_success": 1}
 
 
+def test_flake_rate_per_test_matches_the_known_answers(history):
+    report, tmp, done = history
+    flaky = report["flaky"]
+    assert flaky["tests_flaked"] == 6
+    got = [(f["test"], f["flakes"], f["runs"], f["at_least"]) for f in flaky["worst_rates"]]
+    assert got == synthetic.FLAKE_RATES  # the planted issue's state (#7, not flaky-tracker's account) is not read
+    for f in flaky["worst_rates"]:
+        assert f["rate"] == pytest.approx(f["flakes"] / f["runs"])
+    assert {f["workflows"] for f in flaky["worst_rates"]} == {"cpu-tests.yml", "gpu-tests.yml"}
+    s = done.summary
+    assert ("**Flake rate per test** (6 tests that flaked): flaky runs / runs of the test's workflows in which a "
+            "leg ran.\n") in s
+    assert "| #6 | `tests/test_streak.py::test_4` | ≥ 16.7% | 5 | 30 | `gpu-tests.yml` |" in s
+    assert "| #1 | `tests/test_old.py::test_slow` | 5.7% | 2 | 35 | `cpu-tests.yml` |" in s
+    rows = [r for r in csv.DictReader(io.StringIO((tmp / "r.csv").read_text())) if r["section"] == "flake_rate"]
+    assert [(r["test"], int(r["count"]), int(r["runs"]), r["rate"]) for r in rows][:2] == [
+        ("tests/test_streak.py::test_4", 5, 30, ">=0.1667"), ("tests/test_streak.py::test_3", 4, 30, "0.1333")]
+
+
+def test_flaky_creator_names_whose_issue_states_are_read(tmp_path):
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        done = run(tmp_path, *WINDOW, "--flaky-creator", "mallory", "--json", tmp_path / "r.json", srv=srv)
+    assert done.returncode == 0, done.stderr
+    flaky = json.loads((tmp_path / "r.json").read_text())["flaky"]
+    # Only the planted issue is read now: its ten flaky runs of the window's GPU runs.
+    assert [(f["number"], f["test"], f["flakes"], f["runs"]) for f in flaky["worst_rates"]] == [
+        (7, "tests/test_planted.py::test_x", 10, synthetic.GPU_SUITE_RUNS)]
+
+
+def test_the_flake_rates_survive_the_history_file(history, tmp_path):
+    report, tmp, _ = history
+    done = run(tmp_path, *WINDOW, "--history", tmp / "h.jsonl", "--json", tmp_path / "again.json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "again.json").read_text())["flaky"] == report["flaky"]
+
+
+def without_api_use(report):
+    return {k: v for k, v in report.items() if k != "requests_not_modified"}
+
+
+def test_a_cache_makes_conditional_requests_and_the_report_stays_the_same(history, tmp_path):
+    """The second run with --cache sends If-None-Match for every listing page it read before:
+    GitHub (the test server) answers 304 without counting it against the rate limit, and the
+    report is the one a run without the cache makes."""
+    plain, _, plain_run = history
+    cache = tmp_path / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        first = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "1.json", srv=srv)
+        assert first.returncode == 0, first.stderr
+        used_after_first = srv.rate["used"]
+        sent_before = len(srv.requests)
+        second = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "2.json", srv=srv)
+        assert second.returncode == 0, second.stderr
+        second_requests = srv.requests[sent_before:]
+        assert srv.rate["used"] == used_after_first  # every answer was a 304: none counted
+        assert srv.not_modified == len(second_requests) == len(plain_run.requests)
+    assert all("if-none-match" in r["headers"] for r in second_requests)
+    assert "no API cache at" in first.stdout + first.stderr
+    one, two = json.loads((tmp_path / "1.json").read_text()), json.loads((tmp_path / "2.json").read_text())
+    assert (one["requests_not_modified"], two["requests_not_modified"]) == (0, len(second_requests))
+    assert without_api_use(one) == without_api_use(two) == without_api_use(plain)
+    saved_line = (f"; {len(second_requests)} of them answered 304 Not Modified from the cache (`--cache`), "
+                  "which do not count against the rate limit.")
+    assert saved_line in second.summary
+    assert second.summary.replace(saved_line, ".") == first.summary == plain_run.summary
+    header = cache.read_text().splitlines()[0]
+    assert header == '{"gatekit_api_cache":1}' and "t0ken" not in cache.read_text()
+
+
+def test_a_changed_answer_is_read_again_not_taken_from_the_cache(tmp_path):
+    cache = tmp_path / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        assert run(tmp_path, *WINDOW, "--cache", cache, srv=srv).returncode == 0
+        srv.add_issue("o/r", "flaky: tests/test_new.py::test_x", labels=["flaky"],
+                      created_at="2026-11-20T00:00:00Z")
+        cached = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "c.json", srv=srv)
+        fresh = run(tmp_path, *WINDOW, "--json", tmp_path / "f.json", srv=srv)
+    assert cached.returncode == fresh.returncode == 0
+    c, f = json.loads((tmp_path / "c.json").read_text()), json.loads((tmp_path / "f.json").read_text())
+    assert c["flaky"]["opened"] == f["flaky"]["opened"] == 6
+    assert without_api_use(c) == without_api_use(f)
+    assert 0 < c["requests_not_modified"] < c["requests"]  # the issues listing alone was read again
+
+
+def test_a_damaged_cache_is_left_aside_with_a_warning(tmp_path):
+    cache = tmp_path / "api-cache.jsonl"
+    cache.write_text('{"gatekit_api_cache": 1}\n{"url": "u", "etag": 5, "link": "", "body": ""}\n')
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        done = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv)
+    assert done.returncode == 0, done.stderr
+    assert (f"ci-report: the API cache is left aside: {cache}:2: etag: expected a string"
+            in done.stdout + done.stderr)
+    assert json.loads((tmp_path / "r.json").read_text())["requests_not_modified"] == 0
+    assert cache.read_text().startswith('{"gatekit_api_cache":1}\n{"url":')  # rewritten whole
+
+
 def test_the_summary_answers_the_admins_question(history):
     report, tmp, done = history
     s = done.summary

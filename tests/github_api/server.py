@@ -3,9 +3,10 @@
 
 Serves the endpoints gatekit uses on 127.0.0.1 with an ephemeral port, over HTTP/1.1 with
 keep-alive, with GitHub's pagination (Link headers, per_page <= 100), the 3000-file cap on
-PR files, rate-limit headers, and per-route fault injection. Its response shapes are checked
-against GitHub's OpenAPI description by test_openapi_fidelity.py; a replay mode serves
-recorded real exchanges (@octokit/fixtures).
+PR files, rate-limit headers, conditional requests (an ETag on every 200 to a GET; 304 Not
+Modified, not counted against the rate limit, to a matching If-None-Match), and per-route
+fault injection. Its response shapes are checked against GitHub's OpenAPI description by
+test_openapi_fidelity.py; a replay mode serves recorded real exchanges (@octokit/fixtures).
 
 As a module:
     srv = FakeGitHub(token="t")               # token=None: no auth check
@@ -23,6 +24,7 @@ State and fault formats: tests/github_api/README.md.
 """
 import argparse
 import copy
+import hashlib
 import json
 import os
 import re
@@ -70,6 +72,16 @@ class Fault:
         return True
 
 
+def etag_matches(if_none_match, etag):
+    """RFC 9110's weak comparison of If-None-Match (a list, or *) with an ETag."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    opaque = lambda tag: tag.strip().removeprefix("W/")  # noqa: E731
+    return any(opaque(t) == opaque(etag) for t in if_none_match.split(","))
+
+
 class FakeGitHub:
     def __init__(self, token=None, rate_limit=5000, state=None, login="octocat", installation=False):
         self.token = token
@@ -92,6 +104,7 @@ class FakeGitHub:
         self._server = None
         self._thread = None
         self._next_id = 1000
+        self.not_modified = 0           # 304s answered to conditional requests
         self.shutdown_requested = threading.Event()
         if state:
             self.load_state(state)
@@ -229,7 +242,8 @@ class FakeGitHub:
 
     def stats(self):
         with self.lock:
-            return {"connection_count": self.connection_count, "all_connection_count": self.all_connection_count,
+            return {"not_modified": self.not_modified, "connection_count": self.connection_count,
+                    "all_connection_count": self.all_connection_count,
                     "requests": copy.deepcopy(self.requests), "dispatches": copy.deepcopy(self.dispatches),
                     "replay_errors": list(self.replay_errors),
                     "replay_left": len(self.replay_exchanges) if self.replay_exchanges is not None else None,
@@ -237,9 +251,11 @@ class FakeGitHub:
 
     # ---- request handling --------------------------------------------------------------
 
-    def rate_headers(self, resource="core"):
+    def rate_headers(self, resource="core", count=True):
+        """count=False: the answer does not count against the limit (a 304 to a conditional request)."""
         with self.lock:
-            self.rate["used"] += 1
+            if count:
+                self.rate["used"] += 1
             remaining = max(self.rate["limit"] - self.rate["used"], 0)
             return {"x-ratelimit-limit": str(self.rate["limit"]), "x-ratelimit-remaining": str(remaining),
                     "x-ratelimit-reset": str(self.rate["reset"]), "x-ratelimit-used": str(self.rate["used"]),
@@ -363,7 +379,20 @@ class _Handler(BaseHTTPRequestHandler):
             reply = fake.route(method, path, query, body)
         except (ValueError, KeyError, TypeError) as e:
             reply = Reply(422, shapes.error(f"Invalid request: {e}", 422))
-        reply.headers = {**fake.rate_headers("search" if path.startswith("/search") else "core"), **reply.headers}
+        resource = "search" if path.startswith("/search") else "core"
+        if method == "GET" and reply.status == 200:
+            # Conditional requests, as GitHub answers them: every 200 carries an ETag; a GET whose
+            # If-None-Match names the current one gets 304 Not Modified without a body, which
+            # does not count against the primary rate limit (docs.github.com: "Use conditional
+            # requests if appropriate").
+            data = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
+            etag = 'W/"' + hashlib.sha256(data).hexdigest()[:40] + '"'
+            if etag_matches(self.headers.get("if-none-match"), etag):
+                with fake.lock:
+                    fake.not_modified += 1
+                return self.send_reply(Reply(304, None, {**fake.rate_headers(resource, count=False), "etag": etag}))
+            reply.headers["etag"] = etag
+        reply.headers = {**fake.rate_headers(resource), **reply.headers}
         self.send_reply(reply)
 
     def apply_fault(self, fault, method, path, query, body):

@@ -13,8 +13,9 @@ sys.path.insert(0, str(HERE))
 from server import FakeGitHub  # noqa: E402
 
 
-def get(url, token=None):
-    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
+def get(url, token=None, headers=None):
+    req = urllib.request.Request(url, headers={**({"Authorization": f"Bearer {token}"} if token else {}),
+                                               **(headers or {})})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, dict(r.headers), r.read()
@@ -86,3 +87,24 @@ def test_script_mode_with_state_faults_and_port_file(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_conditional_requests_answer_304_without_counting_against_the_rate_limit():
+    with FakeGitHub() as srv:
+        srv.add_issue("o/r", "one")
+        url = srv.base_url + "/repos/o/r/issues"
+        status, headers, body = get(url)
+        etag = headers["etag"]
+        assert status == 200 and etag.startswith('W/"') and json.loads(body)[0]["title"] == "one"
+        used = int(headers["x-ratelimit-used"])
+        for match in (etag, etag.removeprefix("W/"), f'"other", {etag}', "*"):
+            status, headers, body = get(url, headers={"If-None-Match": match})
+            assert (status, body, headers["etag"]) == (304, b"", etag), match
+            assert int(headers["x-ratelimit-used"]) == used  # a 304 is free
+        assert srv.stats()["not_modified"] == 4
+        # Another ETag, or a changed answer: a 200 with the new ETag, counted.
+        assert get(url, headers={"If-None-Match": '"other"'})[0] == 200
+        srv.add_issue("o/r", "two")
+        status, headers, _ = get(url, headers={"If-None-Match": etag})
+        assert status == 200 and headers["etag"] != etag
+        assert int(headers["x-ratelimit-used"]) == used + 2

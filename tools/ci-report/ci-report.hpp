@@ -24,11 +24,15 @@ struct Options {
   std::vector<std::string> required_jobs;  // --required-job; empty: "CPU tests" and "GPU tests"
   std::string gpu_context = "gate/gpu";    // the commit status gpu-gate posts
   std::string flaky_label = "flaky";
+  // --flaky-creator: whose flaky-test issues' hidden state is read for the flake rates (as
+  // flaky-tracker adopts only the issues its own account opened); empty: github-actions[bot].
+  std::vector<std::string> flaky_creators;
   std::string json_file;                   // --json FILE
   std::string csv_file;                    // --csv FILE
   std::string markdown_file;               // --markdown FILE (a discussion post)
   std::string history_file;                // --history FILE: read gathered data, no API
   std::string save_history;                // --save-history FILE: write what was gathered
+  std::string cache_file;                  // --cache FILE: conditional requests' answers, kept between runs
   int api_budget_s = 600;                  // total time for every API call together
 };
 

@@ -23,11 +23,17 @@ int ci_report_main(int argc, const char* const* argv) {
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--gpu-context", o.gpu_context, "The gpu-gate commit status (default gate/gpu)");
         app.add_option("--flaky-label", o.flaky_label, "The flaky-test issues' label (default flaky)");
+        app.add_option("--flaky-creator", o.flaky_creators,
+                       "Whose flaky-test issues' state is read for flake rates; repeatable (default: github-actions[bot])")
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--json", o.json_file, "Write the report as JSON");
         app.add_option("--csv", o.csv_file, "Write the report as CSV");
         app.add_option("--markdown", o.markdown_file, "Write the summary as a Markdown file (a discussion post)");
         app.add_option("--history", o.history_file, "Read the runs and jobs from this file (--save-history's) instead of the API");
         app.add_option("--save-history", o.save_history, "Write the runs and jobs read to this file");
+        app.add_option("--cache", o.cache_file,
+                       "Keep the API's answers here for conditional requests (If-None-Match); read, then rewritten");
         app.add_option("--api-budget", o.api_budget_s, "Seconds for every API call together (default 600)");
       },
       [&](CLI::App&, Context& context) { return ci_report::run_report(o, context); });

@@ -52,6 +52,55 @@ std::vector<std::string> family(const std::string& name, const std::set<std::str
   return out;
 }
 
+// The flake rate of each test whose issue's state names flaky runs in the window (FlakeRate).
+std::vector<FlakeRate> flake_rates(const History& h, const EstimateOptions& o) {
+  const std::set<std::string> not_legs = [&] {
+    std::set<std::string> names(o.required_jobs.begin(), o.required_jobs.end());
+    names.insert(o.gate_job);
+    return names;
+  }();
+  struct RunFacts {
+    std::int64_t created = 0;
+    const std::string* workflow = nullptr;
+  };
+  std::map<std::int64_t, RunFacts> by_id;
+  std::map<std::string, std::size_t> suite_runs;  // per workflow: window runs in which a leg ran
+  for (const auto& run : h.runs) {
+    by_id[run.id] = {run.created, &run.workflow};
+    if (run.created < o.since || run.created >= o.until) continue;
+    const bool leg_ran = std::any_of(run.jobs.begin(), run.jobs.end(),
+                                     [&](const Job& j) { return not_legs.count(j.name) == 0 && costs(j); });
+    if (leg_ran) ++suite_runs[run.workflow];
+  }
+  const auto in_window = [&](std::int64_t created) { return created >= o.since && created < o.until; };
+  std::vector<FlakeRate> out;
+  for (const auto& issue : h.flaky) {
+    if (issue.test.empty()) continue;
+    FlakeRate rate{issue.number, issue.test, issue.state, "", 0, 0, 0, false};
+    std::set<std::string> workflows;
+    std::set<std::int64_t> counted;
+    for (const auto id : issue.flake_runs) {
+      const auto found = by_id.find(id);
+      if (found == by_id.end()) continue;
+      workflows.insert(*found->second.workflow);
+      if (in_window(found->second.created) && counted.insert(id).second) ++rate.flakes;
+    }
+    if (rate.flakes == 0) continue;
+    for (const auto& w : workflows) rate.runs += suite_runs[w];
+    rate.workflows = join(std::vector<std::string>(workflows.begin(), workflows.end()), ",");
+    rate.rate = rate.runs == 0 ? 0 : static_cast<double>(rate.flakes) / static_cast<double>(rate.runs);
+    if (issue.runs_cut) {
+      const auto oldest = by_id.find(issue.oldest_run);
+      rate.at_least = oldest == by_id.end() || oldest->second.created >= o.since;
+    }
+    out.push_back(std::move(rate));
+  }
+  std::sort(out.begin(), out.end(), [](const FlakeRate& a, const FlakeRate& b) {
+    return std::tie(b.rate, b.flakes, a.test, a.number) < std::tie(a.rate, a.flakes, b.test, b.number);
+  });
+  return out;
+}
+
 struct Samples {
   // Per leg and labels: (completed, minutes) of the runs that cost; the last N make the median.
   std::map<LegKey, std::vector<std::pair<std::int64_t, double>>> durations;
@@ -133,6 +182,7 @@ Report estimate(const History& h, const EstimateOptions& o) {
   r.until = o.until;
   r.gaps = h.gaps;
   r.requests = h.requests;
+  r.requests_not_modified = h.not_modified;
   const auto week_count = static_cast<std::size_t>(std::max<std::int64_t>(1, (o.until - o.since + kWeek - 1) / kWeek));
   for (std::size_t w = 0; w < week_count; ++w) r.weeks.push_back({o.since + static_cast<std::int64_t>(w) * kWeek});
 
@@ -280,6 +330,9 @@ Report estimate(const History& h, const EstimateOptions& o) {
   std::stable_sort(r.flaky_longest_open.begin(), r.flaky_longest_open.end(),
                    [](const FlakyIssue& a, const FlakyIssue& b) { return a.created < b.created; });
   if (r.flaky_longest_open.size() > 10) r.flaky_longest_open.resize(10);
+  r.flake_rates = flake_rates(h, o);
+  r.flaky_tests_flaked = r.flake_rates.size();
+  if (r.flake_rates.size() > 10) r.flake_rates.resize(10);
 
   std::vector<double> latency;
   for (const auto& s : h.gpu_gate) {

@@ -61,6 +61,25 @@ struct QueueStat {
   double median_s = 0, p90_s = 0, max_s = 0;
 };
 
+// One test's flake rate in the window, from its flaky-test issue's hidden state (the runs it
+// flaked in) and the runs in the history (the runs it ran in):
+//   rate = flakes / runs, where
+//   flakes = the runs created in the window that the state records as flaky for the test;
+//   runs   = the runs created in the window, of the workflows the test flaked in (over the
+//            state's whole list), in which a leg (a job other than the path gate and the
+//            required checks) ran to a success or failure: the runs that ran the test's suite.
+// The state keeps the last 30 runs applied to an issue; when that list is full and reaches
+// back into the window (or its oldest entry is not a run in the history), older flakes in the
+// window may have fallen off it: `at_least` says the rate is a lower bound.
+struct FlakeRate {
+  std::int64_t number = 0;
+  std::string test, state;
+  std::string workflows;  // comma-separated
+  std::size_t flakes = 0, runs = 0;
+  double rate = 0;  // flakes / runs (0 when runs is 0)
+  bool at_least = false;
+};
+
 struct Week {
   std::int64_t start = 0;
   double saved = 0, saved_low = 0, saved_high = 0, spent = 0, cancelled = 0;
@@ -86,11 +105,14 @@ struct Report {
   std::size_t required_checks = 0, required_failed = 0, could_not_evaluate = 0;
   std::size_t flaky_opened = 0, flaky_closed = 0, flaky_open = 0;
   std::vector<FlakyIssue> flaky_longest_open;  // up to ten, oldest first
+  std::size_t flaky_tests_flaked = 0;          // tests with a flake in the window
+  std::vector<FlakeRate> flake_rates;          // the worst ten: highest rate, then most flakes, then id
   std::size_t gpu_gate_samples = 0, gpu_gate_pending = 0;
   Spread gpu_gate_latency;  // minutes
   double gpu_gate_p90 = 0, gpu_gate_max = 0;
   std::vector<std::string> gaps;  // a partial history's reasons
   std::int64_t requests = 0;
+  std::int64_t requests_not_modified = 0;  // answered 304 from the --cache
 };
 
 Report estimate(const History& history, const EstimateOptions& options);

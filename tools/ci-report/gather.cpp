@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "gatekit/flaky_issue.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::ci_report {
@@ -109,8 +110,25 @@ struct Gatherer {
     if (failed()) return;
     auto issues = client.list_issues(plan.repo, plan.flaky_label, "all");
     if (!issues) return gap(issues.error().message);
-    for (const auto& i : *issues)
-      history.flaky.push_back({i.number, i.title, i.state, time_of(i.created_at), time_of(i.closed_at)});
+    for (const auto& i : *issues) history.flaky.push_back(flaky_of(i));
+  }
+
+  // The issue's test and its flakes by run, from flaky-tracker's hidden state when it has one
+  // and flaky-tracker's account opened it (anyone else's state could be planted).
+  FlakyIssue flaky_of(const github::Issue& i) {
+    FlakyIssue out{i.number, i.title, i.state, time_of(i.created_at), time_of(i.closed_at), "", 0, {}, false, 0};
+    if (std::find(plan.flaky_creators.begin(), plan.flaky_creators.end(), i.author) == plan.flaky_creators.end())
+      return out;
+    auto test = flaky_issue::marker_id(i.body);
+    auto state = flaky_issue::parse_state(i.body);
+    if (!test || !state) return out;
+    out.test = std::move(*test);
+    out.flakes = state->flakes;
+    for (const auto& entry : state->applied)
+      if (const auto run = flaky_issue::applied_run(entry); run.flake && run.run_id) out.flake_runs.push_back(*run.run_id);
+    out.runs_cut = state->applied.size() >= flaky_issue::kMaxApplied;
+    if (out.runs_cut) out.oldest_run = flaky_issue::applied_run(state->applied.front()).run_id.value_or(0);
+    return out;
   }
 
   void read_gpu_gate() {

@@ -24,6 +24,7 @@ struct GatherPlan {
   std::vector<std::string> required_jobs;
   std::string gpu_context;
   std::string flaky_label;
+  std::vector<std::string> flaky_creators;  // only their issues' hidden state is read
 };
 
 History gather(github::Client& client, const GatherPlan& plan, Workflow& log);

@@ -37,6 +37,14 @@ struct FlakyIssue {
   std::string state;  // open|closed
   std::int64_t created = 0;
   std::int64_t closed = 0;
+  // From flaky-tracker's hidden state in the body (gatekit/flaky_issue.hpp); empty/0 when the
+  // issue has none (not written by gatekit, or unreadable).
+  std::string test;                      // the test id (the marker)
+  std::int64_t flakes = 0;               // flakes recorded in all
+  std::vector<std::int64_t> flake_runs;  // the Actions runs of the flakes still in the state's
+                                         // bounded list of runs applied, oldest first
+  bool runs_cut = false;                 // that list is full: older runs fell off it
+  std::int64_t oldest_run = 0;           // then: the oldest run still in it (0: not a run id)
 };
 
 // A pull request's head commit: when its first run was created (the push) and when the
@@ -53,6 +61,7 @@ struct History {
   std::vector<GpuGateSample> gpu_gate;
   std::vector<std::string> gaps;  // why the history is partial; empty when complete
   std::int64_t requests = 0;      // API requests made
+  std::int64_t not_modified = 0;  // of them, 304s answered from the --cache (free of the rate limit)
 };
 
 }  // namespace gatekit::ci_report

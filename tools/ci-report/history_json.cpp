@@ -55,12 +55,37 @@ struct Reader {
     fail(at + std::string(key), "not a UTC time like 2026-12-01T10:00:00Z");
     return 0;
   }
+  std::int64_t optional_integer(const json::object& o, std::string_view key, const std::string& at) {
+    const auto* v = o.if_contains(key);
+    if (v == nullptr) return 0;
+    if (v->is_int64()) return v->get_int64();
+    fail(at + std::string(key), "expected an integer");
+    return 0;
+  }
   bool boolean(const json::object& o, std::string_view key, const std::string& at) {
     const auto* v = o.if_contains(key);
     if (v == nullptr) return false;
     if (v->is_bool()) return v->get_bool();
     fail(at + std::string(key), "expected true or false");
     return false;
+  }
+
+  // The fields from the issue's hidden state are optional: files from before them have none.
+  FlakyIssue flaky(const json::object& f) {
+    const std::string at = "flaky.";
+    FlakyIssue out{integer(f, "number", at), str(f, "title", at), str(f, "state", at), time(f, "created_at", at),
+                   time(f, "closed_at", at), str(f, "test", at), optional_integer(f, "flakes", at), {},
+                   boolean(f, "runs_cut", at), optional_integer(f, "oldest_run", at)};
+    if (f.if_contains("flake_runs") == nullptr) return out;
+    if (const auto* runs = array(f, "flake_runs", at))
+      for (const auto& r : *runs) {
+        if (!r.is_int64()) {
+          fail(at + "flake_runs", "expected integers");
+          break;
+        }
+        out.flake_runs.push_back(r.get_int64());
+      }
+    return out;
   }
 
   Run run(const json::object& r) {
@@ -113,13 +138,19 @@ std::string history_to_json(const History& h) {
   json::array gaps;
   for (const auto& g : h.gaps) gaps.emplace_back(g);
   std::string out = json::serialize(json::object{{"gatekit_ci_history", kFormat}, {"requests", h.requests},
-                                                 {"gaps", std::move(gaps)}}) + "\n";
+                                                 {"not_modified", h.not_modified}, {"gaps", std::move(gaps)}}) +
+                    "\n";
   for (const auto& r : h.runs) out += json::serialize(json::object{{"run", run_json(r)}}) + "\n";
-  for (const auto& f : h.flaky)
+  for (const auto& f : h.flaky) {
+    json::array runs;
+    for (auto id : f.flake_runs) runs.emplace_back(id);
     out += json::serialize(json::object{
                {"flaky", json::object{{"number", f.number}, {"title", f.title}, {"state", f.state},
-                                      {"created_at", time_text(f.created)}, {"closed_at", time_text(f.closed)}}}}) +
+                                      {"created_at", time_text(f.created)}, {"closed_at", time_text(f.closed)},
+                                      {"test", f.test}, {"flakes", f.flakes}, {"flake_runs", std::move(runs)},
+                                      {"runs_cut", f.runs_cut}, {"oldest_run", f.oldest_run}}}}) +
            "\n";
+  }
   for (const auto& g : h.gpu_gate)
     out += json::serialize(json::object{{"gpu_gate", json::object{{"sha", g.sha}, {"pushed_at", time_text(g.pushed)},
                                                                   {"success_at", time_text(g.success)}}}}) +
@@ -147,6 +178,8 @@ Status HistoryLines::add(std::string_view line) {
     header_ = true;
     if (const auto* requests = record->if_contains("requests"); requests != nullptr && requests->is_int64())
       history_.requests = requests->get_int64();
+    if (const auto* saved = record->if_contains("not_modified"); saved != nullptr && saved->is_int64())
+      history_.not_modified = saved->get_int64();
     if (const auto* gaps = record->if_contains("gaps"); gaps != nullptr && gaps->is_array())
       for (const auto& g : gaps->get_array())
         if (g.is_string()) history_.gaps.emplace_back(g.get_string());
@@ -157,10 +190,7 @@ Status HistoryLines::add(std::string_view line) {
   if (key == "run") {
     if (const auto* r = in.object(&body, "run")) history_.runs.push_back(in.run(*r));
   } else if (key == "flaky") {
-    if (const auto* f = in.object(&body, "flaky"))
-      history_.flaky.push_back({in.integer(*f, "number", "flaky."), in.str(*f, "title", "flaky."),
-                                in.str(*f, "state", "flaky."), in.time(*f, "created_at", "flaky."),
-                                in.time(*f, "closed_at", "flaky.")});
+    if (const auto* f = in.object(&body, "flaky")) history_.flaky.push_back(in.flaky(*f));
   } else if (key == "gpu_gate") {
     if (const auto* g = in.object(&body, "gpu_gate"))
       history_.gpu_gate.push_back({in.str(*g, "sha", "gpu_gate."), in.time(*g, "pushed_at", "gpu_gate."),

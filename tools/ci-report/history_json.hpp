@@ -1,12 +1,13 @@
 #pragma once
 // The gathered history as JSON Lines (--save-history writes it, --history reads it back): the
 // same figures again without the API, and the benchmark's input. The first line is the header,
-//   {"gatekit_ci_history": 1, "requests": 266, "gaps": ["..."]}
+//   {"gatekit_ci_history": 1, "requests": 266, "not_modified": 200, "gaps": ["..."]}
 // then one record a line: {"run": {id, workflow, event, head_sha, conclusion, created_at,
 // gate_failed_open, jobs: [{id, name, conclusion, labels, runner_name, created_at, started_at,
 // completed_at, could_not_evaluate}]}}, {"flaky": {number, title, state, created_at,
-// closed_at}} or {"gpu_gate": {sha, pushed_at, success_at}}. One line is parsed at a time, so
-// memory follows the records kept, not the file's JSON. Times are UTC strings as GitHub writes
+// closed_at, test, flakes, flake_runs, runs_cut, oldest_run}} (the last five optional) or
+// {"gpu_gate": {sha, pushed_at, success_at}}. One line is parsed at a time, so memory follows
+// the records kept, not the file's JSON. Times are UTC strings as GitHub writes
 // them ("" when unknown).
 #include <string>
 #include <string_view>

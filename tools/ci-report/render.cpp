@@ -63,6 +63,33 @@ std::string count(std::size_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+// "12.5%" or, when older flakes may have fallen off the issue's state, "≥ 12.5%".
+std::string rate_text(const FlakeRate& f) {
+  if (f.runs == 0) return "(no run)";
+  return (f.at_least ? "≥ " : "") + num(100.0 * f.rate) + "%";
+}
+
+std::string flake_rate_table(const Report& r) {
+  if (r.flake_rates.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : r.flake_rates)
+    rows.push_back({"#" + std::to_string(f.number), cell(f.test), rate_text(f), std::to_string(f.flakes),
+                    std::to_string(f.runs), cell(f.workflows)});
+  const auto shown = r.flake_rates.size() < r.flaky_tests_flaked
+                         ? "the worst " + std::to_string(r.flake_rates.size()) + " of " +
+                               std::to_string(r.flaky_tests_flaked) + " tests that flaked"
+                         : count(r.flaky_tests_flaked, "test") + " that flaked";
+  return "**Flake rate per test** (" + shown + "): flaky runs / runs of the test's workflows in which a leg ran.\n\n" +
+         markdown_table({"issue", "test", "flake rate", "flaky runs", "runs", "workflows"}, rows) + "\n";
+}
+
+// "; 200 of them answered 304 Not Modified from the cache, free of the rate limit".
+std::string requests_saved(const Report& r) {
+  if (r.requests_not_modified == 0) return "";
+  return "; " + std::to_string(r.requests_not_modified) +
+         " of them answered 304 Not Modified from the cache (`--cache`), which do not count against the rate limit";
+}
+
 }  // namespace
 
 std::string summary_markdown(const Report& r) {
@@ -148,6 +175,7 @@ std::string summary_markdown(const Report& r) {
              {"gate/gpu never success", std::to_string(r.gpu_gate_pending) + " of " +
                                             std::to_string(r.gpu_gate_samples) + " pull-request commits"}}) +
         "\n";
+  md += flake_rate_table(r);
   if (!r.flaky_longest_open.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& f : r.flaky_longest_open)
@@ -163,8 +191,12 @@ std::string summary_markdown(const Report& r) {
         "that ended cancelled. Queue: created to started.\n"
         "- Fail-open: the path gate's job carries its `fail-open:` warning annotation. Could not evaluate: a "
         "required check's job carries an annotation saying so.\n"
+        "- Flake rate: for each test whose flaky-test issue records a flaky run in the window, the flaky runs "
+        "divided by the runs in the window, of the workflows the test flaked in, in which a leg (a job other "
+        "than the path gate and the required checks) ran to a success or failure. The issue keeps its last 30 runs; \"≥\" marks a rate whose older "
+        "flakes in the window may have fallen off that list.\n"
         "- " + count(r.lookback_runs, "run") + " before the window read for the medians only; " +
-        count(static_cast<std::size_t>(r.requests), "API request") + ".\n\n</details>\n";
+        count(static_cast<std::size_t>(r.requests), "API request") + requests_saved(r) + ".\n\n</details>\n";
   return md;
 }
 
@@ -222,12 +254,19 @@ std::string report_json(const Report& r) {
   json::array longest;
   for (const auto& f : r.flaky_longest_open)
     longest.push_back(json::object{{"number", f.number}, {"title", f.title}, {"opened", format_utc(f.created)}});
+  json::array rates;
+  for (const auto& f : r.flake_rates)
+    rates.push_back(json::object{{"number", f.number}, {"test", f.test}, {"state", f.state},
+                                 {"workflows", f.workflows}, {"flakes", f.flakes}, {"runs", f.runs},
+                                 {"rate", f.rate}, {"at_least", f.at_least}});
   root["flaky"] = json::object{{"opened", r.flaky_opened}, {"closed", r.flaky_closed}, {"open", r.flaky_open},
-                               {"longest_open", std::move(longest)}};
+                               {"longest_open", std::move(longest)}, {"tests_flaked", r.flaky_tests_flaked},
+                               {"worst_rates", std::move(rates)}};
   root["gpu_gate_latency_minutes"] =
       json::object{{"samples", r.gpu_gate_latency.samples}, {"median", r.gpu_gate_latency.median},
                    {"p90", r.gpu_gate_p90}, {"max", r.gpu_gate_max}, {"never_success", r.gpu_gate_pending}};
   root["requests"] = r.requests;
+  root["requests_not_modified"] = r.requests_not_modified;
   return json::serialize(root) + "\n";
 }
 
@@ -241,7 +280,7 @@ std::string report_csv(const Report& r) {
     for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
   };
-  std::string out = "section,week,workflow,leg,labels,kind,count,minutes,low,high\n";
+  std::string out = "section,week,workflow,leg,labels,kind,count,minutes,low,high,test,runs,rate\n";
   for (const auto& w : r.weeks)
     out += "week," + day(w.start) + ",,,,,," + num(w.spent, 2) + ",,\n" + "saved_week," + day(w.start) + ",,,,,," +
            num(w.saved, 2) + "," + num(w.saved_low, 2) + "," + num(w.saved_high, 2) + "\n";
@@ -257,6 +296,10 @@ std::string report_csv(const Report& r) {
   for (const auto& q : r.queues)
     out += "queue,,,," + field(q.labels) + "," + q.kind + "," + std::to_string(q.jobs) + "," +
            num(q.median_s / 60.0, 2) + "," + num(q.p90_s / 60.0, 2) + "," + num(q.max_s / 60.0, 2) + "\n";
+  // count: the flaky runs; rate: flaky runs / runs, with a leading ">=" when a lower bound.
+  for (const auto& f : r.flake_rates)
+    out += "flake_rate,," + field(f.workflows) + ",,,," + std::to_string(f.flakes) + ",,,," + field(f.test) + "," +
+           std::to_string(f.runs) + "," + (f.at_least ? ">=" : "") + num(f.rate, 4) + "\n";
   return out;
 }
 

@@ -1,12 +1,14 @@
 // run_report: the window from the options, the history from the API (or --history), the
 // figures from estimate(), and the summary, step outputs and files from render.
 #include <chrono>
+#include <optional>
 
 #include "ci-report.hpp"
 #include "estimate.hpp"
 #include "gather.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/github_cache.hpp"
 #include "gatekit/text.hpp"
 #include "history_json.hpp"
 #include "render.hpp"
@@ -45,6 +47,25 @@ std::vector<std::string> or_default(const std::vector<std::string>& given, std::
   return given.empty() ? fallback : given;
 }
 
+// The answers kept by the last run. A missing file is a first run; an unreadable or damaged
+// one (the cache is ci-report's own file, not the user's input) is left aside with a warning:
+// the report is the same without it, only dearer.
+github::ResponseCache read_cache(const std::string& path, Context& ctx) {
+  github::ResponseCache cache;
+  if (!ctx.files.exists(path)) {
+    ctx.workflow.log("ci-report: no API cache at " + path + " yet: every request counts against the rate limit");
+    return cache;
+  }
+  std::size_t line = 0;
+  const auto read = ctx.files.for_each_line(path, [&](std::string_view text) {
+    return cache.add_line(text, path + ":" + std::to_string(++line) + ": ");
+  });
+  if (read) return cache;
+  ctx.workflow.annotate({Severity::warning, "ci-report: the API cache is left aside: " + read.error().message,
+                         "ci-report", "", 0, 0});
+  return github::ResponseCache{};
+}
+
 History read_history(const Options& o, const Window& w, Context& ctx) {
   if (!o.history_file.empty()) {
     HistoryLines lines(o.history_file);
@@ -68,8 +89,19 @@ History read_history(const Options& o, const Window& w, Context& ctx) {
                   o.gate_job,
                   or_default(o.required_jobs, {"CPU tests", "GPU tests"}),
                   o.gpu_context,
-                  o.flaky_label};
-  return gather(client, plan, ctx.workflow);
+                  o.flaky_label,
+                  or_default(o.flaky_creators, {"github-actions[bot]"})};
+  std::optional<github::ResponseCache> cache;
+  if (!o.cache_file.empty()) {
+    cache = read_cache(o.cache_file, ctx);
+    github::use_cache(client, &*cache);
+  }
+  auto history = gather(client, plan, ctx.workflow);
+  if (cache) {
+    history.not_modified = static_cast<std::int64_t>(cache->not_modified());
+    throw_if_error(ctx.files.write(o.cache_file, cache->to_lines()));
+  }
+  return history;
 }
 
 void write_file(const std::string& path, const std::string& content, Context& ctx) {

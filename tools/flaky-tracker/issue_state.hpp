@@ -1,36 +1,23 @@
 #pragma once
-// The state of one flaky-test issue, kept in the issue itself, and the rules that move it
-// (pure). The issue body starts with two hidden lines that only gatekit writes:
-//   <!-- gatekit-flaky-test: tests/test_a.py::test%2dx -->
-//   <!-- gatekit-flaky-state: {"v":1,"greens":3,...} -->
-// The first holds the test id (the marker issues are found by, never the title); the second
-// the state as JSON. Both are escaped so that no test name can end the comment early.
+// The rules that move a flaky-test issue's state (pure). The state and the hidden lines that
+// hold it in the issue body are the core's (gatekit/flaky_issue.hpp), which ci-report reads too.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "flaky-tracker.hpp"
+#include "gatekit/flaky_issue.hpp"
 #include "gatekit/result.hpp"
 #include "report.hpp"
 
 namespace gatekit::flaky_tracker {
 
-struct IssueState {
-  int greens = 0;    // main runs in a row in which the test passed the first time
-  int absences = 0;  // daily runs in a row whose reports do not have the test
-  int flakes = 0;    // flakes recorded in all
-  std::string first_seen, last_flake;  // UTC, ISO 8601
-  std::string last_run;                // URL of the last run that changed the state
-  std::vector<std::string> applied;    // keys of the runs applied, newest last (bounded); a
-                                       // run's flake is recorded as KEY!, anything else as KEY
-  std::vector<std::string> scopes;     // the scopes (suites) the test flaked in (bounded)
-  bool operator==(const IssueState&) const = default;
-};
-
-inline constexpr std::size_t kMaxApplied = 30;
-inline constexpr std::size_t kMaxStateBytes = 8192;
-inline constexpr std::size_t kMaxScopes = 10;
+using flaky_issue::IssueState;
+using flaky_issue::kMaxApplied;
+using flaky_issue::kMaxMarkerIdBytes;
+using flaky_issue::kMaxScopes;
+using flaky_issue::kMaxStateBytes;
 
 struct Rules {
   int close_after_greens = 20;
@@ -71,21 +58,11 @@ struct IssueAction {
 IssueAction update_issue_state(const IssueState& state, bool open, Observation observation, const RunStamp& run,
                                const Rules& rules);
 
-// The id a test's issue is kept under (its marker): the test id itself up to
-// kMaxMarkerIdBytes; a longer id is its first kMaxMarkerIdBytes bytes (cut at a character)
-// followed by " [sha256 of the whole id: HEX]". Identity is the whole id, so two tests whose
-// ids differ only late get two issues, and an issue body stays within GitHub's size; a long
-// key is always longer than kMaxMarkerIdBytes, so it never equals a short id.
-inline constexpr std::size_t kMaxMarkerIdBytes = 4096;
-std::string issue_key(std::string_view test_id);
-
-// The hidden lines.
-std::string marker_line(std::string_view test_id);
-std::string state_line(const IssueState& state);
-// The test id of an issue body written by gatekit (its first line), or nullopt.
-std::optional<std::string> marker_id(std::string_view body);
-// The state of an issue body (its second line); an Error when it is missing or unreadable.
-Result<IssueState> parse_state(std::string_view body);
+using flaky_issue::issue_key;
+using flaky_issue::marker_id;
+using flaky_issue::marker_line;
+using flaky_issue::parse_state;
+using flaky_issue::state_line;
 
 std::string_view to_string(RunKind kind);
 

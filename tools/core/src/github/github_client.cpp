@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "gatekit/github_cache.hpp"
 #include "gatekit/github_decode.hpp"
 #include "gatekit/github_json.hpp"
 #include "github_impl.hpp"
@@ -92,9 +93,39 @@ HttpRequest Client::Impl::make_request(const std::string& method, const std::str
   return request;
 }
 
+namespace {
+
+// A 304 to a conditional GET is the kept answer again, as a 200 with its Link header; a 200
+// with an ETag is kept. Anything else passes unchanged.
+HttpResponse through_cache(HttpResponse response, const std::string& url, ResponseCache& cache,
+                           const std::optional<CachedAnswer>& sent) {
+  if (response.status == 304 && sent) {
+    cache.count_not_modified();
+    HttpResponse out;
+    out.status = 200;
+    for (auto& header : response.headers)
+      if (header.first != "link" && header.first != "content-type") out.headers.push_back(std::move(header));
+    if (!sent->link.empty()) out.headers.emplace_back("link", sent->link);
+    out.headers.emplace_back("content-type", "application/json; charset=utf-8");  // kept only from JSON answers
+    out.body = sent->body;
+    return out;
+  }
+  const bool json = response.header("content-type").value_or("").find("json") != std::string::npos;
+  if (response.status == 200 && json)
+    if (auto etag = response.header("etag"); etag && !etag->empty())
+      cache.store(url, {*etag, response.header("link").value_or(""), response.body});
+  return response;
+}
+
+}  // namespace
+
 Result<HttpResponse> Client::Impl::exchange(const std::string& method, const std::string& url,
                                             const std::string& body, Deadline deadline) {
   auto request = make_request(method, url, body);
+  // A conditional GET: GitHub answers 304 (free of the rate limit) when the kept answer is current.
+  std::optional<CachedAnswer> sent;
+  if (cache != nullptr && method == "GET") sent = cache->find(url);
+  if (sent) request.headers.emplace_back("If-None-Match", sent->etag);
   std::uniform_real_distribution<double> jitter(0.0, 1.0);
   auto fail = [&](const std::string& reason, int status = 0) {
     return detail::api_error(method, url, reason, "", status);
@@ -121,6 +152,7 @@ Result<HttpResponse> Client::Impl::exchange(const std::string& method, const std
     auto step = detail::next_step(assessment, attempt, options.max_attempts, left, jitter(rng));
     switch (step.action) {
       case detail::StepAction::deliver:
+        if (cache != nullptr && method == "GET") return through_cache(*response, url, *cache, sent);
         return *response;
       case detail::StepAction::wait_and_retry:
         clock.sleep_for(step.wait);

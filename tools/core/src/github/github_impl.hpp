@@ -8,6 +8,8 @@
 
 namespace gatekit::github {
 
+class ResponseCache;  // gatekit/github_cache.hpp
+
 struct Client::Impl {
   using Deadline = Clock::time_point;
 
@@ -53,6 +55,7 @@ struct Client::Impl {
   std::optional<Deadline> total_deadline;  // options.total_budget from construction
   std::vector<std::string> secret_forms;   // of options.token
   Workflow* workflow = nullptr;  // progress lines for long listings; may be null
+  ResponseCache* cache = nullptr;  // conditional GETs (use_cache); may be null
 };
 
 // The raw call (gatekit/github_json.hpp) reaches the engine through this friend of Client.
