@@ -397,8 +397,14 @@ Status BaselineWriter::flush() {
 
 Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
   if (!status_) return status_;
-  pending_ += json::serialize(json::array{json::string(id.hex()), seconds, json::string(display)});
-  pending_ += '\n';
+  // ["<identity>", <seconds>, "<display>"]: the identity is hex, the rest serialized as JSON.
+  pending_ += "[\"";
+  pending_ += id.hex();
+  pending_ += "\",";
+  pending_ += json::serialize(json::value(seconds));
+  pending_ += ',';
+  pending_ += json::serialize(json::string_view(display.data(), display.size()));
+  pending_ += "]\n";
   ++written_;
   return pending_.size() >= kWriteChunk ? flush() : status_;
 }
