@@ -27,3 +27,20 @@ TEST_CASE("sha256: FIPS 180-4 examples and the padding boundaries") {
     CHECK(sha256_hex(row.data) == row.digest);
   }
 }
+
+TEST_CASE("sha256: the processor's SHA instructions and the portable code agree, at every length around the blocks") {
+  INFO("accelerated here: " << gatekit::detail::sha256_accelerated());
+  std::string data;
+  std::uint32_t x = 2463534242u;  // xorshift: bytes of every value, reproducibly
+  for (std::size_t length = 0; length <= 300; ++length) {
+    INFO(length << " bytes");
+    CHECK(gatekit::sha256(data) == gatekit::detail::sha256_portable(data));
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    data += static_cast<char>(x & 0xFF);
+  }
+  const auto abc = gatekit::detail::sha256_portable("abc");
+  CHECK(abc[0] == 0xba);
+  CHECK(abc[31] == 0xad);
+}

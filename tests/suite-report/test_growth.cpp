@@ -106,3 +106,37 @@ TEST_CASE("growth: a missing selection file is a usage error read through Files"
     CHECK(failure.error().message == "ci/missing.yml: cannot read file");
   }
 }
+
+TEST_CASE("growth: a new test reported twice is named by its whole time, with and without writing the next baseline") {
+  // Its seconds are whole only at the end of the report, so the names of the slowest new tests
+  // are taken in a second pass (the one that writes the baseline, or one of their own).
+  for (const bool write : {true, false}) {
+    INFO("write: " << write);
+    GrowthSetup s;
+    std::ofstream(s.tmp / "cpu.xml") << "<testsuite name='pytest'>"
+                                        "<testcase classname='tests.test_a' name='test_x' time='1.0'/>"
+                                        "<testcase classname='tests.test_b' name='test_twice' time='2'/>"
+                                        "<testcase classname='tests.test_b' name='test_once' time='4'/>"
+                                        "<testcase classname='tests.test_b' name='test_twice' time='3'/></testsuite>";
+    if (!write) s.options.write_baseline.clear();
+    auto context = s.seams.context();
+    REQUIRE(run_growth(s.options, context) == ExitCode::pass);
+    CHECK(s.seams.workflow.outputs.at("tests") == "3");
+    CHECK(s.seams.workflow.outputs.at("new-tests") == "2");
+    const auto& summary = s.seams.workflow.summary;
+    const auto twice = summary.find("| `tests/test_b.py::test_twice` | 5.0s |");
+    const auto once = summary.find("| `tests/test_b.py::test_once` | 4.0s |");
+    CHECK(twice != std::string::npos);
+    CHECK(once != std::string::npos);
+    CHECK(twice < once);
+    CHECK(summary.find("(test ") == std::string::npos);  // every new test named
+    if (write) {
+      auto next = read_baseline(s.seams.files, "next/suite-baseline.json");
+      REQUIRE(next.ok());
+      CHECK(next->tests == Snapshot{{"tests/test_a.py::test_x", 1}, {"tests/test_b.py::test_twice", 5},
+                                    {"tests/test_b.py::test_once", 4}});
+    } else {
+      CHECK_FALSE(s.seams.files.exists("next/suite-baseline.json"));
+    }
+  }
+}

@@ -197,7 +197,7 @@ TEST_CASE("growth: this run's report, streamed: whole ids, nameless cases one te
   CHECK(snapshot->contains("tests/test_long.py::" + head + "-2]"));
   std::vector<std::string> displays;
   REQUIRE(visit_report((tmp / "r.xml").string(), "", [&](const ReportCase& c) -> Status {
-            displays.emplace_back(c.display);
+            displays.push_back(c.display());
             return {};
           }).ok());
   REQUIRE(displays.size() == 5);

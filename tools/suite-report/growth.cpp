@@ -16,10 +16,13 @@
 #include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "growth_lookup.hpp"
+#include "growth_tally.hpp"
 
 namespace gatekit::suite_report {
 
 namespace {
+
+using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdentityKeyEqual>;
 
 // The workflow's file name (what the runs API takes), from --workflow or GITHUB_WORKFLOW_REF;
 // nullopt when neither says it (a local run, or a runner that does not set the ref).
@@ -107,28 +110,39 @@ ExitCode find_baseline(const Options& options, Context& context, const ConfigKey
 // How many new and removed tests a summary names (the counts are always whole).
 constexpr std::size_t kListed = 200;
 
-// The baseline to compare with, or nullopt with the reason noticed. Of the tests this run no
-// longer has, the first kListed keep their display names, for the summary.
+// The baseline to compare with, its tests read into `tally`; nullopt (and `tally` empty) with
+// the reason in `note`, noticed once this run's own report has been read.
 std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key,
-                                        const Snapshot& now) {
+                                        GrowthTally& tally, std::string& note) {
   if (options.baseline.empty() || !context.files.exists(options.baseline)) {
-    notice(context.workflow, "no suite baseline yet for this configuration (" + key.text() + "); the next push to " +
-                                 options.branch + " stores one");
+    note = "no suite baseline yet for this configuration (" + key.text() + "); the next push to " + options.branch +
+           " stores one";
     return std::nullopt;
   }
-  std::size_t named = 0;
-  auto baseline = read_baseline(context.files, options.baseline,
-                                [&](const TestIdentity& id) { return now.find(id) == nullptr && named++ < kListed; });
+  auto baseline = visit_baseline(context.files, options.baseline,
+                                 {[&](const TestIdentity& id, double seconds) { return tally.add_base(id, seconds); }, {}, {}});
   if (!baseline) {
-    notice(context.workflow, "the suite baseline cannot be read, growth is not compared: " + baseline.error().message);
-    return std::nullopt;
+    note = "the suite baseline cannot be read, growth is not compared: " + baseline.error().message;
+  } else if (baseline->key && !(*baseline->key == key)) {
+    note = "the suite baseline is for another configuration (" + baseline->key->text() + "; this run: " + key.text() +
+           "), growth is not compared";
+  } else {
+    return std::move(*baseline);
   }
-  if (baseline->key && !(*baseline->key == key)) {
-    notice(context.workflow, "the suite baseline is for another configuration (" + baseline->key->text() +
-                                 "; this run: " + key.text() + "), growth is not compared");
-    return std::nullopt;
-  }
-  return std::move(*baseline);
+  tally = GrowthTally{};
+  return std::nullopt;
+}
+
+// The display names of the first kListed of the tests this run no longer has, in the
+// baseline's order: a second reading of the baseline that stops once it has them.
+Names removed_names(const Options& options, Context& context, const GrowthTally& tally, std::size_t removed) {
+  const std::size_t wanted = std::min(removed, kListed);
+  IdentitySet asked;
+  BaselineVisit visit{[](const TestIdentity&, double) -> Result<bool> { return true; },
+                      [&](const TestIdentity& id) { return tally.removed(id) && asked.insert(id).second; },
+                      [&] { return asked.size() >= wanted; }};
+  auto baseline = visit_baseline(context.files, options.baseline, visit);
+  return baseline ? std::move(baseline->names) : Names{};
 }
 
 std::string signed_count(long long n) { return n == 0 ? "±0" : (n > 0 ? "+" : "") + std::to_string(n); }
@@ -183,8 +197,6 @@ std::string compared_summary(const GrowthResult& g, const Baseline& base, const 
   return md;
 }
 
-using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdentityKeyEqual>;
-
 void report_written(const Options& options, Context& context, const Status& written, std::size_t tests) {
   if (written) {
     context.workflow.log("wrote the next baseline (" + std::to_string(tests) + " tests) to " + options.write_baseline);
@@ -197,37 +209,53 @@ void report_written(const Options& options, Context& context, const Status& writ
   context.workflow.annotate(annotation);
 }
 
-// The second pass over this run's report: the display names of `wanted` (the new tests a
-// summary names) and, with --write-baseline, this run as the next baseline, test by test in
-// report order. Neither keeps more than a bounded few names.
-Names second_pass(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
-                  const Snapshot& now, const HistoryPoint& point, const IdentitySet& wanted) {
-  Names names;
+// This run's report, read once: each case into `tally` (after the baseline's tests), and the
+// slowest new tests' display names kept as they come.
+SlowestNew read_report(const Options& options, GrowthTally& tally, bool compared) {
+  SlowestNew slowest(compared ? kListed : 0);
+  throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+    auto seen = tally.add_now(c.identity, c.seconds);
+    if (!seen)
+      return could_not_evaluate(options.report + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
+                                seen.error().message);
+    if (seen->added && seen->first) slowest.offer(c.identity, c.seconds, c.ordinal, [&] { return c.display(); });
+    return {};
+  }));
+  return slowest;
+}
+
+// A second pass over this run's report, only when needed: with --write-baseline, this run as
+// the next baseline, test by test in report order (the header counts the tests, known only
+// once the report is read); and the display names of `wanted` when some test repeats (the
+// slowest new tests are then only known at the end). The identities come from `tally`: no
+// case is hashed again, and no more than the wanted few names are kept.
+void second_pass(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
+                 const GrowthTally& tally, const HistoryPoint& point, const IdentitySet& wanted, Names& names) {
   const bool write = !options.write_baseline.empty();
-  if (wanted.empty() && !write) return names;
+  const bool name = tally.repeats() && !wanted.empty();
+  if (!name && !write) return;
   std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
   history.push_back(point);
   std::optional<BaselineWriter> writer;
-  if (write) writer.emplace(context.files, options.write_baseline, key, history, now.size());
+  if (write) writer.emplace(context.files, options.write_baseline, key, history, tally.tests());
   Status written;
   throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
-    const auto* entry = now.find(c.identity);
-    if (entry == nullptr || entry->order != c.ordinal) return {};  // a repeat: its seconds are in the first
-    if (wanted.count(c.identity) > 0) names.emplace(c.identity, std::string(c.display));
-    if (writer && written) written = writer->add(c.identity, entry->seconds, c.display);
+    const auto test = tally.case_at(c.ordinal);
+    if (!test.first) return {};  // a repeat: its seconds are in the first
+    if (name && wanted.count(test.id) > 0) names.emplace(test.id, c.display());
+    if (writer && written) written = writer->add(test.id, test.seconds, c.display());
     return {};
-  }));
+  }, false));
   if (writer && written) written = writer->finish();
-  if (write) report_written(options, context, written, now.size());
-  return names;
+  if (write) report_written(options, context, written, tally.tests());
 }
 
 // The comparison with a usable baseline, logged; nullopt (noticed) when the two cannot be
 // compared.
-std::optional<GrowthResult> compared_growth(const std::optional<Baseline>& base, const Snapshot& now,
+std::optional<GrowthResult> compared_growth(const std::optional<Baseline>& base, const GrowthTally& tally,
                                             const Thresholds& thresholds, Context& context) {
   if (!base) return std::nullopt;
-  auto compared = compare(base->tests, now, thresholds);
+  auto compared = tally.result(thresholds);
   if (!compared) {
     notice(context.workflow, "growth is not compared: " + base->source + ": " + compared.error().message);
     return std::nullopt;
@@ -267,20 +295,27 @@ ExitCode run_growth(const Options& options, Context& context) {
   const Thresholds thresholds{options.notice_tests.value_or(selection.notice_tests),
                               options.notice_seconds.value_or(selection.notice_seconds)};
 
-  const Snapshot now = value_or_throw(read_report_snapshot(options.report, options.junit_prefix));
-  const auto base = usable_baseline(options, context, key, now);
-  const auto growth = compared_growth(base, now, thresholds, context);
+  // The baseline first, then this run's report once, each case answered as it comes: neither
+  // is held, only compact identities.
+  GrowthTally tally;
+  std::string base_note;
+  auto base = usable_baseline(options, context, key, tally, base_note);
+  const SlowestNew slowest = read_report(options, tally, base.has_value());
+  if (!base) notice(context.workflow, base_note);
+  const auto growth = compared_growth(base, tally, thresholds, context);
+  if (growth && !growth->removed.empty()) base->names = removed_names(options, context, tally, growth->removed.size());
   const HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""),
                            context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),
                            format_utc(std::chrono::duration_cast<std::chrono::seconds>(
                                           context.clock.now().time_since_epoch()).count()),
-                           now.size(), total_seconds(now)};
+                           tally.tests(), tally.seconds()};
   IdentitySet wanted;
   if (growth)
     for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.insert(growth->added[i].id);
-  const Names added_names = second_pass(options, context, key, base, now, point, wanted);
+  Names added_names = tally.repeats() ? Names{} : slowest.names();
+  second_pass(options, context, key, base, tally, point, wanted, added_names);
   context.workflow.set_output("result", "pass");
-  context.workflow.set_output("tests", std::to_string(now.size()));
+  context.workflow.set_output("tests", std::to_string(tally.tests()));
   context.workflow.set_output("artifact", key.artifact_name());
   context.workflow.set_output("key", key.text());
   if (growth)

@@ -179,25 +179,42 @@ std::string threshold_text(Reached reached, const Thresholds& thresholds);
 // Which display names read_baseline keeps, asked in the baseline's order; none when empty.
 using KeepName = std::function<bool(const TestIdentity&)>;
 
+// How visit_baseline hands a baseline's tests on, one at a time, as it reads them.
+struct BaselineVisit {
+  // Takes a test (its identity and seconds): true when it is new, false when seen before (a
+  // JUnit report's repeat; a suite baseline's repeat is refused), or an Error that stops the
+  // reading (a different test with the same identity).
+  std::function<Result<bool>(const TestIdentity&, double)> add;
+  KeepName keep_name;            // which display names to keep, of the new tests
+  std::function<bool()> enough;  // optional: stop reading once true (no error: what was read stands)
+};
+
 // A JUnit report or a suite baseline (told apart by the first character), read in pieces
 // through `files` (at most 1 GiB): a report case by case, a version 2 baseline line by line,
-// neither held whole (a version 1 baseline is, as it always was). An Error when it cannot be
-// read, or not as either.
+// neither held whole (a version 1 baseline is, as it always was); each test goes to
+// `visit.add`, and the result holds the key, the history and the kept names, never the tests.
+// An Error when it cannot be read, or not as either.
+Result<Baseline> visit_baseline(const Files& files, const std::string& path, const BaselineVisit& visit);
+// The same, into `tests`, for those that need every test at hand (shard durations, tests).
 Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name = {});
 
 // One <testcase> of a report as growth sees it; `id` lives for the call only.
 struct ReportCase {
-  TestIdentity identity;
+  TestIdentity identity;     // when visit_report is asked for identities
   std::string_view id;       // the whole id; empty for a case without name or classname
-  std::string_view display;  // display_id(id), or unnamed_display(k)
+  std::size_t unnamed = 0;   // k for the k-th case without name or classname, else 0
   double seconds = 0;
   std::size_t ordinal = 0;   // 0-based, in report order
   int line = 0;              // of the <testcase> element
+  // display_id(id), or unnamed_display(k): made when asked, since most cases never show.
+  std::string display() const { return unnamed > 0 ? unnamed_display(unnamed) : display_id(id); }
 };
 using ReportVisitor = std::function<Status(const ReportCase&)>;
 // This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
-// first Error a visit returns stops the reading and is returned.
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit);
+// first Error a visit returns stops the reading and is returned. Without `identities` the
+// cases' identities are left unset (a pass that knows them already skips the hashing).
+Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit,
+                    bool identities = true);
 // This run's report as a snapshot: one pass of visit_report.
 Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix);
 

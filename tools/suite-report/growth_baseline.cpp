@@ -31,7 +31,7 @@ char first_char(std::string_view text) {
 // (on a file or a text) with a case handler. A case without name or classname is the k-th
 // unnamed test: one test each, never merged.
 template <class Read>
-Status visit_cases(const Read& read, const std::string& junit_prefix, const ReportVisitor& visit) {
+Status visit_cases(const Read& read, const std::string& junit_prefix, const ReportVisitor& visit, bool identities) {
   Status failed;
   std::size_t ordinal = 0, unnamed = 0;
   junit::ReadOptions options;
@@ -41,34 +41,49 @@ Status visit_cases(const Read& read, const std::string& junit_prefix, const Repo
         if (!failed) return;
         if (test.name.empty() && test.classname.empty()) {
           ++unnamed;
-          const std::string display = unnamed_display(unnamed);
-          failed = visit(ReportCase{TestIdentity::unnamed(unnamed), {}, display, test.time_s, ordinal++, test.report_line});
+          failed = visit(ReportCase{identities ? TestIdentity::unnamed(unnamed) : TestIdentity{}, {}, unnamed,
+                                    test.time_s, ordinal++, test.report_line});
           return;
         }
         const std::string id = test.id();
-        const std::string display = display_id(id);
-        failed = visit(ReportCase{TestIdentity::of(id), id, display, test.time_s, ordinal++, test.report_line});
+        failed = visit(ReportCase{identities ? TestIdentity::of(id) : TestIdentity{}, id, 0, test.time_s, ordinal++,
+                                  test.report_line});
       },
       options);
   if (!stats) return stats.error();
   return failed;
 }
 
-// A report's cases as a snapshot, with the display names `keep_name` asks for (when given).
+// Why a reading stopped early: `enough` said so (not an error of the file).
+constexpr std::string_view kEnough = "enough read";
+
+// A report's cases, each to `visit.add`, with the display names `visit.keep_name` asks for
+// (when `names` is given); `stopped` tells a stop that `visit.enough` asked for.
 template <class Read>
-Result<Snapshot> snapshot_of(const Read& read, const std::string& origin, const std::string& junit_prefix,
-                             const KeepName& keep_name = {}, Names* names = nullptr) {
-  Snapshot snapshot;
-  auto visited = visit_cases(read, junit_prefix, [&](const ReportCase& c) -> Status {
-    const bool seen = snapshot.find(c.identity) != nullptr;
-    if (auto added = snapshot.add(c.identity, c.seconds); !added)
-      return could_not_evaluate(origin + ":" + std::to_string(c.line) + ": test `" + std::string(c.display) + "`: " +
+Status add_cases(const Read& read, const std::string& origin, const std::string& junit_prefix,
+                 const BaselineVisit& visit, Names* names, bool& stopped) {
+  return visit_cases(read, junit_prefix, [&](const ReportCase& c) -> Status {
+    auto added = visit.add(c.identity, c.seconds);
+    if (!added)
+      return could_not_evaluate(origin + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
                                 added.error().message);
-    if (!seen && names != nullptr && keep_name && keep_name(c.identity)) names->emplace(c.identity, std::string(c.display));
+    if (*added && names != nullptr && visit.keep_name && visit.keep_name(c.identity)) names->emplace(c.identity, c.display());
+    if (visit.enough && visit.enough()) {
+      stopped = true;
+      return could_not_evaluate(std::string(kEnough));
+    }
     return {};
-  });
-  if (!visited) return visited.error();
-  return snapshot;
+  }, true);
+}
+
+// A BaselineVisit that gathers the tests into `snapshot`.
+BaselineVisit into(Snapshot& snapshot, const KeepName& keep_name) {
+  return {[&snapshot](const TestIdentity& id, double seconds) -> Result<bool> {
+            const bool seen = snapshot.find(id) != nullptr;
+            if (auto added = snapshot.add(id, seconds); !added) return added.error();
+            return !seen;
+          },
+          keep_name, {}};
 }
 
 Result<ConfigKey> parse_key(const json::value* value, const std::string& where) {
@@ -115,7 +130,7 @@ std::optional<std::string> v1_defect(const std::string& id) {
   return std::nullopt;
 }
 
-Result<Baseline> parse_v1(const json::object& root, const std::string& path, const KeepName& keep_name) {
+Result<Baseline> parse_v1(const json::object& root, const std::string& path, const BaselineVisit& visit) {
   Baseline baseline;
   baseline.source = path;
   auto key = parse_key(json_find(root, "key"), path);
@@ -130,7 +145,6 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
   std::vector<std::pair<std::string_view, const json::value*>> entries;
   for (const auto& entry : tests->get_object()) entries.emplace_back(std::string_view(entry.key()), &entry.value());
   std::sort(entries.begin(), entries.end());
-  baseline.tests.reserve(entries.size());
   for (const auto& [name, value] : entries) {
     const std::string id(name);
     if (!value->is_number()) return could_not_evaluate(path + ": `tests` values must be seconds (numbers)");
@@ -139,9 +153,10 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
                                 ": growth is compared again once a push to the baseline branch stores a version 2 "
                                 "baseline (nothing to do but wait for that run, or re-run the last one)");
     const auto identity = TestIdentity::of(id);
-    if (auto added = baseline.tests.add(identity, std::max(0.0, value->to_number<double>())); !added)
-      return could_not_evaluate(path + ": `tests`: `" + display_id(id) + "`: " + added.error().message);
-    if (keep_name && keep_name(identity)) baseline.names.emplace(identity, display_id(id));
+    auto added = visit.add(identity, std::max(0.0, value->to_number<double>()));
+    if (!added) return could_not_evaluate(path + ": `tests`: `" + display_id(id) + "`: " + added.error().message);
+    if (*added && visit.keep_name && visit.keep_name(identity)) baseline.names.emplace(identity, display_id(id));
+    if (visit.enough && visit.enough()) break;
   }
   return baseline;
 }
@@ -152,7 +167,7 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
 // and parsed at the end, as that version always was.
 class BaselineLines {
  public:
-  BaselineLines(std::string path, const KeepName& keep_name) : path_(std::move(path)), keep_name_(keep_name) {
+  BaselineLines(std::string path, const BaselineVisit& visit) : path_(std::move(path)), visit_(visit) {
     baseline_.source = path_;
   }
 
@@ -180,11 +195,15 @@ class BaselineLines {
       if (auto done = complete_line(); !done) return done.error();
     if (mode_ == Mode::v1) return parse_whole_v1();
     if (mode_ == Mode::header) return could_not_evaluate(path_ + ": not a suite baseline: empty");
-    if (baseline_.tests.size() != count_)
+    if (tests_ != count_)
       return could_not_evaluate(path_ + ": cut short? the header announces " + std::to_string(count_) + " tests, " +
-                                std::to_string(baseline_.tests.size()) + " follow");
+                                std::to_string(tests_) + " follow");
     return std::move(baseline_);
   }
+
+  // What was read before `visit.enough` stopped the reading.
+  bool stopped() const { return stopped_; }
+  Baseline take() { return std::move(baseline_); }
 
  private:
   static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
@@ -222,7 +241,6 @@ class BaselineLines {
     const auto count = json_int_at(root, "tests");
     if (!count || *count < 0) return could_not_evaluate(where + ": `tests` is not the number of test lines");
     count_ = static_cast<std::size_t>(*count);
-    baseline_.tests.reserve(std::min<std::size_t>(count_, std::size_t{1} << 24));
     mode_ = Mode::v2;
     return {};
   }
@@ -238,11 +256,17 @@ class BaselineLines {
       return could_not_evaluate(where + ": a test line is not [\"<identity>\", <seconds>, \"<display>\"]");
     const auto identity = TestIdentity::from_hex(std::string_view((*items)[0].get_string()));
     if (!identity) return could_not_evaluate(where + ": the identity is not 48 hex digits");
-    if (baseline_.tests.find(*identity) != nullptr)
+    const auto added = visit_.add(*identity, std::max(0.0, (*items)[1].to_number<double>()));
+    if (!added || !*added)
       return could_not_evaluate(where + ": the test `" + std::string((*items)[2].get_string()) +
                                 "` is listed twice, or shares its identity with another");
-    throw_if_error(baseline_.tests.add(*identity, std::max(0.0, (*items)[1].to_number<double>())));
-    if (keep_name_ && keep_name_(*identity)) baseline_.names.emplace(*identity, std::string((*items)[2].get_string()));
+    ++tests_;
+    if (visit_.keep_name && visit_.keep_name(*identity))
+      baseline_.names.emplace(*identity, std::string((*items)[2].get_string()));
+    if (visit_.enough && visit_.enough()) {
+      stopped_ = true;
+      return could_not_evaluate(std::string(kEnough));
+    }
     return {};
   }
 
@@ -256,16 +280,18 @@ class BaselineLines {
       return could_not_evaluate(path_ + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
     if (json_int_at(root, "version").value_or(0) != 1)
       return could_not_evaluate(path_ + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
-    return parse_v1(root, path_, keep_name_);
+    return parse_v1(root, path_, visit_);
   }
 
   std::string path_;
-  const KeepName& keep_name_;
+  const BaselineVisit& visit_;
   Mode mode_ = Mode::header;
   std::string partial_;   // the line being read
   std::string v1_text_;   // a version 1 baseline, gathered whole
   std::size_t line_no_ = 0;
   std::size_t count_ = 0;  // test lines the header announces
+  std::size_t tests_ = 0;  // test lines read
+  bool stopped_ = false;
   Baseline baseline_;
 };
 
@@ -283,39 +309,55 @@ Result<char> first_char_of(const Files& files, const std::string& path) {
 
 }  // namespace
 
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit) {
+Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit,
+                    bool identities) {
   return visit_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
     return junit::read_file(path, on_case, options);
-  }, junit_prefix, visit);
+  }, junit_prefix, visit, identities);
 }
 
 Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix) {
-  return snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
+  Snapshot snapshot;
+  bool stopped = false;
+  auto read = add_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
     return junit::read_file(path, on_case, options);
-  }, path, junit_prefix);
+  }, path, junit_prefix, into(snapshot, {}), nullptr, stopped);
+  if (!read) return read.error();
+  return snapshot;
 }
 
-Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name) {
+Result<Baseline> visit_baseline(const Files& files, const std::string& path, const BaselineVisit& visit) {
   auto first = first_char_of(files, path);
   if (!first) return first.error();
   if (*first == '<') {
     Baseline baseline{std::nullopt, {}, {}, {}, path};
-    auto tests = snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options)
-                                 -> Result<junit::ReadStats> {
+    bool stopped = false;
+    auto read = add_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options)
+                              -> Result<junit::ReadStats> {
       junit::Reader reader(path, on_case, options);
-      auto read = files.read_pieces(path, [&](std::string_view piece) { return reader.feed(piece); }, kMaxBaselineBytes);
-      if (!read) return read.error();
+      auto pieces = files.read_pieces(path, [&](std::string_view piece) -> Status {
+        return stopped ? Status{could_not_evaluate(std::string(kEnough))} : reader.feed(piece);
+      }, kMaxBaselineBytes);
+      if (!pieces) return pieces.error();
       return reader.finish();
-    }, path, "", keep_name, &baseline.names);
-    if (!tests) return tests.error();
-    baseline.tests = std::move(*tests);
+    }, path, "", visit, &baseline.names, stopped);
+    if (!read && !stopped) return read.error();
     return baseline;
   }
   if (*first != '{') return could_not_evaluate(path + ": neither a JUnit report nor a suite baseline");
-  BaselineLines lines(path, keep_name);
+  BaselineLines lines(path, visit);
   auto read = files.read_pieces(path, [&](std::string_view piece) { return lines.feed(piece); }, kMaxBaselineBytes);
+  if (lines.stopped()) return lines.take();
   if (!read) return read.error();
   return lines.finish();
+}
+
+Result<Baseline> read_baseline(const Files& files, const std::string& path, const KeepName& keep_name) {
+  Snapshot tests;
+  auto baseline = visit_baseline(files, path, into(tests, keep_name));
+  if (!baseline) return baseline.error();
+  baseline->tests = std::move(tests);
+  return baseline;
 }
 
 namespace {
@@ -355,8 +397,14 @@ Status BaselineWriter::flush() {
 
 Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
   if (!status_) return status_;
-  pending_ += json::serialize(json::array{json::string(id.hex()), seconds, json::string(display)});
-  pending_ += '\n';
+  // ["<identity>", <seconds>, "<display>"]: the identity is hex, the rest serialized as JSON.
+  pending_ += "[\"";
+  pending_ += id.hex();
+  pending_ += "\",";
+  pending_ += json::serialize(json::value(seconds));
+  pending_ += ',';
+  pending_ += json::serialize(json::string_view(display.data(), display.size()));
+  pending_ += "]\n";
   ++written_;
   return pending_.size() >= kWriteChunk ? flush() : status_;
 }

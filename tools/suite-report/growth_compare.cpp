@@ -69,10 +69,13 @@ std::string ConfigKey::artifact_name() const {
 }
 
 TestIdentity TestIdentity::of(std::string_view id) {
-  const std::string digest = sha256_hex(id);  // 64 hex digits: the first 48 are used
-  return {hex_word(std::string_view(digest).substr(0, 16)).value_or(0),
-          hex_word(std::string_view(digest).substr(16, 16)).value_or(0),
-          hex_word(std::string_view(digest).substr(32, 16)).value_or(0)};
+  const Sha256Digest digest = sha256(id);  // 32 bytes: the first 24 are used, as three big-endian words
+  const auto word = [&](std::size_t at) {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < 8; ++i) value = (value << 8) | digest[at + i];
+    return value;
+  };
+  return {word(0), word(8), word(16)};
 }
 
 TestIdentity TestIdentity::unnamed(std::size_t k) {
@@ -81,9 +84,11 @@ TestIdentity TestIdentity::unnamed(std::size_t k) {
 }
 
 std::string TestIdentity::hex() const {
-  char text[49];
-  std::snprintf(text, sizeof text, "%016llx%016llx%016llx", static_cast<unsigned long long>(hi),
-                static_cast<unsigned long long>(lo), static_cast<unsigned long long>(check));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text(48, '0');
+  std::size_t at = 0;
+  for (const std::uint64_t word : {hi, lo, check})
+    for (int shift = 60; shift >= 0; shift -= 4) text[at++] = kHex[(word >> shift) & 0xF];
   return text;
 }
 

@@ -3,6 +3,12 @@
 #include <array>
 #include <cstdint>
 
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define GATEKIT_SHA_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 namespace gatekit {
 
 namespace {
@@ -46,14 +52,65 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
   for (std::size_t i = 0; i < 8; ++i) h[i] += add[i];
 }
 
-}  // namespace
+#ifdef GATEKIT_SHA_X86
+// The same compression with the SHA extensions (Intel's SHA-NI, AMD Zen and later): four rounds
+// per pair of sha256rnds2, the message schedule by sha256msg1/msg2, the state kept as ABEF and
+// CDGH as those instructions want it.
+__attribute__((target("sha,ssse3,sse4.1"))) void compress_x86(std::array<std::uint32_t, 8>& h,
+                                                               const unsigned char* block) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0])), 0xB1);  // CDAB
+  __m128i state1 = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4])), 0x1B);  // EFGH
+  __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);  // ABEF
+  state1 = _mm_blend_epi16(state1, tmp, 0xF0);       // CDGH
+  const __m128i abef = state0, cdgh = state1;
+  __m128i w[4];
+  for (int g = 0; g < 16; ++g) {
+    if (g < 4) w[g] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * g)), byte_swap);
+    __m128i msg = _mm_add_epi32(w[g % 4], _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kRound[4 * g])));
+    state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+    if (g >= 3 && g <= 14) {
+      const __m128i carried = _mm_alignr_epi8(w[g % 4], w[(g + 3) % 4], 4);
+      w[(g + 1) % 4] = _mm_sha256msg2_epu32(_mm_add_epi32(w[(g + 1) % 4], carried), w[g % 4]);
+    }
+    msg = _mm_shuffle_epi32(msg, 0x0E);
+    state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+    if (g >= 1 && g <= 12) w[(g + 3) % 4] = _mm_sha256msg1_epu32(w[(g + 3) % 4], w[g % 4]);
+  }
+  state0 = _mm_add_epi32(state0, abef);
+  state1 = _mm_add_epi32(state1, cdgh);
+  tmp = _mm_shuffle_epi32(state0, 0x1B);       // FEBA
+  state1 = _mm_shuffle_epi32(state1, 0xB1);    // DCHG
+  state0 = _mm_blend_epi16(tmp, state1, 0xF0);  // DCBA
+  state1 = _mm_alignr_epi8(state1, tmp, 8);    // HGFE
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[0]), state0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[4]), state1);
+}
 
-std::string sha256_hex(std::string_view data) {
+bool has_sha_extensions() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+  const bool ssse3 = (c & (1u << 9)) != 0, sse41 = (c & (1u << 19)) != 0;
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0) return false;
+  return ssse3 && sse41 && (b & (1u << 29)) != 0;
+}
+#endif
+
+using Compress = void (*)(std::array<std::uint32_t, 8>&, const unsigned char*);
+
+Compress fastest() {
+#ifdef GATEKIT_SHA_X86
+  if (has_sha_extensions()) return compress_x86;
+#endif
+  return compress;
+}
+
+Sha256Digest digest_with(Compress compress_block, std::string_view data) {
   std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
   std::size_t full = data.size() / 64 * 64;
-  for (std::size_t i = 0; i < full; i += 64) compress(h, bytes + i);
+  for (std::size_t i = 0; i < full; i += 64) compress_block(h, bytes + i);
   // The last partial block, the 0x80 bit, zeros, and the length in bits (big-endian).
   std::array<unsigned char, 128> tail{};
   const std::size_t rest = data.size() - full;
@@ -62,12 +119,33 @@ std::string sha256_hex(std::string_view data) {
   const std::size_t blocks = rest + 9 <= 64 ? 1 : 2;
   const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
   for (std::size_t i = 0; i < 8; ++i) tail[blocks * 64 - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  for (std::size_t b = 0; b < blocks; ++b) compress(h, tail.data() + 64 * b);
+  for (std::size_t b = 0; b < blocks; ++b) compress_block(h, tail.data() + 64 * b);
+  Sha256Digest out{};
+  for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t j = 0; j < 4; ++j) out[4 * i + j] = static_cast<std::uint8_t>(h[i] >> (24 - 8 * j));
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+Sha256Digest sha256_portable(std::string_view data) { return digest_with(compress, data); }
+bool sha256_accelerated() { return fastest() != compress; }
+}  // namespace detail
+
+Sha256Digest sha256(std::string_view data) {
+  static const Compress chosen = fastest();
+  return digest_with(chosen, data);
+}
+
+std::string sha256_hex(std::string_view data) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);
-  for (std::uint32_t word : h)
-    for (int shift = 28; shift >= 0; shift -= 4) out += kHex[(word >> shift) & 0xF];
+  for (const std::uint8_t byte : sha256(data)) {
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xF];
+  }
   return out;
 }
 
