@@ -5,7 +5,6 @@
 #include "gatekit/github.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "status/open_pulls.hpp"
 #include "record/record.hpp"
 
@@ -63,8 +62,7 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
 }  // namespace
 
 std::string default_branch(const Git& git, const std::string& remote) {
-  auto out = git_exec(git, GitCall{{"symbolic-ref", "-q", "--short", "--end-of-options", "refs/remotes/" + remote + "/HEAD"},
-                                   std::nullopt, {}, {}});
+  auto out = git.exec(GitCommand{"symbolic-ref", "-q", "--short"}.argument("the ref", "refs/remotes/" + remote + "/HEAD"));
   if (!out || !out->succeeded()) return "main";
   const std::string name = trim(out->out);
   const std::string prefix = remote + "/";
