@@ -25,11 +25,11 @@ std::optional<std::vector<std::string>> open_pull_heads(Context& context, const 
   auto client_options = github::options_from_environment(context.env);
   const std::string repo = !options.repository.empty() ? options.repository
                                                         : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
-  if (client_options.token.empty() || repo.empty() || !context.make_transport) return std::nullopt;
-  auto transport = context.make_transport();
-  github::Client client(client_options, *transport, context.clock, &context.workflow);
+  if (client_options.token.empty() || repo.empty()) return std::nullopt;
+  auto client = github::connect(context, client_options);
+  if (!client) return std::nullopt;
   std::vector<std::string> heads;
-  for (const auto& pull : value_or_throw(list_open_pulls(client, repo))) heads.push_back(pull.head_sha);
+  for (const auto& pull : value_or_throw(list_open_pulls(*client, repo))) heads.push_back(pull.head_sha);
   return heads;
 }
 

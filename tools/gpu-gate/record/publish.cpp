@@ -36,10 +36,9 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
                          " -f pr=" + (options.pr.empty() ? "<number>" : options.pr));
     return {};
   }
-  if (!context.make_transport) return could_not_evaluate("no HTTP transport to reach GitHub");
-  auto transport = context.make_transport();
-  github::Client client(client_options, *transport, context.clock, &context.workflow);
-  auto numbers = pulls_to_refresh(client, repo, options, commit);
+  auto client = github::connect(context, client_options);
+  if (!client) return client.error();
+  auto numbers = pulls_to_refresh(*client, repo, options, commit);
   if (!numbers)
     return could_not_evaluate("the result was pushed, but the pull requests to refresh were not found: " +
                               numbers.error().message);
@@ -51,7 +50,7 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
   }
   const std::string branch = default_branch(git, options.remote);
   for (const auto& number : *numbers) {
-    if (auto sent = client.dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
+    if (auto sent = client->dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
       return could_not_evaluate("the result was pushed, but CI was not asked to refresh the status: " + sent.error().message);
     context.workflow.log("asked CI to refresh the status: " + options.workflow + " on " + branch +
                          " for pull request " + number);
