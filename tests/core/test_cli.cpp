@@ -145,3 +145,46 @@ TEST_CASE("messages quoting outside text cannot act as workflow commands") {
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: bad name 'a\n\\x3a:error::x'\n");
 }
+
+TEST_CASE("an empty --name= is an empty value, never the next argument (every tool, through the frame)") {
+  struct Parsed {
+    int code;
+    std::string name = "unset", other = "unset";
+    std::vector<std::string> rest;
+  };
+  auto parse = [](std::vector<const char*> argv) {
+    Parsed p;
+    FakeSeams seams;
+    auto context = seams.context();
+    std::ostringstream err;
+    auto* old_err = std::cerr.rdbuf(err.rdbuf());
+    p.code = run_tool(
+        {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
+        [&](CLI::App& app) {
+          app.add_option("--name", p.name, "A name");
+          app.add_option("--other", p.other, "Another");
+          app.add_option("rest", p.rest, "The rest");
+        },
+        pass);
+    std::cerr.rdbuf(old_err);
+    return p;
+  };
+  auto before_an_option = parse({"demo-tool", "--name=", "--other=x"});
+  CHECK(before_an_option.code == 0);
+  CHECK(before_an_option.name.empty());
+  CHECK(before_an_option.other == "x");
+  auto before_a_positional = parse({"demo-tool", "--name=", "HEAD"});
+  CHECK(before_a_positional.code == 0);
+  CHECK(before_a_positional.name.empty());
+  CHECK(before_a_positional.rest == std::vector<std::string>{"HEAD"});
+  auto last = parse({"demo-tool", "--other=", "--name=n"});
+  CHECK(last.code == 0);
+  CHECK(last.other.empty());
+  CHECK(last.name == "n");
+  // A value with '=' in it and the arguments after `--` are left as they are.
+  auto kept = parse({"demo-tool", "--name=a=", "--", "--other="});
+  CHECK(kept.code == 0);
+  CHECK(kept.name == "a=");
+  CHECK(kept.other == "unset");
+  CHECK(kept.rest == std::vector<std::string>{"--other="});
+}

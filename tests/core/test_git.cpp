@@ -336,3 +336,90 @@ TEST_CASE("push and fetch custom ref namespaces through a real remote") {
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message.find("git push --porcelain --end-of-options nowhere main failed") == 0);
 }
+
+// ---- the public command API --------------------------------------------------------------
+
+// Only a literal makes a GitWord: a std::string or a char pointer (outside data) cannot.
+static_assert(std::is_constructible_v<GitWord, const char (&)[6]>);
+static_assert(!std::is_constructible_v<GitWord, std::string>);
+static_assert(!std::is_constructible_v<GitWord, std::string_view>);
+static_assert(!std::is_constructible_v<GitWord, const char*>);
+
+TEST_CASE("GitCommand: fixed words, then --end-of-options before the first value, then -- before paths") {
+  using V = std::vector<std::string>;
+  const auto sha = std::string(40, 'b');
+  CHECK(GitCommand{"log", "-1", "--format=%H %T"}.option("--skip=", 2).revision("main", "^{commit}").paths({}).args() ==
+        V{"log", "-1", "--format=%H %T", "--skip=2", "--end-of-options", "main^{commit}", "--"});
+  CHECK(GitCommand{"diff", "--raw"}.range("a", "HEAD~1", true).paths({"-x", "sp ace"}).args() ==
+        V{"diff", "--raw", "--end-of-options", "a...HEAD~1", "--", "-x", "sp ace"});
+  CHECK(GitCommand{"push"}.option("--force-with-lease=", "refs/r/x:" + sha).argument("the remote", "origin").argument("the refspec", ":refs/r/x").args() ==
+        V{"push", "--force-with-lease=refs/r/x:" + sha, "--end-of-options", "origin", ":refs/r/x"});
+  CHECK(GitCommand{"update-ref", "-m", "why"}.argument("the ref", "refs/r/x").argument("the commit", sha).words({""}).args() ==
+        V{"update-ref", "-m", "why", "--end-of-options", "refs/r/x", sha, ""});
+  // An object name cannot be an option: it needs no --end-of-options.
+  CHECK(GitCommand{"commit-tree"}.object(sha).args() == V{"commit-tree", sha});
+  CHECK(GitCommand{"status"}.problem().ok());
+}
+
+TEST_CASE("GitCommand: a hostile value is the command's problem, and nothing runs") {
+  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> { return ProcessResult{}; });
+  Git git(runner, "/repo");
+  const std::string evil = "--upload-pack=touch PWNED;";
+  const std::vector<std::pair<GitCommand, std::string>> cases{
+      {GitCommand{"log"}.revision(evil), "revision '--upload-pack=touch PWNED;' starts with '-': git would read it as an option"},
+      {GitCommand{"diff"}.range("main", evil, false), "revision '--upload-pack=touch PWNED;' starts with '-': git would read it as an option"},
+      {GitCommand{"ls-remote"}.argument("the remote", evil), "the remote '--upload-pack=touch PWNED;' starts with '-': git would read it as an option"},
+      {GitCommand{"ls-remote"}.argument("the ref pattern", ""), "the ref pattern is empty"},
+      {GitCommand{"log"}.option("--skip=", "1\n--output=x"), "the value of --skip= '1\\x0a--output=x' contains a control character"},
+      {GitCommand{"commit-tree"}.object(evil), "not an object name: '--upload-pack=touch PWNED;'"},
+      {GitCommand{"ls-files"}.paths({std::string("a\0b", 3)}), "the path 'a\\x00b' contains a NUL byte"},
+      // The first problem is the one reported.
+      {GitCommand{"fetch"}.argument("the remote", "-o").revision(evil), "the remote '-o' starts with '-': git would read it as an option"},
+  };
+  for (const auto& [command, message] : cases) {
+    INFO(message);
+    REQUIRE_FALSE(command.problem().ok());
+    CHECK(command.problem().error().message == message);
+    CHECK(command.problem().error().kind == ErrorKind::could_not_evaluate);
+    auto ran = git.exec(command);
+    REQUIRE_FALSE(ran.ok());
+    CHECK(ran.error().message == message);
+    CHECK(git.run(command).error().message == message);
+  }
+  CHECK(runner.calls.empty());
+}
+
+TEST_CASE("Git::run and Git::exec on a real repository: hostile paths stay paths, input and environment reach git") {
+  testing::TempDir tmp;
+  sh(tmp.path(),
+     "git init -q -b main . && echo a > ./--output=PWNED && echo b > ./-rf && "
+     "git add -- --output=PWNED -rf && git commit -qm one");
+  SystemProcessRunner runner;
+  Git git(runner, tmp.path());
+  // Files named like options are listed as paths; git writes nothing.
+  auto listed = git.run(GitCommand{"ls-files", "-z"}.paths({"--output=PWNED", "-rf"}));
+  REQUIRE(listed.ok());
+  CHECK(*listed == std::string("--output=PWNED\0-rf\0", 19));
+  auto logged = git.run(GitCommand{"log", "--format=%s"}.revision("HEAD").paths({"--output=PWNED"}));
+  REQUIRE(logged.ok());
+  CHECK(*logged == "one\n");
+  // A revision that is an option runs nothing, so git writes no file called PWNED.
+  CHECK_FALSE(git.run(GitCommand{"log"}.revision("--output=PWNED2")).ok());
+  CHECK_FALSE(std::filesystem::exists(tmp / "PWNED2"));
+  // Standard input and environment.
+  auto hashed = git.run(GitCommand{"hash-object", "--stdin"}.input("hello\n"));
+  REQUIRE(hashed.ok());
+  CHECK(*hashed == "ce013625030ba8dba906f756967f9e9ca394464a\n");
+  auto ident = git.run(GitCommand{"var", "GIT_AUTHOR_IDENT"}.env("GIT_AUTHOR_NAME", "Gate Keeper").env("GIT_AUTHOR_EMAIL", "g@k"));
+  REQUIRE(ident.ok());
+  CHECK(ident->starts_with("Gate Keeper <g@k> "));
+  // exec returns git's result whatever its exit code; run turns a failure into an error
+  // naming the command (a path with a control character quoted) and quoting git's stderr.
+  auto missing = git.exec(GitCommand{"ls-files", "--error-unmatch"}.paths({"no\nsuch"}));
+  REQUIRE(missing.ok());
+  CHECK(missing->exit_code == 1);
+  auto failed = git.run(GitCommand{"ls-files", "--error-unmatch"}.paths({"no\nsuch"}));
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.error().kind == ErrorKind::could_not_evaluate);
+  CHECK(failed.error().message.starts_with("git ls-files --error-unmatch -- 'no\\x0asuch' failed (exit code 1): error: pathspec"));
+}

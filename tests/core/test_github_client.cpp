@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/github_json.hpp"
 #include "gatekit/version.hpp"
 
@@ -514,4 +515,67 @@ TEST_CASE("github client: the libcurl to load comes from the given environment")
   const auto& error = std::get<TransportError>(answer);
   CHECK(error.kind == TransportErrorKind::other);
   CHECK(error.message.rfind("/nonexistent/libcurl-for-test.so could not be loaded: ", 0) == 0);
+}
+
+namespace {
+
+// A connection the client owns: what it sent is kept where the test can read it.
+class SharedLogTransport final : public HttpTransport {
+ public:
+  explicit SharedLogTransport(std::shared_ptr<std::vector<HttpRequest>> seen) : seen_(std::move(seen)) {}
+  std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
+    seen_->push_back(request);
+    HttpResponse r;
+    r.status = 200;
+    r.body = "[]";
+    r.headers = {{"content-type", "application/json"}};
+    return r;
+  }
+
+ private:
+  std::shared_ptr<std::vector<HttpRequest>> seen_;
+};
+
+}  // namespace
+
+TEST_CASE("github connect: the client from the Context's environment, transport, clock and workflow") {
+  FakeSeams seams;
+  seams.env.set("GITHUB_API_URL", "https://ghe.example/api/v3/");
+  seams.env.set("GITHUB_TOKEN", "s3cret-token");
+  auto seen = std::make_shared<std::vector<HttpRequest>>();
+  int connections = 0;
+  seams.make_transport = [&] {
+    ++connections;
+    return std::make_unique<SharedLogTransport>(seen);
+  };
+  auto context = seams.context();
+  auto client = connect(context);
+  REQUIRE(client.ok());
+  CHECK(connections == 1);
+  CHECK(seams.workflow.masked == std::vector<std::string>{"s3cret-token"});
+  // The client owns its connection: it outlives the Result it came in.
+  Client kept = std::move(client).value();
+  REQUIRE(kept.list_statuses("o/r", std::string(40, 'a')).ok());
+  REQUIRE(seen->size() == 1);
+  CHECK((*seen)[0].url.starts_with("https://ghe.example/api/v3/repos/o/r/commits/"));
+  CHECK(header((*seen)[0], "Authorization") == "Bearer s3cret-token");
+  // Options the caller adjusted are the ones used.
+  auto options = options_from_environment(seams.env, "explicit-token");
+  auto adjusted = connect(context, options);
+  REQUIRE(adjusted.ok());
+  REQUIRE(adjusted->list_statuses("o/r", std::string(40, 'b')).ok());
+  CHECK(header((*seen)[1], "Authorization") == "Bearer explicit-token");
+}
+
+TEST_CASE("github connect refuses a Context without a transport: could not evaluate, never a crash") {
+  FakeSeams seams;
+  seams.env.set("GITHUB_TOKEN", "t");
+  auto context = seams.context();
+  auto client = connect(context);
+  REQUIRE_FALSE(client.ok());
+  CHECK(client.error().kind == ErrorKind::could_not_evaluate);
+  CHECK(client.error().message == "no HTTP transport to reach GitHub");
+  seams.make_transport = [] { return std::unique_ptr<HttpTransport>(); };
+  auto none = seams.context();
+  CHECK(connect(none).error().message == "no HTTP transport to reach GitHub");
 }

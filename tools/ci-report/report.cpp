@@ -79,8 +79,7 @@ History read_history(const Options& o, const Window& w, Context& ctx) {
   if (repo.empty()) fail_bad_input("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY");
   auto options = github::options_from_environment(ctx.env);
   options.total_budget = std::chrono::milliseconds(std::int64_t{o.api_budget_s} * 1000);
-  auto transport = ctx.make_transport();
-  github::Client client(options, *transport, ctx.clock, &ctx.workflow);
+  auto client = value_or_throw(github::connect(ctx, options));
   GatherPlan plan{repo,
                   or_default(o.workflows, {"cpu-tests.yml", "gpu-tests.yml"}),
                   w.since - std::int64_t{o.lookback_days} * kDay,

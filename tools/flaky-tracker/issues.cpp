@@ -190,9 +190,7 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   std::vector<Batch> runs = journal.runs;
   runs.push_back(this_run(o, ctx));
   const Batch& current = runs.back();
-  if (!ctx.make_transport) fail_could_not_evaluate("no HTTP transport");
-  auto transport = ctx.make_transport();
-  github::Client client(client_options(o, ctx), *transport, ctx.clock, &ctx.workflow);
+  auto client = value_or_throw(github::connect(ctx, client_options(o, ctx)));
   auto store = make_github_issue_store(client, repo);
   const Rules rules{o.close_after_greens, o.close_after_absences};
   auto creators = creators_of(o, client, ctx);

@@ -35,8 +35,7 @@ github::ClientOptions client_options(const Options& options, const Environment& 
 
 ExitCode run_call(const Options& options, Context& context) {
   const auto call = value_or_throw(build_call(options, read_input(options.input, context)));
-  auto transport = context.make_transport();
-  github::Client client(client_options(options, context.env), *transport, context.clock, &context.workflow);
+  auto client = value_or_throw(github::connect(context, client_options(options, context.env)));
   auto result = github::request(client, call.method, call.path, call.body, options.paginate);
   const auto value = value_or_throw(std::move(result));
   if (!value.is_null()) context.out << inert_json(value) << '\n';

@@ -8,7 +8,6 @@
 #include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "run/markers.hpp"
 #include "record/record.hpp"
 
@@ -62,7 +61,7 @@ void check_remote(const std::string& remote) {
 }
 
 Result<std::vector<std::string>> config_values(const Git& git, const std::string& key) {
-  auto result = git_exec(git, GitCall{{"config", "--get-all", "--end-of-options", key}, std::nullopt, {}, {}});
+  auto result = git.exec(GitCommand{"config", "--get-all"}.argument("the config key", key));
   if (!result) return result.error();
   if (result->exit_code == 1 && result->signal == 0) return std::vector<std::string>{};  // unset
   if (!result->succeeded()) return could_not_evaluate("git config --get-all " + key + " failed: " + trim(result->err));

@@ -42,9 +42,12 @@ LegView list_legs(Context& context) {
     return view;
   }
   options.budget = std::chrono::milliseconds(60'000);  // one aggregator step; retries included
-  auto transport = context.make_transport();
-  github::Client client(options, *transport, context.clock, &context.workflow);
-  auto jobs = client.list_run_jobs(*repo, *run_id);
+  auto client = github::connect(context, options);
+  if (!client) {
+    view.unavailable_reason = client.error().message;
+    return view;
+  }
+  auto jobs = client->list_run_jobs(*repo, *run_id);
   if (!jobs) {
     view.unavailable_reason = "jobs API: " + jobs.error().message;
     return view;

@@ -81,8 +81,7 @@ ChangeListing pull_request_listing(const Options& o, const EventInfo& event, Dif
   options.total_budget = options.budget;  // the pull request and every page of files together
   if (!options.token.empty() && !event.repo.empty()) {
     // The client masks the token through the workflow.
-    auto transport = ctx.make_transport();
-    github::Client client(options, *transport, ctx.clock, &ctx.workflow);
+    auto client = value_or_throw(github::connect(ctx, options));
     return make_api_source(client, event.repo, number)->list();
   }
   if (!event.base_sha.empty() && !event.head_sha.empty()) {

@@ -77,8 +77,7 @@ ExitCode find_baseline(const Options& options, Context& context, const ConfigKey
   auto client_options = github::options_from_environment(context.env);
   client_options.budget = std::chrono::seconds(options.api_budget_s);
   client_options.total_budget = std::chrono::seconds(options.api_budget_s);
-  auto transport = context.make_transport();
-  github::Client client(client_options, *transport, context.clock, &context.workflow);
+  auto client = value_or_throw(github::connect(context, client_options));
   const auto artifact = key.artifact_name();
   context.workflow.set_output("artifact", artifact);
   context.workflow.set_output("key", key.text());

@@ -9,7 +9,6 @@
 #include "gatekit/github.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "gpu-gate.hpp"
 #include "status/open_pulls.hpp"
 #include "record/prune_decide.hpp"
@@ -26,11 +25,11 @@ std::optional<std::vector<std::string>> open_pull_heads(Context& context, const 
   auto client_options = github::options_from_environment(context.env);
   const std::string repo = !options.repository.empty() ? options.repository
                                                         : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
-  if (client_options.token.empty() || repo.empty() || !context.make_transport) return std::nullopt;
-  auto transport = context.make_transport();
-  github::Client client(client_options, *transport, context.clock, &context.workflow);
+  if (client_options.token.empty() || repo.empty()) return std::nullopt;
+  auto client = github::connect(context, client_options);
+  if (!client) return std::nullopt;
   std::vector<std::string> heads;
-  for (const auto& pull : value_or_throw(list_open_pulls(client, repo))) heads.push_back(pull.head_sha);
+  for (const auto& pull : value_or_throw(list_open_pulls(*client, repo))) heads.push_back(pull.head_sha);
   return heads;
 }
 
@@ -55,22 +54,19 @@ std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& 
 void delete_here(const Git& git, const std::vector<GateRecord>& records) {
   std::string commands;
   for (const auto& r : records) commands += "delete " + r.ref + " " + r.record_commit + "\n";
-  if (!commands.empty()) value_or_throw(git_output(git, GitCall{{"update-ref", "--stdin"}, commands, {}, {}}));
+  if (!commands.empty()) value_or_throw(git.run(GitCommand{"update-ref", "--stdin"}.input(commands)));
 }
 
 // Each remote deletion is leased on the object seen, so a result pushed meanwhile stays.
 void delete_on_remote(const Git& git, const std::string& remote, const std::vector<GateRecord>& published) {
   for (std::size_t start = 0; start < published.size(); start += kRefsPerPush) {
-    std::vector<std::string> args{"push", "--porcelain"};
-    std::vector<std::string> specs;
-    for (std::size_t i = start; i < std::min(published.size(), start + kRefsPerPush); ++i) {
-      args.push_back("--force-with-lease=" + published[i].ref + ":" + published[i].record_commit);
-      specs.push_back(":" + published[i].ref);
-    }
-    args.emplace_back("--end-of-options");
-    args.push_back(remote);
-    args.insert(args.end(), specs.begin(), specs.end());
-    value_or_throw(git_output(git, std::move(args)));
+    const std::size_t end = std::min(published.size(), start + kRefsPerPush);
+    GitCommand push{"push", "--porcelain"};
+    for (std::size_t i = start; i < end; ++i)
+      push.option("--force-with-lease=", published[i].ref + ":" + published[i].record_commit);
+    push.argument("the remote", remote);
+    for (std::size_t i = start; i < end; ++i) push.argument("the refspec", ":" + published[i].ref);
+    value_or_throw(git.run(push));
   }
 }
 
@@ -98,8 +94,7 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
   Git git(context.processes, options.repo_dir);
   const std::string ns = config.namespace_;
   // Mirror the remote's results first, so the published half below is the remote's.
-  value_or_throw(git_output(git, {"fetch", "--quiet", "--prune", "--no-tags", "--end-of-options", options.remote,
-                                  "+refs/" + ns + "/*:refs/" + ns + "/*"}));
+  throw_if_error(git.fetch(options.remote, {"+refs/" + ns + "/*:refs/" + ns + "/*"}, {.prune = true}));
   std::vector<std::string> rejected;
   const auto records = value_or_throw(read_records(git, ns, &rejected));
   for (const auto& line : rejected) context.workflow.log("left alone (not a result gpu-gate can read): " + line);

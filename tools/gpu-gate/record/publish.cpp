@@ -5,7 +5,6 @@
 #include "gatekit/github.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "status/open_pulls.hpp"
 #include "record/record.hpp"
 
@@ -37,10 +36,9 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
                          " -f pr=" + (options.pr.empty() ? "<number>" : options.pr));
     return {};
   }
-  if (!context.make_transport) return could_not_evaluate("no HTTP transport to reach GitHub");
-  auto transport = context.make_transport();
-  github::Client client(client_options, *transport, context.clock, &context.workflow);
-  auto numbers = pulls_to_refresh(client, repo, options, commit);
+  auto client = github::connect(context, client_options);
+  if (!client) return client.error();
+  auto numbers = pulls_to_refresh(*client, repo, options, commit);
   if (!numbers)
     return could_not_evaluate("the result was pushed, but the pull requests to refresh were not found: " +
                               numbers.error().message);
@@ -52,7 +50,7 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
   }
   const std::string branch = default_branch(git, options.remote);
   for (const auto& number : *numbers) {
-    if (auto sent = client.dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
+    if (auto sent = client->dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
       return could_not_evaluate("the result was pushed, but CI was not asked to refresh the status: " + sent.error().message);
     context.workflow.log("asked CI to refresh the status: " + options.workflow + " on " + branch +
                          " for pull request " + number);
@@ -63,8 +61,7 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
 }  // namespace
 
 std::string default_branch(const Git& git, const std::string& remote) {
-  auto out = git_exec(git, GitCall{{"symbolic-ref", "-q", "--short", "--end-of-options", "refs/remotes/" + remote + "/HEAD"},
-                                   std::nullopt, {}, {}});
+  auto out = git.exec(GitCommand{"symbolic-ref", "-q", "--short"}.argument("the ref", "refs/remotes/" + remote + "/HEAD"));
   if (!out || !out->succeeded()) return "main";
   const std::string name = trim(out->out);
   const std::string prefix = remote + "/";

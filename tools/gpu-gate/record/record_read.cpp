@@ -3,7 +3,6 @@
 #include <charconv>
 
 #include "gatekit/text.hpp"
-#include "git_command.hpp"
 #include "record/record.hpp"
 
 namespace gatekit::gpu_gate {
@@ -15,8 +14,10 @@ using Listed = ResultRef;
 // to be read for refs whose tree is not asked about.
 Result<std::vector<Listed>> list_refs(Git& git, const std::string& ns, std::vector<std::string>* rejected) {
   if (auto ok = valid_namespace(ns); !ok) return ok.error();
-  auto out = git_output(git, {"for-each-ref", "--format=%(objectname) %(refname)", "--end-of-options",
-                              "refs/" + ns, "refs/" + ns + "-mine", "refs/" + ns + "-nogpu"});
+  auto out = git.run(GitCommand{"for-each-ref", "--format=%(objectname) %(refname)"}
+                         .argument("the ref pattern", "refs/" + ns)
+                         .argument("the ref pattern", "refs/" + ns + "-mine")
+                         .argument("the ref pattern", "refs/" + ns + "-nogpu"));
   if (!out) return out.error();
   std::vector<Listed> listed;
   for (const auto& line : split_lines(*out)) {
@@ -43,7 +44,7 @@ std::string object_list(const std::vector<Listed>& listed) {
 // `<object> <type> <size>` for each; objects that are not small commits are rejected, so
 // the read below never holds more than kMaxRecordBytes (plus headers) per record.
 Result<std::vector<Listed>> keep_small_commits(Git& git, std::vector<Listed> listed, std::vector<std::string>* rejected) {
-  auto out = git_output(git, GitCall{{"cat-file", "--batch-check"}, object_list(listed), {}, {}});
+  auto out = git.run(GitCommand{"cat-file", "--batch-check"}.input(object_list(listed)));
   if (!out) return out.error();
   const auto lines = split_lines(*out);
   if (lines.size() != listed.size()) return could_not_evaluate("git cat-file --batch-check answered " + std::to_string(lines.size()) + " lines for " + std::to_string(listed.size()) + " objects");
@@ -105,7 +106,7 @@ Result<GateRecord> record_of(const Listed& entry, std::string_view object) {
 }
 
 Result<std::vector<GateRecord>> read_messages(Git& git, const std::vector<Listed>& listed, std::vector<std::string>* rejected) {
-  auto out = git_output(git, GitCall{{"cat-file", "--batch"}, object_list(listed), {}, {}});
+  auto out = git.run(GitCommand{"cat-file", "--batch"}.input(object_list(listed)));
   if (!out) return out.error();
   std::vector<GateRecord> records;
   std::string_view rest = *out;

@@ -5,7 +5,6 @@
 #include <system_error>
 
 #include "gatekit/text.hpp"
-#include "git_command.hpp"
 #include "record/record.hpp"
 
 namespace gatekit::gpu_gate {
@@ -15,7 +14,7 @@ namespace {
 constexpr char kSeparator = '\x1f';
 // %H %G? %GT %GK %GS: the principal last, so that whatever the allowed-signers file calls a
 // signer cannot shift the other fields.
-constexpr const char* kFormat = "--format=%H%x1f%G?%x1f%GT%x1f%GK%x1f%GS";
+constexpr char kFormat[] = "--format=%H%x1f%G?%x1f%GT%x1f%GK%x1f%GS";
 
 // A copy of the allowed-signers text where git can read it, removed when it goes out of scope.
 class TempSignersFile {
@@ -198,15 +197,14 @@ Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, File
   TempSignersFile signers;
   TempSignersFile revoked_file("gatekit-revoked-keys-");
   if (auto written = files.write(signers.path(), allowed_signers); !written) return written.error();
-  GitCall call;
-  call.args = {"-c", "gpg.ssh.allowedSignersFile=" + signers.path().string()};
+  GitCommand log{"-c"};
+  log.option("gpg.ssh.allowedSignersFile=", signers.path().string());
   if (revoked) {
     if (auto written = files.write(revoked_file.path(), *revoked); !written) return written.error();
-    call.args.insert(call.args.end(), {"-c", "gpg.ssh.revocationFile=" + revoked_file.path().string()});
+    log.words({"-c"}).option("gpg.ssh.revocationFile=", revoked_file.path().string());
   }
-  call.args.insert(call.args.end(), {"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat});
-  call.stdin_data = revisions;
-  auto out = git_output(git, call);
+  log.words({"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat}).input(revisions);
+  auto out = git.run(log);
   if (!out) return out.error();
   auto verdicts = parse_signature_log(*out);
   if (!verdicts) return verdicts.error();

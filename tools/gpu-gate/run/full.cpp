@@ -9,7 +9,6 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "record/record.hpp"
 #include "run/test_map.hpp"
 #include "run/worktree.hpp"
@@ -62,8 +61,8 @@ void report_violations(Workflow& workflow, const std::vector<ScopeViolation>& vi
 // The map belongs to this machine: an untracked map that git does not ignore would make the
 // next run refuse the tree as dirty.
 void warn_unless_ignored(const Git& git, Workflow& workflow, const std::string& map_path) {
-  auto ignored = git_exec(git, GitCall{{"check-ignore", "-q", "--", map_path}, std::nullopt, {}, {}});
-  auto tracked = git_exec(git, GitCall{{"ls-files", "--error-unmatch", "--", map_path}, std::nullopt, {}, {}});
+  auto ignored = git.exec(GitCommand{"check-ignore", "-q"}.paths({map_path}));
+  auto tracked = git.exec(GitCommand{"ls-files", "--error-unmatch"}.paths({map_path}));
   if (!ignored || !tracked || ignored->exit_code == 0 || tracked->exit_code == 0) return;
   workflow.annotate({Severity::warning,
                      "the test map " + map_path + " is neither ignored nor committed: add it to .gitignore (or "

@@ -9,7 +9,6 @@
 #include "gatekit/text.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "gpu-gate.hpp"
 #include "record/publish.hpp"
 #include "run/run_pass.hpp"
@@ -27,7 +26,7 @@ struct Head {
 };
 
 Head head_of(const Git& git) {
-  const std::string line = trim(value_or_throw(git_output(git, {"log", "-1", "--format=%H %T", "--end-of-options", "HEAD^{commit}", "--"})));
+  const std::string line = trim(value_or_throw(git.run(GitCommand{"log", "-1", "--format=%H %T"}.revision("HEAD", "^{commit}").paths({}))));
   if (line.size() != 81 || !is_object_name(line.substr(0, 40)) || !is_object_name(line.substr(41)))
     fail_could_not_evaluate("unexpected git log output for HEAD: " + quote_for_message(line));
   return {line.substr(0, 40), line.substr(41)};

@@ -4,7 +4,6 @@
 #include <random>
 
 #include "gatekit/text.hpp"
-#include "git_command.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
@@ -25,7 +24,7 @@ std::vector<std::string> split_nul(std::string_view text) {
 }  // namespace
 
 Result<std::vector<std::string>> uncommitted_files(const Git& git) {
-  auto out = git_output(git, {"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"});
+  auto out = git.run(GitCommand{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"});
   if (!out) return out.error();
   std::vector<std::string> files;
   for (const auto& entry : split_nul(*out)) {
@@ -57,7 +56,7 @@ GateWorktree::GateWorktree(const Git& git, const std::string& commit) : git_(git
   if (folder_.empty()) fail_could_not_evaluate("cannot create a temporary folder for the worktree");
   tree_ = folder_ / "tree";
   if (auto ok = check_revision(commit); !ok) fail(ok.error());
-  auto added = git_output(git_, {"worktree", "add", "--detach", "--quiet", "--end-of-options", tree_.string(), commit});
+  auto added = git_.run(GitCommand{"worktree", "add", "--detach", "--quiet"}.argument("the worktree", tree_.string()).revision(commit));
   if (!added) {
     std::error_code ec;
     std::filesystem::remove_all(folder_, ec);
@@ -66,10 +65,10 @@ GateWorktree::GateWorktree(const Git& git, const std::string& commit) : git_(git
 }
 
 GateWorktree::~GateWorktree() {
-  (void)git_output(git_, {"worktree", "remove", "--force", "--end-of-options", tree_.string()});
+  (void)git_.run(GitCommand{"worktree", "remove", "--force"}.argument("the worktree", tree_.string()));
   std::error_code ec;
   std::filesystem::remove_all(folder_, ec);
-  (void)git_output(git_, {"worktree", "prune"});
+  (void)git_.run(GitCommand{"worktree", "prune"});
 }
 
 }  // namespace gatekit::gpu_gate

@@ -8,7 +8,6 @@
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -23,9 +22,9 @@ std::string default_base(const Git& git) {
 // Commits since the merge base, then uncommitted changes, then untracked files.
 std::vector<FileChange> the_change(const Git& git, const std::string& base) {
   auto changes = value_or_throw(git.diff(base, "HEAD", /*three_dot=*/true));
-  auto uncommitted = value_or_throw(git_output(git, {"diff", "--name-status", "-z", "-M", "HEAD", "--"}));
+  auto uncommitted = value_or_throw(git.run(GitCommand{"diff", "--name-status", "-z", "-M", "HEAD"}.paths({})));
   for (auto& change : value_or_throw(parse_name_status_z(uncommitted))) changes.push_back(std::move(change));
-  auto untracked = value_or_throw(git_output(git, {"ls-files", "-z", "--others", "--exclude-standard"}));
+  auto untracked = value_or_throw(git.run(GitCommand{"ls-files", "-z", "--others", "--exclude-standard"}));
   for (std::size_t start = 0; start < untracked.size();) {
     auto end = untracked.find('\0', start);
     if (end == std::string::npos) end = untracked.size();

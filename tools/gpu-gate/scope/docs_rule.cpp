@@ -6,7 +6,6 @@
 #include <deque>
 
 #include "gatekit/text.hpp"
-#include "git_command.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
@@ -136,7 +135,7 @@ bool DocsRule::is_docs_change(std::string_view path, std::string_view old_mode, 
 
 Result<std::vector<TreeLink>> tree_links(const Git& git, const std::string& commit) {
   if (auto ok = check_revision(commit); !ok) return ok.error();
-  auto listing = git_output(git, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit + "^{tree}"});
+  auto listing = git.run(GitCommand{"ls-tree", "-r", "-z", "--full-tree"}.revision(commit, "^{tree}"));
   if (!listing) return listing.error();
   std::vector<TreeLink> links;
   std::string objects;
@@ -153,7 +152,7 @@ Result<std::vector<TreeLink>> tree_links(const Git& git, const std::string& comm
     objects += entry.substr(object_start + 1, tab - object_start - 1) + "\n";
   }
   if (links.empty()) return links;
-  auto blobs = git_output(git, GitCall{{"cat-file", "--batch"}, objects, {}, {}});
+  auto blobs = git.run(GitCommand{"cat-file", "--batch"}.input(objects));
   if (!blobs) return blobs.error();
   // "<object> blob <size>\n<content>\n" per link, in order.
   std::size_t at = 0;
@@ -185,8 +184,9 @@ Result<ChangeVerdict> classify_change(const Git& git, const DocsRule& docs, cons
                                       const std::string& to, bool three_dot) {
   for (const auto* rev : {&from, &to})
     if (auto ok = check_revision(*rev); !ok) return ok.error();
-  auto out = git_output(git, {"-c", "core.quotePath=true", "diff", "--raw", "--no-renames", "--no-ext-diff",
-                              "--end-of-options", from + (three_dot ? "..." : "..") + to, "--"});
+  auto out = git.run(GitCommand{"-c", "core.quotePath=true", "diff", "--raw", "--no-renames", "--no-ext-diff"}
+                         .range(from, to, three_dot)
+                         .paths({}));
   if (!out) return out.error();
   ChangeVerdict verdict;
   std::set<std::string> code;

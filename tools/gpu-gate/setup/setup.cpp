@@ -3,7 +3,6 @@
 #include "common.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "gpu-gate.hpp"
 #include "setup/setup_plan.hpp"
 
@@ -12,6 +11,18 @@ namespace {
 
 // What setup added is remembered here, so --undo removes exactly that.
 std::string added_key(const std::string& remote) { return "gatekit-gpu-gate." + remote + ".added"; }
+
+GitCommand config_add(const std::string& key, const std::string& value) {
+  GitCommand command{"config", "--add"};
+  command.argument("the config key", key).argument("the config value", value);
+  return command;
+}
+
+GitCommand config_unset(const std::string& key, const std::string& value) {
+  GitCommand command{"config", "--fixed-value", "--unset-all"};
+  command.argument("the config key", key).argument("the config value", value);
+  return command;
+}
 
 RemoteSettings read_settings(const Git& git, const std::string& remote) {
   auto url = config_values(git, "remote." + remote + ".url");
@@ -28,21 +39,20 @@ void apply(const Git& git, const std::string& remote, const ConfigChange& change
   const std::string key = "remote." + remote + "." + change.key;
   const std::string marker = change.key + " " + change.value;
   if (change.add) {
-    value_or_throw(git_output(git, {"config", "--add", "--end-of-options", key, change.value}));
-    value_or_throw(git_output(git, {"config", "--add", "--end-of-options", added_key(remote), marker}));
+    value_or_throw(git.run(config_add(key, change.value)));
+    value_or_throw(git.run(config_add(added_key(remote), marker)));
     return;
   }
   // git unsets every copy of a value or none: all go, and the copies a person added come back.
-  value_or_throw(git_output(git, {"config", "--fixed-value", "--unset-all", "--end-of-options", key, change.value}));
+  value_or_throw(git.run(config_unset(key, change.value)));
   for (int i = 0; i < change.keep; ++i)
-    value_or_throw(git_output(git, {"config", "--add", "--end-of-options", key, change.value}));
-  auto gone = git_exec(git, GitCall{{"config", "--fixed-value", "--unset-all", "--end-of-options", added_key(remote), marker},
-                                    std::nullopt, {}, {}});
+    value_or_throw(git.run(config_add(key, change.value)));
+  auto gone = git.exec(config_unset(added_key(remote), marker));
   if (!gone) fail(gone.error());
 }
 
 bool detached_head(const Git& git) {
-  auto result = git_exec(git, GitCall{{"symbolic-ref", "-q", "HEAD"}, std::nullopt, {}, {}});
+  auto result = git.exec(GitCommand{"symbolic-ref", "-q", "HEAD"});
   return result && result->exit_code == 1 && result->signal == 0;
 }
 

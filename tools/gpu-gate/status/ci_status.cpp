@@ -14,7 +14,6 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "scope/docs_rule.hpp"
-#include "git_command.hpp"
 #include "status/merge_group.hpp"
 #include "status/posting_mode.hpp"
 #include "status/post.hpp"
@@ -84,10 +83,10 @@ std::optional<std::string> base_file(const Git& git, const std::string& base_rev
   if (path.empty() || path.front() == '/' || path.find('\n') != std::string::npos)
     fail_bad_input("not a path in the repository: " + quote_for_message(path));
   const std::string object = base_rev + ":" + path;
-  auto exists = git_exec(git, GitCall{{"cat-file", "-e", "--end-of-options", object}, std::nullopt, {}, {}});
+  auto exists = git.exec(GitCommand{"cat-file", "-e"}.argument("the object", object));
   if (!exists) fail(exists.error());
   if (!exists->succeeded()) return std::nullopt;
-  return value_or_throw(git_output(git, {"cat-file", "blob", "--end-of-options", object}));
+  return value_or_throw(git.run(GitCommand{"cat-file", "blob"}.argument("the object", object)));
 }
 
 Config base_config(const Git& git, const std::string& base_rev, const CiStatusOptions& o) {
@@ -202,8 +201,7 @@ CiStatusOptions with_merge_group(const CiStatusOptions& options) {
 void check_built_on(const Git& git, const QueueRef& queue, const std::string& group, const std::string& branch) {
   bool descends = value_or_throw(git.has_commit(queue.base_commit));
   if (descends) {
-    auto built_on = git_exec(git, GitCall{{"merge-base", "--is-ancestor", "--end-of-options", queue.base_commit, group},
-                                          std::nullopt, {}, {}});
+    auto built_on = git.exec(GitCommand{"merge-base", "--is-ancestor"}.revision(queue.base_commit).revision(group));
     if (!built_on) fail(built_on.error());
     if (!built_on->succeeded() && (built_on->signal != 0 || built_on->exit_code != 1))
       fail_could_not_evaluate("git merge-base --is-ancestor " + queue.base_commit + " " + group + ": " +

@@ -61,9 +61,9 @@ Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string
   if (auto ok = check_target(repository, sha); !ok) return ok.error();
   auto options = github::options_from_environment(context.env);
   if (options.token.empty()) return bad_input("reading the statuses of " + sha + " needs a token: set GITHUB_TOKEN");
-  auto transport = context.make_transport();
-  github::Client client(options, *transport, context.clock, &context.workflow);
-  auto statuses = client.list_statuses(repository, sha);
+  auto client = github::connect(context, options);
+  if (!client) return client.error();
+  auto statuses = client->list_statuses(repository, sha);
   if (!statuses) {
     Error failure = statuses.error();
     failure.message = "could not read the statuses already posted: " + failure.message;
@@ -77,14 +77,14 @@ Status post_commit_status(const StatusPost& post, Context& context) {
   auto options = github::options_from_environment(context.env);
   if (options.token.empty())
     return bad_input("posting the " + post.context + " status needs a token: set GITHUB_TOKEN (statuses: write)");
-  auto transport = context.make_transport();
-  github::Client client(options, *transport, context.clock, &context.workflow);
+  auto client = github::connect(context, options);
+  if (!client) return client.error();
   github::CommitStatus status;
   status.state = post.state;
   status.context = post.context;
   status.description = status_description(post.description);
   status.target_url = post.target_url;
-  auto answer = client.create_status(post.repository, post.sha, status);
+  auto answer = client->create_status(post.repository, post.sha, status);
   if (!answer) {
     Error failure = answer.error();
     failure.message = "could not post the " + post.context + " status: " + failure.message;

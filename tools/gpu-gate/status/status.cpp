@@ -10,7 +10,6 @@
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "git_command.hpp"
 #include "gpu-gate.hpp"
 
 namespace gatekit::gpu_gate {
@@ -20,8 +19,7 @@ namespace {
 // clone knows it (refs/remotes/<remote>/HEAD), else none.
 std::string resolve_base(const Git& git, const std::string& option, const std::string& remote) {
   if (!option.empty()) return option;
-  auto out = git_exec(git, GitCall{{"symbolic-ref", "-q", "--end-of-options", "refs/remotes/" + remote + "/HEAD"},
-                                   std::nullopt, {}, {}});
+  auto out = git.exec(GitCommand{"symbolic-ref", "-q"}.argument("the ref", "refs/remotes/" + remote + "/HEAD"));
   if (!out || !out->succeeded()) return "";
   return trim(out->out);
 }
@@ -38,8 +36,7 @@ const GateRecord* mine_for(const StatusInput& input, const std::string& tree, co
 // cannot be asked (offline, no such remote).
 std::optional<std::map<std::string, std::string>> remote_results(const Git& git, const std::string& remote,
                                                                  const std::string& ns) {
-  auto out = git_exec(git, GitCall{{"ls-remote", "--refs", "--end-of-options", remote, published_prefix(ns) + "*"},
-                                   std::nullopt, {}, {}});
+  auto out = git.exec(GitCommand{"ls-remote", "--refs"}.argument("the remote", remote).argument("the ref pattern", published_prefix(ns) + "*"));
   if (!out || !out->succeeded()) return std::nullopt;
   std::map<std::string, std::string> refs;
   for (const auto& line : split_lines(out->out)) {

@@ -4,7 +4,6 @@
 
 #include "scope/docs_rule.hpp"
 #include "gatekit/text.hpp"
-#include "git_command.hpp"
 #include "status/status.hpp"
 
 namespace gatekit::gpu_gate {
@@ -17,7 +16,7 @@ struct ResolvedRevision {
 
 Result<ResolvedRevision> resolve(Git& git, const std::string& rev) {
   if (auto ok = check_revision(rev); !ok) return as_bad_input(Result<ResolvedRevision>(ok.error()));
-  auto out = git_output(git, {"log", "-1", "--format=%H %T", "--end-of-options", rev + "^{commit}", "--"});
+  auto out = git.run(GitCommand{"log", "-1", "--format=%H %T"}.revision(rev, "^{commit}").paths({}));
   if (!out) return bad_input("cannot resolve " + quote_for_message(rev) + " to a commit: " + out.error().message);
   const std::string line = trim(*out);
   if (line.size() != 81 || line[40] != ' ' || !is_object_name(line.substr(0, 40)) || !is_object_name(line.substr(41)))
@@ -37,10 +36,12 @@ std::vector<ResultRef> refs_of(const std::vector<ResultRef>& refs, const std::se
 // \x01: a file name cannot forge a commit of the walk.
 Status walk_part(Git& git, const std::string& commit, int skip, int count, const DocsRule& docs,
                  std::vector<HistoryCommit>& history) {
-  auto out = git_output(git, {"-c", "core.quotePath=true", "log", "--first-parent", "--diff-merges=first-parent",
-                              "--raw", "--no-renames", "--no-ext-diff", "--format=%x01%H %T",
-                              "--skip=" + std::to_string(skip), "-n", std::to_string(count), "--end-of-options",
-                              commit, "--"});
+  auto out = git.run(GitCommand{"-c", "core.quotePath=true", "log", "--first-parent", "--diff-merges=first-parent", "--raw",
+                                 "--no-renames", "--no-ext-diff", "--format=%x01%H %T"}
+                         .option("--skip=", skip)
+                         .option("--max-count=", count)
+                         .revision(commit)
+                         .paths({}));
   if (!out) return out.error();
   for (const auto& line : split_lines(*out)) {
     if (line.starts_with('\x01')) {

@@ -1,11 +1,16 @@
 #pragma once
 // A thin wrapper over the `git` command. Every failure carries git's own stderr.
 //
-// Contract: no value handed to git can be read as an option. Revisions are checked with
-// check_revision, other values (remotes, refspecs, ref patterns) with check_argument, before
-// git runs; every command puts `--end-of-options` (git 2.24+) before them and `--` before
-// paths. Output that carries paths is read in git's `-z` form, so names are never quoted.
+// Contract: no value handed to git can be read as an option. A command line is a GitCommand:
+// its options are GitWords, which only a string literal makes, and every value goes through
+// a typed call that checks it before git runs (revisions with check_revision, other values
+// such as remotes, refspecs and ref patterns with check_argument) and puts
+// `--end-of-options` (git 2.24+) before the first of them and `--` before paths. Output that
+// carries paths is read in git's `-z` form, so names are never quoted.
+#include <cstddef>
 #include <filesystem>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +40,68 @@ struct FetchOptions {
   bool prune = false;         // --prune: remove refs the refspecs map that the remote no longer has
 };
 
+// A fixed word of a git command line: a subcommand, an option, a format. Only a string literal
+// (or a constexpr character array) converts to it, at compile time, so text from outside data
+// can never become one.
+class GitWord {
+ public:
+  template <std::size_t N>
+  consteval GitWord(const char (&text)[N]) : text_(text, N - 1) {}  // NOLINT: implicit on purpose
+  constexpr std::string_view text() const { return text_; }
+
+ private:
+  std::string_view text_;
+};
+
+// One git command line, built from fixed words and checked values, plus its standard input and
+// environment. A refused value is kept as the command's problem(): Git::exec returns it and
+// runs nothing. Values come after the options; the first one is preceded by `--end-of-options`.
+//
+//   GitCommand{"log", "-1", "--format=%H %T"}.revision(rev, "^{commit}").paths({})
+//   -> git log -1 '--format=%H %T' --end-of-options main^{commit} --
+class GitCommand {
+ public:
+  GitCommand(std::initializer_list<GitWord> words);
+  // More fixed words, wherever they stand (an empty old value after update-ref's values).
+  GitCommand& words(std::initializer_list<GitWord> words);
+  // One word: the fixed name followed by a value ("--skip=" and 3, "--force-with-lease=" and a
+  // ref:object pair). The name comes first, so git reads the value as the option's; a value
+  // with a control character is refused.
+  GitCommand& option(GitWord name, std::string_view value);
+  GitCommand& option(GitWord name, long long value);
+  // A revision (check_revision), written with a fixed suffix such as "^{commit}".
+  GitCommand& revision(std::string_view rev, GitWord suffix = "");
+  // base..head, or base...head (three_dot); both ends checked as revisions.
+  GitCommand& range(std::string_view base, std::string_view head, bool three_dot);
+  // Any other value (check_argument): `what` names it in the message ("the remote").
+  GitCommand& argument(std::string_view what, std::string_view value);
+  // A full object name (is_object_name): it cannot be read as an option, so it needs no
+  // `--end-of-options` (for commands such as commit-tree).
+  GitCommand& object(std::string_view name);
+  // `--`, then the paths (none: just `--`, so no later word can be read as a revision).
+  GitCommand& paths(const std::vector<std::string>& paths);
+  GitCommand& input(std::string data);
+  GitCommand& env(GitWord name, std::string value);
+
+  const std::vector<std::string>& args() const { return args_; }
+  const std::optional<std::string>& stdin_data() const { return input_; }
+  const std::map<std::string, std::string>& environment() const { return env_; }
+  // The first refused value, if any.
+  const Status& problem() const { return problem_; }
+  // "git ARGS" for messages: an argument with a control character (a path) is quoted.
+  std::string describe() const;
+
+ private:
+  void add_value(std::string word);
+  void refuse(const Status& status);
+
+  std::vector<std::string> args_;
+  bool values_started_ = false;
+  Status problem_;
+  std::optional<std::string> input_;
+  std::map<std::string, std::string> env_;
+};
+
 class Git {
  public:
   Git(ProcessRunner& runner, std::filesystem::path repo) : runner_(runner), repo_(std::move(repo)) {}
@@ -60,17 +127,17 @@ class Git {
   Result<std::vector<std::string>> list_files(const std::string& pathspec) const;
 
   const std::filesystem::path& repo() const { return repo_; }
-  // For commands this wrapper does not cover (gpu-gate's worktrees, commit-tree, cat-file
-  // --batch): the caller keeps the contract above for every value it passes.
-  ProcessRunner& runner() const { return runner_; }
+
+  // Any other command (gpu-gate's worktrees, commit-tree, cat-file --batch): runs
+  // `git -C repo ARGS` (no prompts, C locale) with the command's input and environment. The
+  // Result holds the process's result, whatever its exit code; a command with a problem()
+  // returns it and runs nothing.
+  Result<ProcessResult> exec(const GitCommand& command) const;
+  // exec, requiring success; the Result holds stdout. A failure is could_not_evaluate,
+  // "git ARGS failed (exit code N): STDERR".
+  Result<std::string> run(const GitCommand& command) const;
 
  private:
-  // Runs `git -C repo args...` (no prompts, C locale); the Result holds the process's result,
-  // whatever its exit code.
-  Result<ProcessResult> exec(const std::vector<std::string>& args) const;
-  // exec, requiring success; the Result holds stdout.
-  Result<std::string> run(const std::vector<std::string>& args) const;
-
   ProcessRunner& runner_;
   std::filesystem::path repo_;
 };

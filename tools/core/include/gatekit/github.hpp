@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "gatekit/clock.hpp"
+#include "gatekit/context.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/workflow.hpp"
@@ -215,6 +216,8 @@ class Client {
  public:
   Client(ClientOptions options, HttpTransport& transport, Clock& clock,
          Workflow* workflow = nullptr, std::uint64_t jitter_seed = 0);
+  // The same, owning its connection (see connect()).
+  Client(ClientOptions options, std::unique_ptr<HttpTransport> transport, Clock& clock, Workflow* workflow);
 
   // Typed calls. Listings follow every Link rel=next page. Decoding is strict about the
   // fields the structs hold: a missing or mistyped required field fails the call.
@@ -270,5 +273,13 @@ class Client {
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
+
+// The one way a tool builds a client: `options` (options_from_environment(context.env):
+// GITHUB_API_URL, GITHUB_TOKEN / GH_TOKEN, as the caller adjusts them), a new connection from
+// context.make_transport that the client owns, the Context's clock, and its workflow, which
+// masks the token. could_not_evaluate "no HTTP transport to reach GitHub" when the Context has
+// no transport (a test without HTTP).
+Result<Client> connect(Context& context, ClientOptions options);
+Result<Client> connect(Context& context);
 
 }  // namespace gatekit::github

@@ -3,6 +3,8 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "gatekit/result.hpp"
 #include "gatekit/version.hpp"
@@ -20,6 +22,28 @@ int report(const ToolInfo& info, Context& context, const std::string& message, E
   return to_int(code);
 }
 
+// CLI11 reads `--name=` (an empty value) as a bare `--name` and takes the next argument as its
+// value: `--base= --config=x` would make the base "--config=x". getopt gives the empty value,
+// and so does the frame, for every tool: `--name=` becomes `--name ""`. Arguments after `--`
+// are left alone.
+std::vector<std::string> with_empty_values(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  bool options_ended = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") options_ended = true;
+    const bool empty_long = i > 0 && !options_ended && arg.size() > 3 && arg.starts_with("--") &&
+                            arg.find('=') == arg.size() - 1;
+    if (empty_long) {
+      args.push_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+    } else {
+      args.push_back(arg);
+    }
+  }
+  return args;
+}
+
 }  // namespace
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
@@ -27,9 +51,12 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
   app.option_defaults()->always_capture_default();
+  const auto args = with_empty_values(argc, argv);
+  std::vector<const char*> arg_pointers;
+  for (const auto& arg : args) arg_pointers.push_back(arg.c_str());
   try {
     configure(app);
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::CallForHelp&) {
     context.out << app.help();
     return to_int(ExitCode::pass);

@@ -37,6 +37,20 @@ Client::Client(ClientOptions options, HttpTransport& transport, Clock& clock, Wo
   if (workflow != nullptr && !impl_->options.token.empty()) workflow->mask(impl_->options.token);
 }
 
+Client::Client(ClientOptions options, std::unique_ptr<HttpTransport> transport, Clock& clock, Workflow* workflow)
+    : Client(std::move(options), *transport, clock, workflow) {
+  impl_->owned_transport = std::move(transport);
+}
+
+Result<Client> connect(Context& context, ClientOptions options) {
+  if (!context.make_transport) return could_not_evaluate("no HTTP transport to reach GitHub");
+  auto transport = context.make_transport();
+  if (!transport) return could_not_evaluate("no HTTP transport to reach GitHub");
+  return Client(std::move(options), std::move(transport), context.clock, &context.workflow);
+}
+
+Result<Client> connect(Context& context) { return connect(context, options_from_environment(context.env)); }
+
 int Client::requests_sent() const { return impl_->requests_sent; }
 
 Client::Impl::Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed)

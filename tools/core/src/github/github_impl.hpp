@@ -49,6 +49,7 @@ struct Client::Impl {
 
   ClientOptions options;
   HttpTransport& transport;
+  std::unique_ptr<HttpTransport> owned_transport;  // set when the client owns its connection (connect)
   Clock& clock;
   std::mt19937_64 rng;
   int requests_sent = 0;
