@@ -344,3 +344,30 @@ TEST_CASE("MLX facts: the script run by a real interpreter") {
   REQUIRE(facts.ok());
   CHECK(facts->has_value() == has_mlx);  // with MLX (a Mac), its real facts
 }
+
+TEST_CASE("host GPUs: macOS asks system_profiler, Linux the HIP and CUDA runtimes") {
+  FakeProcessRunner mac([](const ProcessSpec&) -> Result<ProcessResult> {
+    return exited(0, data("apple-m1-max-metal3.json"));
+  });
+  MapEnvironment env({{"GATEKIT_HIP_LIBRARY", "none"}, {"GATEKIT_CUDA_LIBRARY", "none"}});
+  auto on_mac = detect_host_gpus(platform::Os::macos, env, mac);
+  REQUIRE(on_mac.ok());
+  CHECK(on_mac->backend == "metal");
+  CHECK(on_mac->count == 1);
+  CHECK(mac.calls.size() == 1);
+
+  FakeProcessRunner no_metal([](const ProcessSpec&) -> Result<ProcessResult> {
+    return exited(0, data("constructed-intel-no-metal.json"));
+  });
+  auto without = detect_host_gpus(platform::Os::macos, env, no_metal);
+  REQUIRE(without.ok());
+  CHECK(without->count == 0);
+  CHECK(without->describe() == "0 GPUs (metal: no device supports Metal)");
+
+  FakeProcessRunner unused([](const ProcessSpec&) -> Result<ProcessResult> { return could_not_evaluate("not run"); });
+  auto on_linux = detect_host_gpus(platform::Os::gnu_linux, env, unused);
+  REQUIRE(on_linux.ok());
+  CHECK(on_linux->count == 0);
+  CHECK(on_linux->backend == "none");
+  CHECK(unused.calls.empty());
+}

@@ -19,7 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "gatekit/environment.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/platform.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/result.hpp"
 
@@ -68,6 +70,12 @@ Result<MetalFacts> read_metal_facts(ProcessRunner& processes,
 // first one; Metal has no device-visibility variables), else none; backend "metal"; the
 // driver version is the macOS version ("macOS 11.4 (20F71)"), the runtime the Metal family.
 GpuInventory metal_inventory(const MetalFacts& facts);
+
+// The GPU inventory of a host running `os`: on macOS the Metal facts (read_metal_facts, one
+// system_profiler run through `processes`) made an inventory (metal_inventory); elsewhere the
+// HIP and CUDA runtimes (detect_gpus). The one call a GPU probe seam plugs in; `os` is a
+// parameter so both branches are tested on any host.
+Result<GpuInventory> detect_host_gpus(platform::Os os, const Environment& env, ProcessRunner& processes);
 
 // ---- MLX --------------------------------------------------------------------------------
 

@@ -305,6 +305,13 @@ GpuInventory metal_inventory(const MetalFacts& facts) {
   return inventory;
 }
 
+Result<GpuInventory> detect_host_gpus(platform::Os os, const Environment& env, ProcessRunner& processes) {
+  if (os != platform::Os::macos) return detect_gpus(env);
+  auto facts = read_metal_facts(processes);
+  if (!facts) return facts.error();
+  return metal_inventory(*facts);
+}
+
 // ---- MLX ----------------------------------------------------------------------------------
 
 std::string_view mlx_facts_script() {
@@ -373,7 +380,7 @@ Result<std::optional<MlxFacts>> read_mlx_facts(ProcessRunner& processes, const s
   }
   if (result->out_bytes > kMaxMlxReportBytes)
     return could_not_evaluate("MLX device facts: output larger than " + std::to_string(kMaxMlxReportBytes) + " bytes");
-  return decode_mlx_facts(result->out, "MLX device facts");
+  return decode_mlx_facts(result->out, "MLX device_info");
 }
 
 }  // namespace gatekit
