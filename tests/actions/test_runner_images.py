@@ -1,8 +1,8 @@
 """The workflow templates and the demo's workflows name a runner image wherever its version
 matters: a GitHub-hosted job that runs setup-gatekit (which may build the tools with the
 image's compiler and apt packages) or actions/setup-python (prebuilt Pythons per Ubuntu
-release) is on `ubuntu-NN.NN`, never the moving `ubuntu-latest`, with the reason in a comment
-right above its `runs-on:`. docs/guides/workflow-authors.md, "Runner images"."""
+release) is on `ubuntu-NN.NN` (or `macos-NN`, the macOS variant's legs), never the moving
+`ubuntu-latest` / `macos-latest`, with the reason in a comment right above its `runs-on:`. docs/guides/workflow-authors.md, "Runner images"."""
 import os
 import re
 from pathlib import Path
@@ -32,7 +32,7 @@ def test_the_templates_have_such_jobs():
 def test_jobs_whose_image_version_matters_name_it(path):
     lines = path.read_text().splitlines()
     for name, image in hosted_jobs_needing_a_version(path):
-        assert re.fullmatch(r"ubuntu-\d\d\.\d\d", image), f"{path.name}: job {name} runs on {image}"
+        assert re.fullmatch(r"ubuntu-\d\d\.\d\d|macos-\d\d", image), f"{path.name}: job {name} runs on {image}"
         # The reason sits in a comment right above that job's runs-on line.
         start = lines.index(f"  {name}:")
         at = next(i for i in range(start, len(lines)) if lines[i].strip() == f"runs-on: {image}")

@@ -162,3 +162,18 @@ TEST_CASE("outside text becomes a record value the parser accepts") {
   CHECK(clean_fact("  NVIDIA\tH100\x1b[0m  ") == "NVIDIA?H100?[0m");
   CHECK(clean_fact(std::string(300, 'a')).size() == kMaxFactBytes);
 }
+
+TEST_CASE("a Mac's record: backend metal, the macOS version as driver, Metal and MLX as runtime") {
+  GateRecord r = sample();
+  r.device = {"metal", 1, {"Apple M1 Max (32-core GPU)"}, "macOS 15.1 (24B83)", "Metal 3; MLX 0.29.1 applegpu_g13s", ""};
+  const std::string message = format_record(r);
+  CHECK(message.find("gpu-backend: metal\ngpu-count: 1\ngpu: Apple M1 Max (32-core GPU)\ndriver: macOS 15.1 (24B83)\n"
+                     "runtime: Metal 3; MLX 0.29.1 applegpu_g13s\n") != std::string::npos);
+  auto parsed = parse_record(message);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->device.backend == "metal");
+  CHECK(parsed->device.gpus == r.device.gpus);
+  CHECK(parsed->device.runtime_version == r.device.runtime_version);
+  CHECK(parse_error(replace(message, "gpu-backend: metal", "gpu-backend: vulkan")) ==
+        "line 15: gpu-backend: must be cuda, hip, metal, override or none");
+}

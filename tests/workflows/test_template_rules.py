@@ -117,7 +117,8 @@ def problems(path: Path) -> list[str]:
 
 
 def test_the_lists_hold_the_templates_and_the_demo():
-    assert {rel(p) for p in TEMPLATES} == {"workflows/cpu-tests.yml", "workflows/gpu-tests.yml", "workflows/gate.yml",
+    assert {rel(p) for p in TEMPLATES} == {"workflows/cpu-tests.yml", "workflows/cpu-tests-macos.yml",
+                                           "workflows/gpu-tests.yml", "workflows/gate.yml",
                                            "workflows/flaky-nightly.yml", "workflows/ci-report.yml",
                                            "examples/demo-project/.github/workflows/cpu-tests.yml",
                                            "examples/demo-project/.github/workflows/gpu-tests.yml",

@@ -68,4 +68,20 @@ Result<std::vector<std::string>> config_values(const Git& git, const std::string
   return split_lines(result->out);
 }
 
+std::string replace_all(std::string text, std::string_view from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<std::string> split_nul(std::string_view text) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start < text.size();) {
+    auto end = text.find('\0', start);
+    if (end == std::string_view::npos) end = text.size();
+    items.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
 }  // namespace gatekit::gpu_gate

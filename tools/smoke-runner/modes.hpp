@@ -10,6 +10,7 @@
 
 namespace gatekit {
 class Files;
+class ProcessRunner;
 class Workflow;
 }  // namespace gatekit
 
@@ -19,8 +20,10 @@ namespace gatekit::smoke_runner {
 // workflow reading the step's outputs sees why nothing ran.
 void report_usage_error(const std::string& message, Workflow& workflow);
 
-// The GPUs --gpus N names, else the ones detected; could_not_evaluate when they cannot be counted.
-Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env);
+// The GPUs --gpus N names, else the ones detected (detect_host_gpus: on macOS one GPU when a
+// Metal device is present, asked of system_profiler through `processes`); could_not_evaluate
+// when they cannot be counted.
+Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env, ProcessRunner& processes);
 
 // Durations from a previous report (--durations-from); empty, with an annotation, when it is
 // missing or unreadable: packing then uses the timeouts as estimates.

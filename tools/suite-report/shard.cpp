@@ -95,11 +95,6 @@ std::string file_text(const std::vector<std::string>& tests) {
   return text;
 }
 
-std::string percent_over(std::int64_t value, std::int64_t base) {
-  if (base <= 0) return "0%";
-  return std::to_string(static_cast<long long>((value - base) * 100 / base)) + "%";
-}
-
 std::string summary(const Options& options, const Leg& leg, const ShardPlan& plan) {
   const auto ms = [](std::int64_t v) { return format_duration(milliseconds(v)); };
   std::string md = "## Shards of leg " + markdown_text(leg.name, false) + ": " + std::to_string(plan.tests) +

@@ -197,4 +197,9 @@ ShardPlan plan_shards(const ShardInput& input) {
   return plan;
 }
 
+std::string percent_over(std::int64_t value, std::int64_t base) {
+  if (base <= 0) return "0%";
+  return std::to_string(static_cast<long long>((value - base) * 100 / base)) + "%";
+}
+
 }  // namespace gatekit::suite_report

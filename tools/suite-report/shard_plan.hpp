@@ -59,4 +59,8 @@ ShardPlan plan_shards(const ShardInput& input);
 std::vector<int> assign_shards(const std::vector<std::int64_t>& estimates_ms, const std::vector<std::string>& ids,
                                int shards);
 
+// How far `value` lies above `base`, for the summaries: "12%" (whole percent, rounded toward
+// zero); "0%" when base is not positive.
+std::string percent_over(std::int64_t value, std::int64_t base);
+
 }  // namespace gatekit::suite_report

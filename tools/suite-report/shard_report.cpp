@@ -121,11 +121,6 @@ void predict(std::vector<ShardRun>& runs, const Snapshot& durations) {
     for (std::size_t k = 0; k < r.tests.size(); ++k) r.predicted_ms += estimated.ms[i++];
 }
 
-std::string percent_over(std::int64_t value, std::int64_t base) {
-  if (base <= 0) return "0%";
-  return std::to_string(static_cast<long long>((value - base) * 100 / base)) + "%";
-}
-
 std::string summary(const Options& options, const std::vector<ShardRun>& runs) {
   const auto ms = [](std::int64_t v) { return format_duration(milliseconds(v)); };
   std::string md = "## Shards of leg " + markdown_text(options.leg, false) + ": predicted and actual time\n\n";

@@ -41,7 +41,7 @@ struct TestCounts {
 
 // What the core's GPU discovery saw on the machine (gatekit/gpu.hpp).
 struct DeviceFacts {
-  std::string backend;                // "cuda", "hip", "override" or "none"
+  std::string backend;                // "cuda", "hip", "metal", "override" or "none"
   int count = 0;                      // visible devices
   std::vector<std::string> gpus;      // device names, in visible order
   std::string driver_version;         // "" when unknown

@@ -160,8 +160,8 @@ std::optional<Status> apply_fixed(const Line& l, GateRecord& r) {
     return Status{};
   }
   if (l.key == "gpu-backend") {
-    if (l.value != "cuda" && l.value != "hip" && l.value != "override" && l.value != "none")
-      return at(l.number, l.key, "must be cuda, hip, override or none");
+    if (l.value != "cuda" && l.value != "hip" && l.value != "metal" && l.value != "override" && l.value != "none")
+      return at(l.number, l.key, "must be cuda, hip, metal, override or none");
     r.device.backend = l.value;
     return Status{};
   }

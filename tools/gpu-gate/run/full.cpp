@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 #include "run/coverage.hpp"
+#include "run/device_facts.hpp"
 #include "run/full_steps.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/text.hpp"
@@ -85,7 +86,7 @@ ExitCode run_full(const RunOptions& options, Context& context) {
   const auto commit = value_or_throw(git.rev_parse("HEAD"));
   const auto tree = value_or_throw(git.rev_parse("HEAD^{tree}"));
   const auto started = context.clock.now();
-  const auto device = probe_full_devices(context, options.allow_no_gpu);
+  const auto device = probe_device_facts(context, config, options.allow_no_gpu);
 
   GateWorktree worktree(git, commit);
   use_selection(context, worktree.tree(), config, /*full=*/true);  // the nightly tests too

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "common.hpp"
 #include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "gatekit/text.hpp"
@@ -32,12 +33,6 @@ std::string shown(const std::vector<std::string>& tests) {
   return text;
 }
 
-void replace_all(std::string& text, std::string_view from, std::string_view to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-}
-
 }  // namespace
 
 std::string_view to_string(Device device) { return device == Device::gpu ? "gpu" : "cpu"; }
@@ -65,8 +60,7 @@ std::vector<ScopeViolation> check_scope(const Scope& scope, const PassCases& gpu
 
 std::string extras_line(std::string_view file) {
   if (plain_yaml(file)) return "- " + std::string(file);
-  std::string quoted(file);
-  replace_all(quoted, "'", "''");
+  const std::string quoted = replace_all(std::string(file), "'", "''");
   return "- '" + visible_controls(quoted) + "'";
 }
 
@@ -99,8 +93,7 @@ std::string display_command(const std::vector<std::string>& argv) {
     const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("-_./=:,{}@+%").find(c) != std::string_view::npos;
     });
-    std::string quoted = arg;
-    replace_all(quoted, "'", "'\\''");
+    const std::string quoted = replace_all(arg, "'", "'\\''");
     shown_args.push_back(plain ? arg : "'" + quoted + "'");
   }
   return join(shown_args, " ");
@@ -110,8 +103,7 @@ std::vector<std::string> full_command(const Config& config, int workers, const s
   std::vector<std::string> argv;
   for (auto arg : config.command) {
     if (arg == "{paths}") continue;
-    replace_all(arg, "{workers}", std::to_string(workers));
-    replace_all(arg, "{junit}", junit);
+    arg = replace_all(replace_all(std::move(arg), "{workers}", std::to_string(workers)), "{junit}", junit);
     argv.push_back(std::move(arg));
   }
   if (!is_pytest_command(argv)) return argv;

@@ -46,17 +46,6 @@ std::string counts_text(const TestCounts& c) {
 
 }  // namespace
 
-DeviceFacts probe_full_devices(Context& context, bool allow_no_gpu) {
-  auto inventory = detect_gpus(context.env);
-  if (!inventory) fail_could_not_evaluate("GPU discovery failed: " + inventory.error().message);
-  context.workflow.log("devices: " + inventory->describe());
-  if (inventory->count == 0 && !allow_no_gpu) {
-    fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
-  }
-  return device_facts_of(*inventory);
-}
-
 Result<PassOutcome> run_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                              const std::filesystem::path& scratch, Device device, int workers) {
   const auto junit_path = scratch / ("junit-" + std::string(to_string(device)) + ".xml");

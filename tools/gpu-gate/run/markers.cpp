@@ -2,17 +2,13 @@
 
 #include <string_view>
 
+#include "common.hpp"
 #include "run/full.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
 std::string every_test(const std::string& marker) { return marker + " or not " + marker; }
-
-std::string replace_all(std::string text, std::string_view from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
-}
 
 bool is_pytest_program(const std::string& arg) {
   const auto slash = arg.rfind('/');

@@ -43,16 +43,6 @@ std::vector<FileChange> change_since_base(Context& context, const Git& git, cons
   return value_or_throw(git.diff(base, "HEAD", /*three_dot=*/true));
 }
 
-DeviceFacts probe_devices(Context& context, bool allow_no_gpu) {
-  auto inventory = detect_gpus(context.env);
-  if (!inventory) fail_could_not_evaluate("GPU discovery failed: " + inventory.error().message);
-  context.workflow.log("devices: " + inventory->describe());
-  if (inventory->count == 0 && !allow_no_gpu)
-    fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
-  return device_facts_of(*inventory);
-}
-
 std::int64_t now_seconds(const Context& context) {
   return std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
 }
@@ -92,7 +82,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   outcome.tree = head.tree;
   outcome.machine = machine;
   outcome.workers = workers;
-  outcome.device = probe_devices(context, options.allow_no_gpu);
+  outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
   const auto change = change_since_base(context, git, options);
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "common.hpp"
 #include "gatekit/glob.hpp"
 
 namespace gatekit::gpu_gate {
@@ -16,11 +17,6 @@ glob::PatternList compile(const std::vector<std::string>& patterns) {
     if (auto* pattern = std::get_if<glob::Pattern>(&p)) compiled.push_back(std::move(*pattern));
   }
   return glob::PatternList(std::move(compiled), glob::Dialect::github);
-}
-
-std::string replace_all(std::string text, std::string_view from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
 }
 
 }  // namespace

@@ -3,23 +3,13 @@
 #include <algorithm>
 #include <random>
 
+#include "common.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
 constexpr std::size_t kNamed = 20;
-
-std::vector<std::string> split_nul(std::string_view text) {
-  std::vector<std::string> items;
-  for (std::size_t start = 0; start < text.size();) {
-    auto end = text.find('\0', start);
-    if (end == std::string_view::npos) end = text.size();
-    items.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return items;
-}
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <deque>
 
+#include "common.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
@@ -28,18 +29,6 @@ std::vector<std::string> components(std::string_view path) {
 }
 
 std::string join_path(const std::vector<std::string>& parts) { return join(parts, "/"); }
-
-std::vector<std::string> split_nul(std::string_view text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto end = text.find('\0', start);
-    if (end == std::string_view::npos) end = text.size();
-    out.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 bool parse_size(std::string_view text, std::size_t& out) {
   const auto* end = text.data() + text.size();
