@@ -3,9 +3,9 @@
 
 namespace gatekit::smoke_runner {
 
-Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env) {
-  if (options.gpus >= 0) return override_inventory(options.gpus, env);
-  auto detected = detect_gpus(env);
+Result<GpuInventory> resolve_gpus(const Options& options, Context& context) {
+  if (options.gpus >= 0) return override_inventory(options.gpus, context.env);
+  auto detected = context.gpus.detect(context.env);
   if (!detected) return could_not_evaluate("cannot count GPUs: " + detected.error().message);
   return *detected;
 }

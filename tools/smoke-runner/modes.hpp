@@ -19,8 +19,9 @@ namespace gatekit::smoke_runner {
 // workflow reading the step's outputs sees why nothing ran.
 void report_usage_error(const std::string& message, Workflow& workflow);
 
-// The GPUs --gpus N names, else the ones detected; could_not_evaluate when they cannot be counted.
-Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env);
+// The GPUs --gpus N names, else the ones the Context's probe detects; could_not_evaluate
+// when they cannot be counted.
+Result<GpuInventory> resolve_gpus(const Options& options, Context& context);
 
 // Durations from a previous report (--durations-from); empty, with an annotation, when it is
 // missing or unreadable: packing then uses the timeouts as estimates.

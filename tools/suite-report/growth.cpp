@@ -210,7 +210,7 @@ Names second_pass(const Options& options, Context& context, const ConfigKey& key
   std::optional<BaselineWriter> writer;
   if (write) writer.emplace(context.files, options.write_baseline, key, history, now.size());
   Status written;
-  throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+  throw_if_error(visit_report(context.files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto* entry = now.find(c.identity);
     if (entry == nullptr || entry->order != c.ordinal) return {};  // a repeat: its seconds are in the first
     if (wanted.count(c.identity) > 0) names.emplace(c.identity, std::string(c.display));
@@ -267,7 +267,7 @@ ExitCode run_growth(const Options& options, Context& context) {
   const Thresholds thresholds{options.notice_tests.value_or(selection.notice_tests),
                               options.notice_seconds.value_or(selection.notice_seconds)};
 
-  const Snapshot now = value_or_throw(read_report_snapshot(options.report, options.junit_prefix));
+  const Snapshot now = value_or_throw(read_report_snapshot(context.files, options.report, options.junit_prefix));
   const auto base = usable_baseline(options, context, key, now);
   const auto growth = compared_growth(base, now, thresholds, context);
   const HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""),

@@ -197,9 +197,10 @@ struct ReportCase {
 using ReportVisitor = std::function<Status(const ReportCase&)>;
 // This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
 // first Error a visit returns stops the reading and is returned.
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit);
+Status visit_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                    const ReportVisitor& visit);
 // This run's report as a snapshot: one pass of visit_report.
-Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix);
+Result<Snapshot> read_report_snapshot(const Files& files, const std::string& path, const std::string& junit_prefix);
 
 inline constexpr std::size_t kHistoryLimit = 30;
 

@@ -283,15 +283,16 @@ Result<char> first_char_of(const Files& files, const std::string& path) {
 
 }  // namespace
 
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit) {
+Status visit_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                    const ReportVisitor& visit) {
   return visit_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
-    return junit::read_file(path, on_case, options);
+    return junit::read_file(files, path, on_case, options);
   }, junit_prefix, visit);
 }
 
-Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix) {
+Result<Snapshot> read_report_snapshot(const Files& files, const std::string& path, const std::string& junit_prefix) {
   return snapshot_of([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
-    return junit::read_file(path, on_case, options);
+    return junit::read_file(files, path, on_case, options);
   }, path, junit_prefix);
 }
 

@@ -45,7 +45,7 @@ std::vector<FileChange> change_since_base(Context& context, const Git& git, cons
 }
 
 DeviceFacts probe_devices(Context& context, bool allow_no_gpu) {
-  auto inventory = detect_gpus(context.env);
+  auto inventory = context.gpus.detect(context.env);
   if (!inventory) fail_could_not_evaluate("GPU discovery failed: " + inventory.error().message);
   context.workflow.log("devices: " + inventory->describe());
   if (inventory->count == 0 && !allow_no_gpu)
@@ -97,7 +97,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   const auto change = change_since_base(context, git, options);
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
 
-  GateWorktree worktree(git, head.commit);
+  GateWorktree worktree(git, context.files, head.commit);
   use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();

@@ -305,4 +305,6 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
   return merge(std::move(probes), env);
 }
 
+Result<GpuInventory> SystemGpuProbe::detect(const Environment& env) { return detect_gpus(env); }
+
 }  // namespace gatekit
