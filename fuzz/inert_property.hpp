@@ -22,6 +22,7 @@
 
 #include "gatekit/environment.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/workflow.hpp"
 #include "runner_commands.hpp"
 
@@ -147,7 +148,8 @@ inline std::string inert_property_violation(std::string_view input, const InertS
                       {"GITHUB_OUTPUT", scratch.output().string()},
                       {"GITHUB_STEP_SUMMARY", scratch.summary().string()}});
   std::ostringstream out;
-  auto wf = make_workflow(env, out);
+  SystemFiles disk;  // the runner's files are real files here
+  auto wf = make_workflow(env, out, disk);
   wf->mask(kInertSecret);
   wf->log(text);
   wf->begin_group(text);

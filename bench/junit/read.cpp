@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "gatekit/files.hpp"
 #include "gatekit/junit_reader.hpp"
 
 int main(int argc, char** argv) {
@@ -16,7 +17,8 @@ int main(int argc, char** argv) {
   }
   std::size_t id_bytes = 0;
   std::size_t failed = 0;
-  const auto stats = gatekit::junit::read_file(argv[1], [&](const gatekit::junit::TestCase& c) {
+  const gatekit::SystemFiles files;
+  const auto stats = gatekit::junit::read_file(files, argv[1], [&](const gatekit::junit::TestCase& c) {
     id_bytes += c.id().size();
     failed += c.outcome == gatekit::JunitOutcome::failure || c.outcome == gatekit::JunitOutcome::error;
   });

@@ -16,20 +16,17 @@ namespace {
 struct Captured {
   int code;
   std::string out;  // context.out
-  std::string err;  // stderr
+  std::string err;  // context.err (stderr)
 };
 
 // Runs the frame with a --name option over `seams`; `act` is the tool's action.
 Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act, const UsageErrorHook& hook = {}) {
-  std::ostringstream err;
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
   std::string name;
   auto context = seams.context();
   const int code = run_tool(
       {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
       [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act, hook);
-  std::cerr.rdbuf(old_err);
-  return {code, seams.out.str(), err.str()};
+  return {code, seams.out.str(), seams.err.str()};
 }
 
 Captured run(std::vector<const char*> argv, const Act& act) {

@@ -1,8 +1,10 @@
 // SystemSeams (gatekit/context.hpp): the frame's real seams are wired to the machine, and the
 // GitHub transport takes its settings from the environment seam, not from getenv.
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "catch.hpp"
@@ -32,6 +34,10 @@ TEST_CASE("system seams: files, processes and the environment are the machine's"
   REQUIRE(run.ok());
   CHECK(run->out == "probe-value");
   ::unsetenv("GATEKIT_SEAMS_PROBE");
+  CHECK(&context.err == &std::cerr);
+  char host[256] = {};
+  REQUIRE(::gethostname(host, sizeof host - 1) == 0);
+  CHECK(context.env.host_name() == host);
 }
 
 TEST_CASE("system seams: the GitHub transport loads the libcurl the environment names") {

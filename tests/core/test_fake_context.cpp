@@ -37,6 +37,30 @@ TEST_CASE("fake context: every seam of the Context is the fake the test inspects
   context.out << "printed";
   CHECK(seams.out.str() == "printed");
   CHECK_FALSE(context.make_transport);  // no HTTP unless a test provides it
+
+  context.err << "warned";
+  CHECK(seams.err.str() == "warned");
+  CHECK(context.gpus.detect(context.env)->count == 0);  // no GPU unless a test gives some
+  seams.gpus.set_devices({"NVIDIA H100"});
+  CHECK(context.gpus.detect(context.env)->devices.at(0).name == "NVIDIA H100");
+  CHECK(context.env.host_name() == "test-host");
+}
+
+TEST_CASE("real-files seams: real files and processes, so git runs in a temporary repository, on the test's clock") {
+  RealFilesSeams seams{FakeClock::time_point(std::chrono::seconds(1'800'000'000))};
+  auto context = seams.context();
+  auto folder = context.files.make_temp_folder("gatekit-real-seams-");
+  REQUIRE(folder.ok());
+  const Git git(context.processes, folder->path());
+  REQUIRE(context.processes.run(ProcessSpec{.argv = {"git", "init", "-q", folder->path().string()}}).ok());
+  REQUIRE(context.files.write(*folder / "a.txt", "a").ok());
+  REQUIRE(context.processes.run(ProcessSpec{.argv = {"git", "-C", folder->path().string(), "add", "a.txt"}}).ok());
+  auto listed = git.list_files("a.txt");
+  REQUIRE(listed.ok());
+  CHECK(*listed == std::vector<std::string>{"a.txt"});
+  CHECK(context.clock.now() == FakeClock::time_point(std::chrono::seconds(1'800'000'000)));
+  context.workflow.log("recorded");
+  CHECK(seams.workflow.lines == std::vector<std::string>{"recorded"});
 }
 
 TEST_CASE("fake context: a process nobody expected is an error naming it, and is recorded") {

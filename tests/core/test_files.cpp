@@ -217,3 +217,184 @@ TEST_CASE("files: for_each_line gives every line, across buffers, and stops at t
     CHECK(missing.error().message == "cannot read " + (tmp / "missing.jsonl").string() + ": No such file or directory");
   }
 }
+
+// ---- folders, atomic replace, rename, removal, temporary folders, stat, links ---------------
+
+TEST_CASE("files: make_directories makes the parents, stat tells files from folders, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto deep = tmp / "a" / "b" / "c";
+    CHECK_FALSE(files->stat(deep)->exists());
+    REQUIRE(files->make_directories(deep).ok());
+    REQUIRE(files->make_directories(deep).ok());  // an existing folder is fine
+    CHECK(files->stat(deep)->is_directory());
+    CHECK(files->stat(tmp / "a" / "b")->is_directory());
+    CHECK(files->exists(deep));
+    REQUIRE(files->write(deep / "f.txt", "12345").ok());
+    const auto file = files->stat(deep / "f.txt");
+    REQUIRE(file.ok());
+    CHECK(file->is_file());
+    CHECK(file->size == 5);
+    CHECK_FALSE(file->executable);
+    const auto missing = files->stat(deep / "none");
+    REQUIRE(missing.ok());  // nothing there is an answer, not an error
+    CHECK(missing->type == FileStatus::Type::none);
+    const auto under_file = deep / "f.txt" / "sub";
+    const auto refused = files->make_directories(under_file);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message == "cannot create folder " + under_file.string() + ": Not a directory");
+    CHECK(refused.error().kind == ErrorKind::could_not_evaluate);
+    const auto folder_read = files->read(deep);
+    REQUIRE_FALSE(folder_read.ok());
+    CHECK(folder_read.error().message == "cannot read " + deep.string() + ": is a directory");
+  }
+}
+
+TEST_CASE("files: replace swaps the whole content in and leaves no temporary file, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / (subject.name + "-report.json");
+    REQUIRE(files->replace(path, "old").ok());
+    REQUIRE(files->replace(path, "new").ok());
+    CHECK(*files->read(path) == "new");
+    CHECK_FALSE(files->exists(path.string() + ".tmp"));
+    // Over a folder: the rename fails, the folder stays, and the temporary file is gone.
+    const auto folder = tmp / (subject.name + "-folder");
+    REQUIRE(files->make_directories(folder).ok());
+    const auto refused = files->replace(folder, "x");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message ==
+          "cannot rename " + folder.string() + ".tmp to " + folder.string() + ": Is a directory");
+    CHECK(files->stat(folder)->is_directory());
+    CHECK_FALSE(files->exists(folder.string() + ".tmp"));
+  }
+}
+
+TEST_CASE("files: rename moves files and folders and names both paths when it cannot, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto base = tmp / subject.name;
+    REQUIRE(files->make_directories(base / "from").ok());
+    REQUIRE(files->write(base / "from" / "a.txt", "a").ok());
+    REQUIRE(files->rename(base / "from" / "a.txt", base / "from" / "b.txt").ok());
+    CHECK_FALSE(files->exists(base / "from" / "a.txt"));
+    CHECK(*files->read(base / "from" / "b.txt") == "a");
+    REQUIRE(files->rename(base / "from", base / "to").ok());
+    CHECK_FALSE(files->exists(base / "from"));
+    CHECK(*files->read(base / "to" / "b.txt") == "a");
+    const auto missing = files->rename(base / "none", base / "x");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message == "cannot rename " + (base / "none").string() + " to " + (base / "x").string() +
+                                         ": No such file or directory");
+    CHECK(missing.error().kind == ErrorKind::could_not_evaluate);
+  }
+}
+
+TEST_CASE("files: remove takes a file or an empty folder, remove_tree everything, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto base = tmp / subject.name;
+    REQUIRE(files->make_directories(base / "sub" / "deeper").ok());
+    REQUIRE(files->write(base / "sub" / "f.txt", "x").ok());
+    REQUIRE(files->remove(base / "sub" / "f.txt").ok());
+    CHECK_FALSE(files->exists(base / "sub" / "f.txt"));
+    REQUIRE(files->remove(base / "sub" / "f.txt").ok());  // nothing there is fine
+    const auto full = files->remove(base / "sub");
+    REQUIRE_FALSE(full.ok());
+    CHECK(full.error().message == "cannot remove " + (base / "sub").string() + ": Directory not empty");
+    REQUIRE(files->write(base / "sub" / "deeper" / "g.txt", "y").ok());
+    REQUIRE(files->remove_tree(base).ok());
+    CHECK_FALSE(files->exists(base));
+    CHECK_FALSE(files->exists(base / "sub" / "deeper" / "g.txt"));
+    REQUIRE(files->remove_tree(base).ok());  // nothing there is fine
+  }
+}
+
+TEST_CASE("files: a temporary folder is new, empty, and removed with its content when the handle goes, both implementations") {
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    std::filesystem::path kept;
+    {
+      auto first = files->make_temp_folder("gatekit-files-test-");
+      REQUIRE(first.ok());
+      auto second = files->make_temp_folder("gatekit-files-test-");
+      REQUIRE(second.ok());
+      CHECK(first->path() != second->path());
+      CHECK(first->path().filename().string().rfind("gatekit-files-test-", 0) == 0);
+      CHECK(files->stat(first->path())->is_directory());
+      REQUIRE(files->make_directories(*first / "nested").ok());
+      REQUIRE(files->write(*first / "nested" / "f.txt", "x").ok());
+      kept = first->path();
+      TempFolder moved = std::move(*first);  // the new handle owns it; the old one removes nothing
+      CHECK(moved.path() == kept);
+      REQUIRE(second->remove().ok());  // now, not at the end of the scope
+      CHECK_FALSE(files->exists(second->path()));
+      CHECK(files->exists(kept / "nested" / "f.txt"));
+    }
+    CHECK_FALSE(files->exists(kept));
+  }
+}
+
+TEST_CASE("files: read_link gives a link's target as written, both implementations") {
+  testing::TempDir tmp;
+  SystemFiles system;
+  std::filesystem::create_symlink("target/file.txt", tmp / "link");
+  MemoryFiles memory;
+  memory.links[(tmp / "link").string()] = "target/file.txt";
+  memory.files[(tmp / "plain").string()] = "";
+  REQUIRE(system.write(tmp / "plain", "").ok());
+  for (Files* files : {static_cast<Files*>(&system), static_cast<Files*>(&memory)}) {
+    const auto target = files->read_link(tmp / "link");
+    REQUIRE(target.ok());
+    CHECK(*target == "target/file.txt");
+    const auto not_link = files->read_link(tmp / "plain");
+    REQUIRE_FALSE(not_link.ok());
+    CHECK(not_link.error().message == "cannot read link " + (tmp / "plain").string() + ": Invalid argument");
+  }
+}
+
+TEST_CASE("files: absolute joins the current folder, canonical resolves and normalizes, both implementations") {
+  SystemFiles system;
+  MemoryFiles memory;
+  memory.cwd = "/work/repo";
+  CHECK(*memory.current_folder() == "/work/repo");
+  CHECK(*memory.absolute("a/b.txt") == "/work/repo/a/b.txt");
+  CHECK(*memory.absolute("/etc/x") == "/etc/x");
+  CHECK(*memory.canonical("a/../b/./c") == "/work/repo/b/c");
+  CHECK(*system.absolute("a/b.txt") == std::filesystem::current_path() / "a/b.txt");
+  CHECK(*system.absolute("/etc/x") == "/etc/x");
+  testing::TempDir tmp;
+  std::filesystem::create_directories(tmp / "real");
+  std::filesystem::create_directory_symlink(tmp / "real", tmp / "alias");
+  CHECK(*system.canonical(tmp / "alias" / ".." / "alias" / "missing.txt") ==
+        std::filesystem::canonical(tmp.path()) / "real" / "missing.txt");
+}
+
+TEST_CASE("files: MemoryFiles' write_failure fails every change in the one wording, as a read-only disk") {
+  MemoryFiles files{{"kept.txt", "x"}};
+  files.write_failure = "Read-only file system";
+  CHECK(files.write("out.json", "x").error().message == "cannot write out.json: Read-only file system");
+  CHECK(files.append("out.json", "x").error().message == "cannot write out.json: Read-only file system");
+  CHECK(files.replace("out.json", "x").error().message == "cannot write out.json.tmp: Read-only file system");
+  CHECK(files.make_directories("d").error().message == "cannot create folder d: Read-only file system");
+  CHECK(files.rename("kept.txt", "b").error().message == "cannot rename kept.txt to b: Read-only file system");
+  CHECK(files.remove("kept.txt").error().message == "cannot remove kept.txt: Read-only file system");
+  CHECK(files.make_temp_folder("t-").error().message == "cannot create folder /tmp/t-: Read-only file system");
+  CHECK(*files.read("kept.txt") == "x");  // reads still work
+  CHECK(files.files.count("out.json") == 0);
+}
+
+TEST_CASE("files: the new wording helpers") {
+  CHECK(folder_error("out", "Permission denied").message == "cannot create folder out: Permission denied");
+  CHECK(rename_error("a", "b", "Is a directory").message == "cannot rename a to b: Is a directory");
+  CHECK(remove_error("a", "Directory not empty").message == "cannot remove a: Directory not empty");
+}

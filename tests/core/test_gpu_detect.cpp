@@ -8,6 +8,7 @@
 
 #include "catch.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "temp_dir.hpp"
 
@@ -158,4 +159,25 @@ TEST_CASE("default library names, overrides and 'none'") {
   CHECK(cuda_library_candidates(env) == std::vector<std::string>{"/opt/x/libcuda.so"});
   env.set("GATEKIT_HIP_LIBRARY", "none");
   CHECK(hip_library_candidates(env).empty());
+}
+
+TEST_CASE("the GPU probe seam: the system probe is detect_gpus, the fake answers what a test gives") {
+  ScopedEnv devices("FAKE_CUDA_DEVICES", "2");
+  SystemProcessRunner processes;
+  SystemGpuProbe system(processes);
+  auto found = system.detect(stub_env(true, false));
+  REQUIRE(found.ok());
+  CHECK(found->describe() == "2 GPUs (cuda: Fake CUDA GPU 0, Fake CUDA GPU 1, driver 12.4)");
+
+  FakeGpuProbe none;
+  MapEnvironment env{{"CUDA_VISIBLE_DEVICES", "1"}};
+  CHECK(none.detect(env)->count == 0);
+  FakeGpuProbe fake({"NVIDIA H100", "NVIDIA H100"});
+  auto given = fake.detect(env);
+  REQUIRE(given.ok());
+  CHECK(given->count == 2);
+  CHECK(given->describe() == "2 GPUs (fake: NVIDIA H100 x2, driver fake, CUDA_VISIBLE_DEVICES=1)");
+  CHECK(fake.calls == 1);
+  fake.answer = could_not_evaluate("probe timed out");
+  CHECK(fake.detect(env).error().message == "probe timed out");
 }

@@ -84,15 +84,12 @@ TEST_CASE("JSON printed to the log keeps its value and starts no legacy command"
 
 TEST_CASE("the frame's error messages quote arguments and messages inert (gpu-gate, flaky-tracker, every tool)") {
   auto errors_of = [](std::vector<const char*> argv, const std::string& message) {
-    std::ostringstream captured;
-    auto* saved = std::cerr.rdbuf(captured.rdbuf());
     FakeSeams seams;
     auto context = seams.context();
     const int code = run_tool({"gpu-gate", "frame"}, static_cast<int>(argv.size()), argv.data(), context,
                               [](CLI::App&) {}, [&](CLI::App&, Context&) -> ExitCode { fail_bad_input(message); });
-    std::cerr.rdbuf(saved);
     CHECK(code == 2);
-    return captured.str();
+    return seams.err.str();
   };
   const auto rejected = errors_of({"gpu-gate", "x\n::error::pwned", "##[warning]y"}, "");
   CHECK(rejected.find("gpu-gate: error: ") == 0);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/junit_reader.hpp"
 
 using namespace gatekit;
@@ -21,7 +22,7 @@ const std::string kData = std::string(GATEKIT_TEST_DATA) + "/junit/";
 
 std::vector<TestCase> read_all(const std::string& file, junit::ReadOptions options = {}) {
   std::vector<TestCase> cases;
-  auto stats = junit::read_file(kData + file, [&](const TestCase& c) { cases.push_back(c); }, options);
+  auto stats = junit::read_file(SystemFiles(), kData + file, [&](const TestCase& c) { cases.push_back(c); }, options);
   REQUIRE(stats.ok());
   CHECK(stats->cases == cases.size());
   return cases;
@@ -141,7 +142,7 @@ TEST_CASE("gotestsum: package classnames, skip messages with newlines") {
 TEST_CASE("nested testsuites, entities, unreadable times, a case without classname") {
   std::size_t suites = 0;
   std::vector<TestCase> cases;
-  auto stats = junit::read_file(kData + "nested.xml", [&](const TestCase& c) { cases.push_back(c); });
+  auto stats = junit::read_file(SystemFiles(), kData + "nested.xml", [&](const TestCase& c) { cases.push_back(c); });
   REQUIRE(stats.ok());
   suites = stats->suites;
   CHECK(suites == 2);
@@ -188,7 +189,7 @@ TEST_CASE("broken input: every error names the report, line and column") {
   CHECK(read_error("<testsuites><testsuite><testsuite><testsuite/></testsuite></testsuite></testsuites>", shallow)
             .message == "r.xml:1:35: elements nested deeper than 3 levels");
   CHECK(read_error("<testsuites>").kind == ErrorKind::could_not_evaluate);
-  auto missing = junit::read_file(kData + "no-such-report.xml", [](const TestCase&) {});
+  auto missing = junit::read_file(SystemFiles(), kData + "no-such-report.xml", [](const TestCase&) {});
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message == kData + "no-such-report.xml: cannot read the report (missing or unreadable)");
 }
@@ -326,7 +327,7 @@ TEST_CASE("node ids: detect only for pytest-looking reports; `pytest` forces, `n
   CHECK(id == "tests/test_a.py::test_x");
   junit::ReadOptions never;
   never.node_ids = junit::NodeIds::none;
-  REQUIRE(junit::read_file(kData + "pytest-xunit1.xml", grab, never).ok());
+  REQUIRE(junit::read_file(SystemFiles(), kData + "pytest-xunit1.xml", grab, never).ok());
   CHECK(id == "tests.sub.test_mod::test_control_chars");
 }
 
@@ -511,7 +512,7 @@ TEST_CASE("declared failures and errors that the cases do not show: listed per s
   for (const char* file : {"pytest-xunit1.xml", "pytest-xunit2.xml", "pytest-prefix.xml", "pytest-mixin-xunit1.xml",
                            "ctest.xml", "surefire-rerun.xml", "gotestsum.xml", "nested.xml"}) {
     INFO(file);
-    auto stats = junit::read_file(kData + file, [](const TestCase&) {});
+    auto stats = junit::read_file(SystemFiles(), kData + file, [](const TestCase&) {});
     REQUIRE(stats.ok());
     CHECK(junit::check_declared_counts(*stats, file).ok());
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/process.hpp"
 #include "temp_dir.hpp"
 
@@ -151,10 +152,10 @@ TEST_CASE("runs on several threads never hold each other's output open") {
 }
 
 TEST_CASE("find_program searches PATH in order") {
-  auto found = find_program("sh", "/nonexistent:/bin:/usr/bin");
+  auto found = find_program(SystemFiles(), "sh", "/nonexistent:/bin:/usr/bin");
   REQUIRE(found.ok());
   CHECK(found->filename() == "sh");
-  CHECK_FALSE(find_program("sh", "/nonexistent").ok());
+  CHECK_FALSE(find_program(SystemFiles(), "sh", "/nonexistent").ok());
 }
 
 TEST_CASE("a process that left its group (setsid) stays a child of an adopting runner and is ended") {
@@ -176,4 +177,21 @@ TEST_CASE("a process that left its group (setsid) stays a child of an adopting r
   CHECK(end_child_processes(2000ms) >= 1);  // the escaped shell (and its `sleep`, once started)
   CHECK(::kill(escapee, 0) != 0);           // killed and reaped
   CHECK(end_child_processes(100ms) == 0);
+}
+
+TEST_CASE("find_program asks the Files seam: the first executable file on PATH, folders and plain files passed over") {
+  MemoryFiles files;
+  files.files["/opt/bin/pytest"] = "#!/bin/sh\n";  // not executable
+  REQUIRE(files.make_directories("/usr/local/bin/pytest").ok());  // a folder of that name
+  files.files["/usr/bin/pytest"] = "#!/bin/sh\n";
+  files.executables.insert("/usr/bin/pytest");
+  auto found = find_program(files, "pytest", "/opt/bin:/usr/local/bin:/usr/bin");
+  REQUIRE(found.ok());
+  CHECK(*found == "/usr/bin/pytest");
+  auto missing = find_program(files, "pytest", "/opt/bin");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == "program 'pytest' not found on PATH");
+  CHECK(find_program(files, "/usr/bin/pytest", "").ok());  // a path is taken as it is, if it runs
+  CHECK(find_program(files, "/opt/bin/pytest", "").error().message ==
+        "program '/opt/bin/pytest' does not exist or is not executable");
 }

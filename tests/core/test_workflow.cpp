@@ -2,12 +2,15 @@
 #include <sstream>
 
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/workflow.hpp"
 #include "temp_dir.hpp"
 
 using namespace gatekit;
 
 namespace {
+SystemFiles disk;  // the workflow's files are real files in these tests
+
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -54,7 +57,7 @@ TEST_CASE("actions mode writes GITHUB_OUTPUT, the summary and workflow commands"
                       {"GITHUB_OUTPUT", (tmp / "out").string()},
                       {"GITHUB_STEP_SUMMARY", (tmp / "sum").string()}});
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->mask("s3cret");
   wf->set_output("cpu", "true");
   wf->set_output("trace", "one\ntwo");
@@ -77,7 +80,7 @@ TEST_CASE("actions mode writes GITHUB_OUTPUT, the summary and workflow commands"
 TEST_CASE("terminal mode prints readable text and no workflow commands") {
   MapEnvironment env;
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->mask("tok");
   wf->set_output("gpu", "false");
   wf->annotate({Severity::error, "bad tok", "rule", "f.yml", 3, 0});
@@ -90,7 +93,7 @@ TEST_CASE("an unwritable GITHUB_OUTPUT is recorded, not ignored") {
   MapEnvironment env;
   env.set("GITHUB_OUTPUT", "/nonexistent-dir/out");
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->set_output("x", "1");
   REQUIRE(wf->write_errors().size() == 1);
   CHECK(wf->write_errors()[0] == "cannot write /nonexistent-dir/out");
@@ -110,7 +113,7 @@ TEST_CASE("the recording fake keeps everything for assertions") {
 TEST_CASE("paused commands wrap foreign output in stop-commands with a fresh token") {
   MapEnvironment env({{"GITHUB_ACTIONS", "true"}});
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->pause_commands();
   wf->pause_commands();  // not nested: one token
   log << "::error::from a smoke\n";
@@ -125,7 +128,7 @@ TEST_CASE("paused commands wrap foreign output in stop-commands with a fresh tok
 
   std::ostringstream terminal;
   MapEnvironment plain;
-  auto twf = make_workflow(plain, terminal);
+  auto twf = make_workflow(plain, terminal, disk);
   twf->pause_commands();
   twf->resume_commands();
   CHECK(terminal.str().empty());
@@ -177,7 +180,7 @@ TEST_CASE("a masked secret is redacted from every sink") {
                       {"GITHUB_OUTPUT", (tmp / "out").string()},
                       {"GITHUB_STEP_SUMMARY", (tmp / "sum").string()}});
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->mask("tok3n\nline2");
   wf->annotate({Severity::error, "m tok3n", "t tok3n", "f/tok3n", 1, 0});
   wf->begin_group("g line2");
@@ -195,7 +198,7 @@ TEST_CASE("a masked secret is redacted from every sink") {
 TEST_CASE("terminal mode prints outside text inert too") {
   MapEnvironment env;
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->log("::error::x");
   wf->annotate({Severity::warning, "m\n::error::y", "", "a\nb", 2, 0});
   wf->begin_group("\n::warning::z");
@@ -208,7 +211,7 @@ TEST_CASE("an output name GITHUB_OUTPUT cannot carry is a write error, not a cor
   testing::TempDir tmp;
   MapEnvironment env({{"GITHUB_OUTPUT", (tmp / "out").string()}});
   std::ostringstream log;
-  auto wf = make_workflow(env, log);
+  auto wf = make_workflow(env, log, disk);
   wf->set_output("a=b", "1");
   wf->set_output("x\ny", "1");
   wf->set_output("ok-name_2", "1");

@@ -29,7 +29,7 @@ TEST_CASE("scan: a test's attempts with other tests between them (pytest-xdist) 
   testing::TempDir dir;
   const auto path = write(dir, "<testsuites><testsuite name=\"pytest\">" + passing("test_flip") + passing("test_other") +
                                    passing("test_flip") + "</testsuite></testsuites>");
-  const auto scan = scan_report(path, "");
+  const auto scan = scan_report(SystemFiles{}, path, "");
   REQUIRE(scan.ok());
   CHECK(scan->needs_merge);
   CHECK(scan->failed == 0);
@@ -43,12 +43,12 @@ TEST_CASE("scan: ids met again further apart than the window, and distinct ids, 
   testing::TempDir dir;
   std::string xml = "<testsuites><testsuite name=\"pytest\">";
   for (std::size_t i = 0; i < 3; ++i) xml += passing("test_" + std::to_string(i));
-  const auto distinct = scan_report(write(dir, xml + "</testsuite></testsuites>"), "");
+  const auto distinct = scan_report(SystemFiles{}, write(dir, xml + "</testsuite></testsuites>"), "");
   REQUIRE(distinct.ok());
   CHECK_FALSE(distinct->needs_merge);
   for (std::size_t i = 3; i < 2 * kScanWindow + 1; ++i) xml += passing("test_" + std::to_string(i));
   xml += passing("test_0") + "</testsuite></testsuites>";  // 2 * kScanWindow + 1 cases later
-  const auto far = scan_report(write(dir, xml), "");
+  const auto far = scan_report(SystemFiles{}, write(dir, xml), "");
   REQUIRE(far.ok());
   CHECK_FALSE(far->needs_merge);
 }
@@ -61,7 +61,7 @@ TEST_CASE("scan and load: a suite declaring failures its cases do not show could
                                ":2: <testsuite name=\"pytest\"> declares 1 failures and errors, but its test cases show "
                                "0: the runner failed outside any test, or the report was cut short; the report cannot "
                                "say whether the tests passed";
-  const auto scan = scan_report(path, "");
+  const auto scan = scan_report(SystemFiles{}, path, "");
   REQUIRE_FALSE(scan.ok());
   CHECK(scan.error().message == expected);
   CHECK(scan.error().kind == ErrorKind::could_not_evaluate);

@@ -4,13 +4,10 @@
 
 #include "scope/affected.hpp"
 #include "catch.hpp"
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/json.hpp"
 #include "gatekit/path_categories.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 #include "temp_dir.hpp"
 
 using namespace gatekit;
@@ -77,15 +74,8 @@ int sh(const std::filesystem::path& dir, const std::string& command) {
   return std::system(("cd '" + dir.string() + "' && " + command + " >/dev/null 2>&1").c_str());
 }
 
-struct RealSeams {
-  MapEnvironment env;
-  FakeClock clock{Clock::time_point(std::chrono::seconds(1'700'000'000 + 86400 * 3))};
-  SystemFiles files;
-  SystemProcessRunner processes;
-  RecordingWorkflow workflow;
-  std::istringstream in;
-  std::ostringstream out;
-  Context context() { return Context{env, clock, files, processes, {}, workflow, in, out}; }
+struct RealSeams : RealFilesSeams {
+  RealSeams() : RealFilesSeams(Clock::time_point(std::chrono::seconds(1'700'000'000 + 86400 * 3))) {}
 };
 
 const char* kGit = "git -c user.name=t -c user.email=t@example.com";

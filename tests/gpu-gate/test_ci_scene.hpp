@@ -17,6 +17,7 @@
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/gpu.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -155,8 +156,8 @@ class CiScene {
 struct CiSeams {
   explicit CiSeams(const std::string& api_url) : env{{"GITHUB_API_URL", api_url}, {"GITHUB_TOKEN", "t0ken"}} {}
   Context context() {
-    return Context{env, clock, files, processes, [this] { return github::make_curl_transport(env); }, workflow, in,
-                   out};
+    return Context{env, clock,    files, processes, [this] { return github::make_curl_transport(env); },
+                   workflow, in, out, gpus,      err};
   }
   MapEnvironment env;
   SystemClock clock;
@@ -165,6 +166,8 @@ struct CiSeams {
   RecordingWorkflow workflow;
   std::istringstream in;
   std::ostringstream out;
+  FakeGpuProbe gpus;
+  std::ostringstream err;
 };
 
 }  // namespace gatekit::testing

@@ -6,11 +6,8 @@
 #include "catch.hpp"
 #include "run/full.hpp"
 #include "run/markers.hpp"
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/files.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 #include "temp_dir.hpp"
 #include "run/test_map.hpp"
 
@@ -95,16 +92,7 @@ std::string capture(const std::filesystem::path& dir, const std::string& command
   return out;
 }
 
-struct RealSeams {
-  MapEnvironment env;
-  FakeClock clock;
-  SystemFiles files;
-  SystemProcessRunner processes;
-  RecordingWorkflow workflow;
-  std::istringstream in;
-  std::ostringstream out;
-  Context context() { return Context{env, clock, files, processes, {}, workflow, in, out}; }
-};
+using RealSeams = RealFilesSeams;
 
 const char* kCommit = "git -c user.name=t -c user.email=t@example.com commit -q";
 

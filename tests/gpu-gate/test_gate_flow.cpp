@@ -6,12 +6,9 @@
 #include <sstream>
 
 #include "catch.hpp"
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/files.hpp"
-#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
-#include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
 #include "status/status.hpp"
 #include "temp_dir.hpp"
@@ -23,16 +20,12 @@ namespace {
 
 // Real processes and files; a fake clock, so record times and expiry are the test's. GPU
 // discovery finds one GPU through the stand-in HIP runtime (tests/smoke-runner/stub).
-struct Seams {
-  Seams() { setenv("FAKE_HIP_DEVICES", "1", 1); }
-  MapEnvironment env{{"GATEKIT_HIP_LIBRARY", GATEKIT_FAKE_hip_LIBRARY}, {"GATEKIT_CUDA_LIBRARY", "none"}};
-  FakeClock clock{FakeClock::time_point(std::chrono::seconds(1'800'000'000))};
-  SystemFiles files;
-  SystemProcessRunner processes;
-  RecordingWorkflow workflow;
-  std::istringstream in;
-  std::ostringstream out;
-  Context context() { return Context{env, clock, files, processes, {}, workflow, in, out}; }
+struct Seams : RealFilesSeams {
+  Seams() : RealFilesSeams(FakeClock::time_point(std::chrono::seconds(1'800'000'000))) {
+    setenv("FAKE_HIP_DEVICES", "1", 1);
+    env.set("GATEKIT_HIP_LIBRARY", GATEKIT_FAKE_hip_LIBRARY);
+    env.set("GATEKIT_CUDA_LIBRARY", "none");
+  }
 };
 
 std::string run_sh(const std::filesystem::path& dir, const std::string& command, int* status = nullptr) {

@@ -4,12 +4,9 @@
 #include <sstream>
 
 #include "catch.hpp"
-#include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/json.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/workflow.hpp"
 #include "scope/scope.hpp"
 #include "temp_dir.hpp"
 
@@ -148,16 +145,7 @@ int sh(const std::filesystem::path& dir, const std::string& command) {
   return std::system(("cd '" + dir.string() + "' && " + command + " >/dev/null 2>&1").c_str());
 }
 
-struct RealSeams {
-  MapEnvironment env;
-  FakeClock clock;
-  SystemFiles files;
-  SystemProcessRunner processes;
-  RecordingWorkflow workflow;
-  std::istringstream in;
-  std::ostringstream out;
-  Context context() { return Context{env, clock, files, processes, {}, workflow, in, out}; }
-};
+using RealSeams = RealFilesSeams;
 
 }  // namespace
 

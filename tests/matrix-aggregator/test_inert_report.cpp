@@ -56,14 +56,14 @@ TEST_CASE("aggregator: under Actions the log and annotations carry job names ine
   seams.env.set("GITHUB_ACTIONS", "true");
   seams.env.set("GATEKIT_NEEDS", kHostileNeeds);
   std::ostringstream out;
-  auto wf = make_workflow(seams.env, out);  // the real protocol writer
+  auto wf = make_workflow(seams.env, out, seams.files);  // the real protocol writer
   Options options;
   options.gate = "changes";
   options.gated = {"tests=cpu"};
   options.title = "CPU tests";
   auto context = seams.context();
   CHECK(aggregate(options, Context{context.env, context.clock, context.files, context.processes, context.make_transport,
-                                   *wf, context.in, context.out})
+                                   *wf, context.in, context.out, context.gpus, context.err})
             .code == ExitCode::verdict_fail);
   std::vector<std::string> names;
   for (const auto& c : gatekit::fuzzing::runner_commands(out.str())) names.push_back(c.name + ": " + c.data);

@@ -9,6 +9,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/gpu.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -28,6 +29,8 @@ struct Setup {
   gatekit::SystemProcessRunner runner;
   gatekit::SystemClock clock;
   gatekit::MemoryFiles files;
+  gatekit::FakeGpuProbe probe;
+  std::ostringstream err;
 
   void add(const std::string& name, const std::string& script, int gpus = 1, milliseconds timeout = 20s) {
     Smoke s;
@@ -44,7 +47,7 @@ struct Setup {
     options.gpus = gpus;
     auto decisions = select_smokes(manifest, Tier::full, gpus);
     auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    gatekit::Context context{env, clock, files, runner, {}, workflow, in, out};
+    gatekit::Context context{env, clock, files, runner, {}, workflow, in, out, probe, err};
     Executor executor(context);
     return executor.run(manifest, decisions, plan, options, nullptr);
   }

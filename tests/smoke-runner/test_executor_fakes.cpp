@@ -11,6 +11,7 @@
 #include "fake_smokes.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/gpu.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -45,6 +46,8 @@ struct FakeSetup {
   gatekit::MapEnvironment env;
   testing::SharedFakeClock clock;
   gatekit::MemoryFiles files;
+  gatekit::FakeGpuProbe probe;
+  std::ostringstream err;
   gatekit::RecordingWorkflow workflow;
   std::istringstream in;
   std::ostringstream out;
@@ -78,7 +81,7 @@ struct FakeSetup {
     options.gpus = gpus;
     const auto decisions = select_smokes(manifest, Tier::full, gpus);
     const auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    gatekit::Context context{env, clock, files, processes ? *processes : runner, {}, workflow, in, out};
+    gatekit::Context context{env, clock, files, processes ? *processes : runner, {}, workflow, in, out, probe, err};
     Executor executor(context);
     return executor.run(manifest, decisions, plan, options, [this](const std::vector<SmokeResult>&) { ++notified; });
   }

@@ -42,8 +42,8 @@ struct RunSetup {
     options.report_dir = (tmp / "reports").string();
   }
   gatekit::ExitCode run() {
-    gatekit::Context context{seams.env,   seams.clock,    files,    seams.processes, seams.make_transport,
-                             seams.workflow, seams.in, seams.out};
+    gatekit::Context context{seams.env,      seams.clock, files,     seams.processes, seams.make_transport,
+                             seams.workflow, seams.in,    seams.out, seams.gpus,      seams.err};
     return run_smokes(options, context);
   }
   // The error the run left with, after it wrote its reports.

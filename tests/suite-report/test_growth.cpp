@@ -14,34 +14,12 @@ using namespace gatekit::suite_report;
 
 namespace {
 
-// MemoryFiles whose writes fail, as on a full or read-only disk.
-class UnwritableFiles final : public Files {
- public:
-  explicit UnwritableFiles(MemoryFiles& inner) : inner_(inner) {}
-  Status write(const std::filesystem::path& path, std::string_view) override {
-    return write_error(path, "Read-only file system");
-  }
-  Status append(const std::filesystem::path& path, std::string_view) override {
-    return write_error(path, "Read-only file system");
-  }
-  bool exists(const std::filesystem::path& path) const override { return inner_.exists(path); }
-
- protected:
-  Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override {
-    return inner_.read(path, limit);
-  }
-
- private:
-  MemoryFiles& inner_;
-};
-
 struct GrowthSetup {
-  gatekit::testing::TempDir tmp;
   FakeSeams seams;
   Options options;
 
   GrowthSetup() {
-    std::ofstream(tmp / "cpu.xml") << "<testsuite name='pytest'>"
+    seams.files.files["cpu.xml"] = "<testsuite name='pytest'>"
                                       "<testcase classname='tests.test_a' name='test_x' time='1.5'/>"
                                       "<testcase classname='tests.test_a' name='test_new' time='0.5'/></testsuite>";
     seams.files.files["ci/suite.yml"] = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {markers: gpu}\n";
@@ -52,7 +30,7 @@ struct GrowthSetup {
     options.selection = "ci/suite.yml";
     options.leg = "cpu";
     options.context = "pr";
-    options.report = (tmp / "cpu.xml").string();
+    options.report = "cpu.xml";
     options.baseline = "base.xml";
     options.python_version = "3.12";
     options.write_baseline = "next/suite-baseline.json";
@@ -84,9 +62,8 @@ TEST_CASE("growth: compared with a baseline read through Files; the next baselin
 
 TEST_CASE("growth: a next baseline that cannot be written is a warning naming why, not a failure") {
   GrowthSetup s;
-  UnwritableFiles files(s.seams.files);
-  Context context{s.seams.env,      s.seams.clock, files,      s.seams.processes, s.seams.make_transport,
-                  s.seams.workflow, s.seams.in,    s.seams.out};
+  s.seams.files.write_failure = "Read-only file system";  // as on a full or read-only disk
+  auto context = s.seams.context();
   CHECK(run_growth(s.options, context) == ExitCode::pass);
   REQUIRE(s.seams.workflow.annotations.size() == 1);
   CHECK(s.seams.workflow.annotations[0].severity == Severity::warning);
@@ -113,11 +90,11 @@ TEST_CASE("growth: a new test reported twice is named by its whole time, with an
   for (const bool write : {true, false}) {
     INFO("write: " << write);
     GrowthSetup s;
-    std::ofstream(s.tmp / "cpu.xml") << "<testsuite name='pytest'>"
-                                        "<testcase classname='tests.test_a' name='test_x' time='1.0'/>"
-                                        "<testcase classname='tests.test_b' name='test_twice' time='2'/>"
-                                        "<testcase classname='tests.test_b' name='test_once' time='4'/>"
-                                        "<testcase classname='tests.test_b' name='test_twice' time='3'/></testsuite>";
+    s.seams.files.files["cpu.xml"] = "<testsuite name='pytest'>"
+                                     "<testcase classname='tests.test_a' name='test_x' time='1.0'/>"
+                                     "<testcase classname='tests.test_b' name='test_twice' time='2'/>"
+                                     "<testcase classname='tests.test_b' name='test_once' time='4'/>"
+                                     "<testcase classname='tests.test_b' name='test_twice' time='3'/></testsuite>";
     if (!write) s.options.write_baseline.clear();
     auto context = s.seams.context();
     REQUIRE(run_growth(s.options, context) == ExitCode::pass);

@@ -191,18 +191,18 @@ TEST_CASE("growth: this run's report, streamed: whole ids, nameless cases one te
                                   "<testcase classname='tests.test_long' name='" + head + "-2]' time='1'/>"
                                   "<testcase time='1'/><testcase time='1'/><testcase time='1'/>"
                                   "</testsuite></testsuites>";
-  auto snapshot = read_report_snapshot((tmp / "r.xml").string(), "");
+  auto snapshot = read_report_snapshot(SystemFiles(), (tmp / "r.xml").string(), "");
   REQUIRE(snapshot.ok());
   CHECK(snapshot->size() == 5);
   CHECK(snapshot->contains("tests/test_long.py::" + head + "-2]"));
   std::vector<std::string> displays;
-  REQUIRE(visit_report((tmp / "r.xml").string(), "", [&](const ReportCase& c) -> Status {
+  REQUIRE(visit_report(SystemFiles(), (tmp / "r.xml").string(), "", [&](const ReportCase& c) -> Status {
             displays.push_back(c.display());
             return {};
           }).ok());
   REQUIRE(displays.size() == 5);
   CHECK(displays[0] == display_id("tests/test_long.py::" + head + "-1]"));
   CHECK(displays[4] == "(test 3 without name or classname)");
-  const auto missing = read_report_snapshot((tmp / "none.xml").string(), "");
+  const auto missing = read_report_snapshot(SystemFiles(), (tmp / "none.xml").string(), "");
   REQUIRE_FALSE(missing.ok());
 }

@@ -38,7 +38,8 @@ Run shard(const std::string& pytest_out, Options options, const std::string& bas
   options.leg = "gpu";
   options.context = "pr";
   Run run;
-  Context context{seams.env, seams.clock, seams.files, runner, seams.make_transport, run.workflow, seams.in, seams.out};
+  Context context{seams.env,    seams.clock, seams.files, runner,     seams.make_transport,
+                  run.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   try {
     run.code = run_shard(options, context);
   } catch (const Failure& failure) {

@@ -72,33 +72,49 @@ struct Group {
 
 }  // namespace
 
+Result<Report> finish_report(std::vector<junit::TestCase> cases, const junit::ReadStats& stats, const std::string& path) {
+  if (auto declared = junit::check_declared_counts(stats, path); !declared) return declared.error();
+  auto folded = fold_in_process_reruns(std::move(cases), path);
+  if (!folded) return folded.error();
+  return Report{std::move(*folded), stats};
+}
+
+namespace {
+
+// Roughly what a case holds in memory.
+std::size_t case_bytes(const junit::TestCase& c) {
+  return sizeof(junit::TestCase) + c.suite.size() + c.classname.size() + c.name.size() + c.file.size() +
+         c.node_id.size() + c.message.size() + c.type.size() + c.detail.size() + c.system_out.size() +
+         c.system_err.size();
+}
+
+}  // namespace
+
 Result<Report> load_report(const Files& files, const std::string& path, const std::string& junit_prefix) {
   auto text = files.read(path);
   if (!text) return could_not_evaluate(text.error().message + " (the JUnit report)");
-  Report report;
+  std::vector<junit::TestCase> cases;
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
-  auto stats = junit::read_text(*text, path, [&](const junit::TestCase& c) { report.cases.push_back(c); }, options);
+  auto stats = junit::read_text(*text, path, [&](const junit::TestCase& c) { cases.push_back(c); }, options);
   if (!stats) return stats.error();
-  if (auto declared = junit::check_declared_counts(*stats, path); !declared) return declared.error();
-  report.stats = *stats;
-  auto folded = fold_in_process_reruns(std::move(report.cases), path);
-  if (!folded) return folded.error();
-  report.cases = std::move(*folded);
-  return report;
+  return finish_report(std::move(cases), *stats, path);
 }
 
-Result<Scan> scan_report(const std::string& path, const std::string& junit_prefix) {
+Result<Scan> scan_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                         std::size_t keep_bytes) {
   Scan scan;
   // The hashes of the ids of the last kScanWindow to 2 * kScanWindow cases, in two
   // generations: memory stays fixed whatever the report's size. A hash met again sends the
-  // report to load_report, which compares the cases themselves (a hash collision only costs
-  // that full read).
+  // report to the merge, which compares the cases themselves (a hash collision only costs
+  // that). The cases themselves are kept while they fit in `keep_bytes`.
   std::unordered_set<std::size_t> current, previous;
+  std::vector<junit::TestCase> kept;
+  std::size_t kept_bytes = 0;
+  bool keeping = true;
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
-  options.excerpt_bytes = 256;
-  auto stats = junit::read_file(path, [&](const junit::TestCase& c) {
+  auto stats = junit::read_file(files, path, [&](const junit::TestCase& c) {
     scan.failed += failed(c);
     const std::size_t id = std::hash<std::string>{}(c.id());
     const bool repeated = previous.count(id) > 0 || !current.insert(id).second;
@@ -107,10 +123,16 @@ Result<Scan> scan_report(const std::string& path, const std::string& junit_prefi
       previous = std::move(current);
       current = {};
     }
+    if (!keeping) return;
+    kept_bytes += case_bytes(c);
+    keeping = kept_bytes <= keep_bytes;
+    if (keeping) kept.push_back(c);
+    else kept = {};
   }, options);
   if (!stats) return stats.error();
   if (auto declared = junit::check_declared_counts(*stats, path); !declared) return declared.error();
   scan.stats = *stats;
+  if (keeping) scan.cases = std::move(kept);
   return scan;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A run's JUnit report as flaky-tracker sees it: every test case, in report order, with the
 // attempts an in-process rerun plugin recorded folded into one case per test.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,20 +22,27 @@ struct Report {
 // share an id).
 Result<Report> load_report(const Files& files, const std::string& path, const std::string& junit_prefix);
 
-// A first look at a report, streamed from disk with bounded memory whatever its size (the
-// Files seam reads whole files): whether anything in it needs a rerun or a merge. Most runs
-// pass; they stop here.
 // The title of the ::error annotation for a report that is missing or unreadable (a test run
 // that crashed before writing it): the run's page shows it, not only the log.
 inline constexpr const char* kNoReportTitle = "flaky-tracker: no test report";
 
+// A first look at a report, streamed through `files` in bounded memory whatever its size:
+// whether anything in it needs a rerun or a merge. Most runs pass; they stop here. The cases
+// come from the same read (`cases`, as read; finish_report folds them), unless they are more
+// than `keep_bytes` in memory; only then is the report read again (load_report).
 inline constexpr std::size_t kScanWindow = 32768;
+inline constexpr std::size_t kKeepBytes = std::size_t{64} << 20;
 struct Scan {
   junit::ReadStats stats;
   std::size_t failed = 0;       // failed or erred cases
   bool needs_merge = false;     // failures, recorded attempts, or in-process reruns
+  std::optional<std::vector<junit::TestCase>> cases;  // when they fit in keep_bytes
 };
-Result<Scan> scan_report(const std::string& path, const std::string& junit_prefix);
+Result<Scan> scan_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                         std::size_t keep_bytes = kKeepBytes);
+// The cases of a report read whole, checked and folded as load_report does (`path` names it
+// in errors).
+Result<Report> finish_report(std::vector<junit::TestCase> cases, const junit::ReadStats& stats, const std::string& path);
 
 // Cases that share an id are one test only in the two shapes pytest writes, both within one
 // <testsuite> and with the same classname, name and file:

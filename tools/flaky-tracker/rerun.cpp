@@ -89,7 +89,8 @@ Histories rerun_targets(const RerunPlan& plan, const std::vector<std::string>& w
                         const RerunOptions& o, Context& ctx) {
   Histories histories;
   const fs::path output = o.output.empty() ? fs::path(o.report) : fs::path(o.output);
-  const fs::path work_dir = fs::absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path("."));
+  const fs::path work_dir = value_or_throw(
+      ctx.files.absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path(".")));
   const Rerun r{words, form, o, work_dir};
   std::vector<RerunTarget> remaining = plan.targets;
   for (int attempt = 1; attempt <= o.times && !remaining.empty(); ++attempt)
@@ -140,10 +141,12 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
 ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
   const auto words = o.command.empty() ? default_rerun_command() : o.command;
   const TargetForm form = value_or_throw(check_rerun_template(words));
-  auto scan = scan_report(o.report, o.junit_prefix);
+  auto scan = scan_report(ctx.files, o.report, o.junit_prefix);
   if (!scan) refuse_report(scan.error(), ctx);
   if (!scan->needs_merge && (o.output.empty() || o.output == o.report)) return all_passed(o, *scan, ctx);
-  auto report = load_report(ctx.files, o.report, o.junit_prefix);
+  // Read once: the scan kept the cases, unless they were too many to hold.
+  auto report = scan->cases ? finish_report(std::move(*scan->cases), scan->stats, o.report)
+                            : load_report(ctx.files, o.report, o.junit_prefix);
   if (!report) refuse_report(report.error(), ctx);
   const auto plan = decide_rerun(report->cases, o.max_failures, form);
   ctx.workflow.log(o.report + ": " + std::to_string(report->cases.size()) + " tests, " + std::to_string(plan.failures) +

@@ -108,7 +108,8 @@ std::string stress_summary(const StressResult& r, const StressOptions& o, std::s
 ExitCode run_stress(const StressOptions& o, Context& ctx) {
   throw_if_error(check_stress_template(o.command));
   const fs::path output(o.output);
-  const fs::path dir = fs::absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path("."));
+  const fs::path dir = value_or_throw(
+      ctx.files.absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path(".")));
   std::vector<Copy> copies;
   {
     CpuHog hog(o.hog);

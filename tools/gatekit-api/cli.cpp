@@ -26,9 +26,9 @@ int gatekit_api_main(int argc, const char* const* argv) {
       [&](CLI::App&, Context& context) {
         // stdout carries the answer alone (callers pipe it to a JSON reader): the client's
         // masks and retry lines go to stderr, through a workflow of their own.
-        auto log = make_workflow(context.env, std::cerr);
-        Context call_context{context.env,          context.clock, context.files, context.processes,
-                             context.make_transport, *log,        context.in,    context.out};
+        auto log = make_workflow(context.env, context.err, context.files);
+        Context call_context{context.env, context.clock, context.files, context.processes, context.make_transport,
+                             *log,        context.in,    context.out,   context.gpus,      context.err};
         return gatekit_api::run_call(options, call_context);
       });
 }

@@ -1,9 +1,5 @@
 #include "common.hpp"
 
-#include <unistd.h>
-
-#include <array>
-
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
@@ -44,11 +40,7 @@ void use_selection(Context& context, const std::filesystem::path& checkout, Conf
 std::string resolve_machine(const Context& context, const std::string& option) {
   std::string machine = option;
   if (machine.empty()) machine = context.env.get_nonempty("GATEKIT_GATE_MACHINE").value_or("");
-  if (machine.empty()) {
-    std::array<char, 256> host{};
-    if (gethostname(host.data(), host.size() - 1) != 0) host[0] = '\0';
-    return machine_id_from_host(host.data());
-  }
+  if (machine.empty()) return machine_id_from_host(context.env.host_name());
   throw_if_error(valid_machine(machine));
   return machine;
 }

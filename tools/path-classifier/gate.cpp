@@ -69,14 +69,13 @@ EventInfo read_event(const Options& o, Context& ctx) {
 
 // The files whose change makes every filter relevant (classify.hpp, GuardedFile): the rules
 // file, when it lies inside the repository (--repo-dir), and the running workflow.
-std::vector<GuardedFile> guarded_files(const Options& o, const Environment& env) {
+std::vector<GuardedFile> guarded_files(const Options& o, const Environment& env, const Files& files) {
   std::vector<GuardedFile> out;
   if (!o.rules_file.empty()) {
-    std::error_code file_error, root_error;
-    const auto file = std::filesystem::absolute(o.rules_file, file_error);
-    const auto root = std::filesystem::absolute(o.repo_dir, root_error);
-    if (!file_error && !root_error)
-      if (auto inside = path_inside(file.string(), root.string())) out.push_back({*inside, "the gate's rules file"});
+    const auto file = files.absolute(o.rules_file);
+    const auto root = files.absolute(o.repo_dir);
+    if (file && root)
+      if (auto inside = path_inside(file->string(), root->string())) out.push_back({*inside, "the gate's rules file"});
   }
   if (auto ref = env.get("GITHUB_WORKFLOW_REF"))
     if (auto workflow = workflow_path_from_ref(*ref)) out.push_back({*workflow, "the workflow running the gate"});
@@ -138,13 +137,13 @@ ExitCode run_gate(const Options& o, Context& ctx) {
   const Rules rules = load_rules(o, ctx);
   const auto warnings = report_rule_warnings(rules, ctx.workflow);
   if (!o.explain.empty()) {
-    ctx.out << inert_lines(explain(rules, o.explain, guarded_files(o, ctx.env)));
+    ctx.out << inert_lines(explain(rules, o.explain, guarded_files(o, ctx.env, ctx.files)));
     return ExitCode::pass;
   }
   const auto event = read_event(o, ctx);
   const auto plan = gather(o, rules.evaluate_non_pr, event, ctx);
   for (const auto& note : plan.listing.notes) ctx.workflow.log(note);
-  const auto decision = decide(rules, plan.listing, event.name, plan.evaluate, guarded_files(o, ctx.env));
+  const auto decision = decide(rules, plan.listing, event.name, plan.evaluate, guarded_files(o, ctx.env, ctx.files));
   report(o, decision, plan.evaluate, warnings, ctx);
   return ExitCode::pass;
 }

@@ -12,6 +12,7 @@
 
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/gpu.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
@@ -233,8 +234,8 @@ class Execution {
 
   // Runs the process on a worker thread that posts its output (when streamed) and its end.
   void launch(Active& active, ProcessSpec spec, const std::string& cwd_field) {
-    std::error_code ec;
-    if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd, ec)) {
+    const auto cwd = spec.cwd.empty() ? Result<FileStatus>(FileStatus{}) : context_.files.stat(spec.cwd);
+    if (!spec.cwd.empty() && (!cwd || !cwd->is_directory())) {
       active.result = Result<ProcessResult>(could_not_evaluate("working directory '" + spec.cwd.string() +
                                                                "' does not exist (cwd: " + cwd_field + ")"));
       events_.push({active.id, true, {}});

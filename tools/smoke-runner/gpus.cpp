@@ -6,9 +6,9 @@
 
 namespace gatekit::smoke_runner {
 
-Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env, ProcessRunner& processes) {
-  if (options.gpus >= 0) return override_inventory(options.gpus, env);
-  auto detected = detect_host_gpus(platform::host_os(), env, processes);
+Result<GpuInventory> resolve_gpus(const Options& options, Context& context) {
+  if (options.gpus >= 0) return override_inventory(options.gpus, context.env);
+  auto detected = context.gpus.detect(context.env);
   if (!detected) return could_not_evaluate("cannot count GPUs: " + detected.error().message);
   return *detected;
 }

@@ -46,7 +46,7 @@ ExitCode run_list(const Options& options, Context& context) {
       (!options.tier_env_given && env.get_nonempty(kCompatTierEnv))) {
     tiers = {value_or_throw(resolve_tier(options.tier, options.tier_env, options.tier_env_given, env))};
   }
-  const auto gpus = value_or_throw(resolve_gpus(options, env, context.processes));
+  const auto gpus = value_or_throw(resolve_gpus(options, context));
   context.workflow.log("GPUs: " + gpus.describe());
   const auto previous = load_durations(options.durations_from, context.files, context.workflow);
   for (auto tier : tiers) list_plan(manifest, tier, gpus, options.serial, previous, context.workflow);

@@ -20,10 +20,9 @@ namespace gatekit::smoke_runner {
 // workflow reading the step's outputs sees why nothing ran.
 void report_usage_error(const std::string& message, Workflow& workflow);
 
-// The GPUs --gpus N names, else the ones detected (detect_host_gpus: on macOS one GPU when a
-// Metal device is present, asked of system_profiler through `processes`); could_not_evaluate
+// The GPUs --gpus N names, else the ones the Context's probe detects; could_not_evaluate
 // when they cannot be counted.
-Result<GpuInventory> resolve_gpus(const Options& options, const Environment& env, ProcessRunner& processes);
+Result<GpuInventory> resolve_gpus(const Options& options, Context& context);
 
 // Durations from a previous report (--durations-from); empty, with an annotation, when it is
 // missing or unreadable: packing then uses the timeouts as estimates.

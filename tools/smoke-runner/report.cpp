@@ -1,7 +1,6 @@
 #include "report.hpp"
 
 #include <cstdio>
-#include <system_error>
 
 #include "gatekit/files.hpp"
 #include "gatekit/json.hpp"
@@ -52,18 +51,6 @@ std::string quote(const std::string& message) {
   std::vector<std::string> lines;
   for (const auto& line : gatekit::split_lines(message)) lines.push_back("> " + gatekit::markdown_text(line));
   return gatekit::join(lines, "  \n");
-}
-
-// Through `files` to a temporary name, then renamed over the report: a reader, or a kill
-// mid-write, never sees half a file. (The Files seam has no rename: that step, like creating
-// the folder, is a filesystem call of its own.)
-gatekit::Status write_atomically(gatekit::Files& files, const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = std::filesystem::path(path.string() + ".tmp");
-  if (auto written = files.write(tmp, text); !written) return written;
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return gatekit::write_error(path, ec.message());
-  return {};
 }
 
 }  // namespace
@@ -281,13 +268,12 @@ ReportFiles report_paths(const std::filesystem::path& dir) {
 }
 
 gatekit::Status write_reports(const RunReport& report, const std::filesystem::path& dir, gatekit::Files& files) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return gatekit::could_not_evaluate("cannot create report folder " + dir.string() + ": " + ec.message());
+  // Each report replaced atomically: a reader, or a kill mid-write, never sees half a file.
+  if (auto made = files.make_directories(dir); !made) return made;
   const auto paths = report_paths(dir);
-  if (auto s = write_atomically(files, paths.json, report_json(report)); !s) return s;
-  if (auto s = write_atomically(files, paths.junit, report_junit(report)); !s) return s;
-  return write_atomically(files, paths.summary, report_summary(report));
+  if (auto s = files.replace(paths.json, report_json(report)); !s) return s;
+  if (auto s = files.replace(paths.junit, report_junit(report)); !s) return s;
+  return files.replace(paths.summary, report_summary(report));
 }
 
 gatekit::Result<std::map<std::string, milliseconds>> read_durations(const std::string& json_text) {

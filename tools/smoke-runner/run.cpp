@@ -95,7 +95,7 @@ class SmokeRun {
 
   // The probe ends at once on a termination signal; its error then is the cancellation.
   Result<int> count_gpus() {
-    auto inventory = resolve_gpus(options_, context_.env, context_.processes);
+    auto inventory = resolve_gpus(options_, context_);
     if (termination_signal() != 0) return cancellation();
     if (!inventory) return inventory.error();
     report_.gpus = *inventory;

@@ -210,9 +210,9 @@ void report_written(const Options& options, Context& context, const Status& writ
 
 // This run's report, read once: each case into `tally` (after the baseline's tests), and the
 // slowest new tests' display names kept as they come.
-SlowestNew read_report(const Options& options, GrowthTally& tally, bool compared) {
+SlowestNew read_report(const Options& options, const Files& files, GrowthTally& tally, bool compared) {
   SlowestNew slowest(compared ? kListed : 0);
-  throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+  throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     auto seen = tally.add_now(c.identity, c.seconds);
     if (!seen)
       return could_not_evaluate(options.report + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
@@ -238,7 +238,7 @@ void second_pass(const Options& options, Context& context, const ConfigKey& key,
   std::optional<BaselineWriter> writer;
   if (write) writer.emplace(context.files, options.write_baseline, key, history, tally.tests());
   Status written;
-  throw_if_error(visit_report(options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+  throw_if_error(visit_report(context.files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto test = tally.case_at(c.ordinal);
     if (!test.first) return {};  // a repeat: its seconds are in the first
     if (name && wanted.count(test.id) > 0) names.emplace(test.id, c.display());
@@ -299,7 +299,7 @@ ExitCode run_growth(const Options& options, Context& context) {
   GrowthTally tally;
   std::string base_note;
   auto base = usable_baseline(options, context, key, tally, base_note);
-  const SlowestNew slowest = read_report(options, tally, base.has_value());
+  const SlowestNew slowest = read_report(options, context.files, tally, base.has_value());
   if (!base) notice(context.workflow, base_note);
   const auto growth = compared_growth(base, tally, thresholds, context);
   if (growth && !growth->removed.empty()) base->names = removed_names(options, context, tally, growth->removed.size());

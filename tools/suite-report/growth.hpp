@@ -213,10 +213,10 @@ using ReportVisitor = std::function<Status(const ReportCase&)>;
 // This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
 // first Error a visit returns stops the reading and is returned. Without `identities` the
 // cases' identities are left unset (a pass that knows them already skips the hashing).
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit,
-                    bool identities = true);
+Status visit_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                    const ReportVisitor& visit, bool identities = true);
 // This run's report as a snapshot: one pass of visit_report.
-Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix);
+Result<Snapshot> read_report_snapshot(const Files& files, const std::string& path, const std::string& junit_prefix);
 
 inline constexpr std::size_t kHistoryLimit = 30;
 

@@ -309,18 +309,18 @@ Result<char> first_char_of(const Files& files, const std::string& path) {
 
 }  // namespace
 
-Status visit_report(const std::string& path, const std::string& junit_prefix, const ReportVisitor& visit,
-                    bool identities) {
+Status visit_report(const Files& files, const std::string& path, const std::string& junit_prefix,
+                    const ReportVisitor& visit, bool identities) {
   return visit_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
-    return junit::read_file(path, on_case, options);
+    return junit::read_file(files, path, on_case, options);
   }, junit_prefix, visit, identities);
 }
 
-Result<Snapshot> read_report_snapshot(const std::string& path, const std::string& junit_prefix) {
+Result<Snapshot> read_report_snapshot(const Files& files, const std::string& path, const std::string& junit_prefix) {
   Snapshot snapshot;
   bool stopped = false;
   auto read = add_cases([&](const junit::CaseHandler& on_case, const junit::ReadOptions& options) {
-    return junit::read_file(path, on_case, options);
+    return junit::read_file(files, path, on_case, options);
   }, path, junit_prefix, into(snapshot, {}), nullptr, stopped);
   if (!read) return read.error();
   return snapshot;

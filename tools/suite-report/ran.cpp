@@ -82,7 +82,7 @@ ExitCode run_ran(const Options& options, Context& context) {
   junit::ReadOptions read;
   read.junit_prefix = options.junit_prefix;
   std::vector<std::string> skip_messages;
-  const auto stats = value_or_throw(junit::read_file(options.report, [&](const junit::TestCase& test) {
+  const auto stats = value_or_throw(junit::read_file(context.files, options.report, [&](const junit::TestCase& test) {
     if (test.outcome == JunitOutcome::skipped && skip_messages.size() < kSkipMessages) skip_messages.push_back(test.message);
   }, read));
   facts.cases = stats.cases;

@@ -89,7 +89,7 @@ ShardRun read_shard(const Options& options, Context& context, int index) {
   read_options.junit_prefix = options.junit_prefix;
   read_options.excerpt_bytes = 256;
   double seconds = 0;
-  auto stats = junit::read_file(folder + "/junit.xml", [&](const junit::TestCase& test) {
+  auto stats = junit::read_file(context.files, folder + "/junit.xml", [&](const junit::TestCase& test) {
     run.cases.push_back(to_case(test));
     seconds += test.time_s;
   }, read_options);

@@ -53,7 +53,7 @@ ExitCode run_unmarked(const Options& options, Context& context) {
   junit::ReadOptions read;
   read.junit_prefix = options.junit_prefix;
   std::vector<UnmarkedTest> found;
-  auto stats = value_or_throw(junit::read_file(options.report, [&](const junit::TestCase& test) {
+  auto stats = value_or_throw(junit::read_file(context.files, options.report, [&](const junit::TestCase& test) {
     if (auto skip = match_device_skip(selection.device_skips, test))
       found.push_back({test.id(), test.file, test.line > 0 ? test.line + 1 : 0, test.message, skip->marker});
   }, read));

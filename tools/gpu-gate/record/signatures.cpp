@@ -1,9 +1,6 @@
 #include "record/signatures.hpp"
 
-#include <filesystem>
-#include <random>
-#include <system_error>
-
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
 #include "record/record.hpp"
 
@@ -15,26 +12,6 @@ constexpr char kSeparator = '\x1f';
 // %H %G? %GT %GK %GS: the principal last, so that whatever the allowed-signers file calls a
 // signer cannot shift the other fields.
 constexpr char kFormat[] = "--format=%H%x1f%G?%x1f%GT%x1f%GK%x1f%GS";
-
-// A copy of the allowed-signers text where git can read it, removed when it goes out of scope.
-class TempSignersFile {
- public:
-  explicit TempSignersFile(const char* prefix = "gatekit-allowed-signers-") {
-    std::random_device random;
-    const auto suffix = std::to_string(random()) + std::to_string(random());
-    path_ = std::filesystem::temp_directory_path() / (prefix + suffix);
-  }
-  ~TempSignersFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  TempSignersFile(const TempSignersFile&) = delete;
-  TempSignersFile& operator=(const TempSignersFile&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 std::vector<std::string_view> split_fields(std::string_view line, std::size_t count) {
   std::vector<std::string_view> fields;
@@ -194,14 +171,17 @@ Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, File
                                                             std::optional<std::string_view> revoked,
                                                             const std::vector<std::string>& commits,
                                                             const std::string& revisions) {
-  TempSignersFile signers;
-  TempSignersFile revoked_file("gatekit-revoked-keys-");
-  if (auto written = files.write(signers.path(), allowed_signers); !written) return written.error();
+  // The allowed-signers (and revoked-keys) text where git can read it, removed at return.
+  auto folder = files.make_temp_folder("gatekit-signers-");
+  if (!folder) return folder.error();
+  const auto signers = *folder / "allowed-signers";
+  const auto revoked_file = *folder / "revoked-keys";
+  if (auto written = files.write(signers, allowed_signers); !written) return written.error();
   GitCommand log{"-c"};
-  log.option("gpg.ssh.allowedSignersFile=", signers.path().string());
+  log.option("gpg.ssh.allowedSignersFile=", signers.string());
   if (revoked) {
-    if (auto written = files.write(revoked_file.path(), *revoked); !written) return written.error();
-    log.words({"-c"}).option("gpg.ssh.revocationFile=", revoked_file.path().string());
+    if (auto written = files.write(revoked_file, *revoked); !written) return written.error();
+    log.words({"-c"}).option("gpg.ssh.revocationFile=", revoked_file.string());
   }
   log.words({"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat}).input(revisions);
   auto out = git.run(log);

@@ -73,7 +73,7 @@ std::optional<MlxFacts> mlx_facts_for(const GpuInventory& inventory, const Confi
 }
 
 DeviceFacts probe_device_facts(Context& context, const Config& config, bool allow_no_gpu) {
-  auto inventory = detect_host_gpus(platform::host_os(), context.env, context.processes);
+  auto inventory = context.gpus.detect(context.env);
   if (!inventory) fail_could_not_evaluate("GPU discovery failed: " + inventory.error().message);
   context.workflow.log("devices: " + inventory->describe());
   if (inventory->count == 0 && !allow_no_gpu)

@@ -38,8 +38,7 @@ std::string write_test_map(Context& context, const Config& config, const std::fi
   const auto now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const auto map = TestMap::from(now, commit, *coverage);
   const auto path = repo / config.test_map;
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
+  if (auto made = context.files.make_directories(path.parent_path()); !made) return "not written: " + made.error().message;
   if (auto written = context.files.write(path, format_test_map(map)); !written) {
     return "not written: " + written.error().message;
   }
@@ -88,7 +87,7 @@ ExitCode run_full(const RunOptions& options, Context& context) {
   const auto started = context.clock.now();
   const auto device = probe_device_facts(context, config, options.allow_no_gpu);
 
-  GateWorktree worktree(git, commit);
+  GateWorktree worktree(git, context.files, commit);
   use_selection(context, worktree.tree(), config, /*full=*/true);  // the nightly tests too
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   context.workflow.log("Full run of " + commit + " on " + machine + ": " + std::to_string(scope.files.size()) + " of " +

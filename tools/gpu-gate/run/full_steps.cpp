@@ -24,8 +24,8 @@ std::string file_of(const junit::TestCase& test) {
   return sep == std::string::npos ? "" : id.substr(0, sep);
 }
 
-Result<PassOutcome> read_report(const std::filesystem::path& junit_path, PassOutcome outcome) {
-  auto stats = junit::read_file(junit_path.string(), [&](const junit::TestCase& test) {
+Result<PassOutcome> read_report(const Files& files, const std::filesystem::path& junit_path, PassOutcome outcome) {
+  auto stats = junit::read_file(files, junit_path.string(), [&](const junit::TestCase& test) {
     auto& run = outcome.cases[test.id()];
     run.file = file_of(test);
     run.ran = run.ran || test.ran();
@@ -74,7 +74,7 @@ Result<PassOutcome> run_pass(Context& context, const Config& config, const std::
                                      : ""));
   }
   PassOutcome outcome{device, {}, {}, ran->exit_code, ran->duration};
-  return read_report(junit_path, std::move(outcome));
+  return read_report(context.files, junit_path, std::move(outcome));
 }
 
 Result<std::string> record_full_run(const Git& git, Context& context, const Config& config, const FullOutcome& outcome) {

@@ -86,7 +86,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   const auto change = change_since_base(context, git, options);
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
 
-  GateWorktree worktree(git, head.commit);
+  GateWorktree worktree(git, context.files, head.commit);
   use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();

@@ -38,7 +38,7 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
     return could_not_evaluate("the " + pass.name + " pass ended with " + ran->describe() +
                               ": no verdict (the test command exits 0 or 1 when its tests ran)");
   PassResult result{pass.name, ran->exit_code, {}, ran->duration};
-  auto stats = junit::read_file(junit.string(), [](const junit::TestCase&) {});
+  auto stats = junit::read_file(context.files, junit.string(), [](const junit::TestCase&) {});
   if (!stats) return could_not_evaluate("the " + pass.name + " pass left no readable JUnit report: " + stats.error().message);
   result.counts = {static_cast<std::int64_t>(stats->passed), static_cast<std::int64_t>(stats->failures),
                    static_cast<std::int64_t>(stats->skipped), static_cast<std::int64_t>(stats->errors)};

@@ -1,7 +1,6 @@
 #include "run/worktree.hpp"
 
 #include <algorithm>
-#include <random>
 
 #include "common.hpp"
 #include "gatekit/text.hpp"
@@ -35,29 +34,26 @@ void refuse_uncommitted_changes(const Git& git) {
                  "; gpu-gate run tests the committed tree: commit (or stash) them first");
 }
 
-GateWorktree::GateWorktree(const Git& git, const std::string& commit) : git_(git) {
-  std::random_device random;
-  for (int attempt = 0; attempt < 8 && folder_.empty(); ++attempt) {
-    auto candidate = std::filesystem::temp_directory_path() /
-                     ("gatekit-gate-" + std::to_string(random()) + "-" + std::to_string(random()));
-    std::error_code ec;
-    if (std::filesystem::create_directory(candidate, ec)) folder_ = candidate;
-  }
-  if (folder_.empty()) fail_could_not_evaluate("cannot create a temporary folder for the worktree");
-  tree_ = folder_ / "tree";
-  if (auto ok = check_revision(commit); !ok) fail(ok.error());
+namespace {
+
+TempFolder worktree_folder(Files& files) {
+  auto folder = files.make_temp_folder("gatekit-gate-");
+  if (!folder) fail_could_not_evaluate("cannot create a temporary folder for the worktree: " + folder.error().message);
+  return std::move(*folder);
+}
+
+}  // namespace
+
+GateWorktree::GateWorktree(const Git& git, Files& files, const std::string& commit)
+    : git_(git), folder_(worktree_folder(files)), tree_(folder_ / "tree") {
+  if (auto ok = check_revision(commit); !ok) fail(ok.error());  // the folder goes with the throw
   auto added = git_.run(GitCommand{"worktree", "add", "--detach", "--quiet"}.argument("the worktree", tree_.string()).revision(commit));
-  if (!added) {
-    std::error_code ec;
-    std::filesystem::remove_all(folder_, ec);
-    fail(added.error());
-  }
+  if (!added) fail(added.error());
 }
 
 GateWorktree::~GateWorktree() {
   (void)git_.run(GitCommand{"worktree", "remove", "--force"}.argument("the worktree", tree_.string()));
-  std::error_code ec;
-  std::filesystem::remove_all(folder_, ec);
+  (void)folder_.remove();
   (void)git_.run(GitCommand{"worktree", "prune"});
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gatekit/files.hpp"
 #include "gatekit/git.hpp"
 
 namespace gatekit::gpu_gate {
@@ -17,20 +18,21 @@ Result<std::vector<std::string>> uncommitted_files(const Git& git);
 // tree: commit (or stash) them first".
 void refuse_uncommitted_changes(const Git& git);
 
-// `git worktree add --detach` of a commit in a fresh temporary folder; the destructor
-// removes the worktree and the folder (and prunes git's record of it).
+// `git worktree add --detach` of a commit in a fresh temporary folder (made through
+// `files`); the destructor removes the worktree and the folder (and prunes git's record of
+// it).
 class GateWorktree {
  public:
-  GateWorktree(const Git& git, const std::string& commit);
+  GateWorktree(const Git& git, Files& files, const std::string& commit);
   ~GateWorktree();
   GateWorktree(const GateWorktree&) = delete;
   GateWorktree& operator=(const GateWorktree&) = delete;
-  const std::filesystem::path& tree() const { return tree_; }      // the checkout
-  const std::filesystem::path& scratch() const { return folder_; }  // beside it: reports, logs
+  const std::filesystem::path& tree() const { return tree_; }             // the checkout
+  const std::filesystem::path& scratch() const { return folder_.path(); }  // beside it: reports, logs
 
  private:
   const Git& git_;
-  std::filesystem::path folder_;
+  TempFolder folder_;
   std::filesystem::path tree_;
 };
 

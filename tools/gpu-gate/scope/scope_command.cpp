@@ -85,13 +85,14 @@ void log_scope(const Scope& scope, Workflow& workflow) {
 }
 
 // --why takes a path relative to the repository, or an absolute one inside it.
-std::string repo_relative(const std::string& path, const std::string& repo_dir) {
+std::string repo_relative(const Files& files, const std::string& path, const std::string& repo_dir) {
   const std::filesystem::path given(path);
   if (!given.is_absolute()) return path;
-  std::error_code ec;
-  const auto repo = std::filesystem::weakly_canonical(repo_dir, ec);
-  const auto relative = std::filesystem::weakly_canonical(given, ec).lexically_relative(repo);
-  return ec || relative.empty() || *relative.begin() == ".." ? path : relative.generic_string();
+  const auto repo = files.canonical(repo_dir);
+  const auto resolved = files.canonical(given);
+  if (!repo || !resolved) return path;
+  const auto relative = resolved->lexically_relative(*repo);
+  return relative.empty() || *relative.begin() == ".." ? path : relative.generic_string();
 }
 
 }  // namespace
@@ -111,7 +112,7 @@ ExitCode run_scope(const ScopeOptions& options, Context& context) {
   // With --json, stdout is the JSON alone (in a terminal, step outputs print there too).
   if (!options.json) context.workflow.set_output("count", std::to_string(scope.files.size()));
   if (!options.why.empty()) {
-    context.workflow.log(explain(scope, config, repo_relative(options.why, options.repo_dir)));
+    context.workflow.log(explain(scope, config, repo_relative(context.files, options.why, options.repo_dir)));
   } else if (options.json) {
     context.out << inert_json(json_of(scope)) << "\n";
   } else {

@@ -17,6 +17,7 @@ namespace gatekit {
 class Environment;
 class Clock;
 class Files;
+class GpuProbe;
 class ProcessRunner;
 class Workflow;
 namespace github {
@@ -35,10 +36,13 @@ struct Context {
   Workflow& workflow;  // step outputs, job summary, annotations, log
   std::istream& in;
   std::ostream& out;  // the log (stdout); the workflow writes through it too
+  GpuProbe& gpus;     // the GPUs this process sees (gatekit/gpu.hpp)
+  std::ostream& err;  // stderr: what must not mix with stdout (a tool whose stdout is data)
 };
 
-// The real seams: environment, system clock, files, processes, libcurl, and the workflow
-// protocol when GITHUB_ACTIONS=true (plain text otherwise). Owned by the frame.
+// The real seams: environment, system clock, files, processes, libcurl, the workflow
+// protocol when GITHUB_ACTIONS=true (plain text otherwise), GPU discovery, stdin, stdout and
+// stderr. Owned by the frame.
 class SystemSeams {
  public:
   SystemSeams();

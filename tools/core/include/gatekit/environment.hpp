@@ -1,5 +1,6 @@
 #pragma once
-// Environment variables behind an interface, so tools can be tested with a map.
+// Environment variables (and the machine's host name) behind an interface, so tools can be
+// tested with a map.
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -18,11 +19,14 @@ class Environment {
     if (!v || v->empty()) return std::nullopt;
     return v;
   }
+  // The machine's host name (gethostname); "" when it cannot be read.
+  virtual std::string host_name() const = 0;
 };
 
 class SystemEnvironment final : public Environment {
  public:
   std::optional<std::string> get(std::string_view name) const override;
+  std::string host_name() const override;
 };
 
 class MapEnvironment final : public Environment {
@@ -41,6 +45,9 @@ class MapEnvironment final : public Environment {
     if (it == values_.end()) return std::nullopt;
     return it->second;
   }
+  std::string host_name() const override { return host; }
+
+  std::string host = "test-host";  // what host_name() answers
 
  private:
   std::map<std::string, std::string, std::less<>> values_;

@@ -1,9 +1,16 @@
 #pragma once
-// In-memory seams for tests: a whole command runs without touching the machine.
+// Seams for tests.
+// FakeSeams: all in memory, so a whole command runs without touching the machine.
 //   FakeSeams seams;
 //   seams.files.files["rules.yml"] = "...";
+//   seams.gpus.set_devices({"NVIDIA H100"});
 //   auto code = run(options, seams.context());
 //   CHECK(seams.workflow.outputs["result"] == "pass");
+// RealFilesSeams: real files and processes (so real git in a temporary repository) and real
+// GPU discovery (steered by the test's environment: GATEKIT_HIP_LIBRARY,
+// GATEKIT_CUDA_LIBRARY), the rest fake: a test's clock, environment, workflow and streams.
+//   RealFilesSeams seams;  // or seams{FakeClock::time_point(std::chrono::seconds(1'800'000'000))}
+//   Git git(seams.processes, repo);
 #include <sstream>
 #include <utility>
 
@@ -11,6 +18,7 @@
 #include "gatekit/context.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/gpu.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -29,8 +37,35 @@ struct FakeSeams {
   RecordingWorkflow workflow;
   std::istringstream in;
   std::ostringstream out;
+  FakeGpuProbe gpus;  // no GPU unless a test gives some
+  std::ostringstream err;
 
-  Context context() { return Context{env, clock, files, processes, make_transport, workflow, in, out}; }
+  Context context() {
+    return Context{env, clock, files, processes, make_transport, workflow, in, out, gpus, err};
+  }
+};
+
+// Real files, processes and GPU discovery; everything else as in FakeSeams (git, driven
+// through the real processes, works in a test's temporary repository while the test holds
+// the clock).
+struct RealFilesSeams {
+  RealFilesSeams() = default;
+  explicit RealFilesSeams(FakeClock::time_point start) : clock(start) {}
+
+  MapEnvironment env;
+  FakeClock clock;
+  SystemFiles files;
+  SystemProcessRunner processes;
+  TransportFactory make_transport;  // empty unless a test points it at a server
+  RecordingWorkflow workflow;
+  std::istringstream in;
+  std::ostringstream out;
+  SystemGpuProbe gpus{processes};
+  std::ostringstream err;
+
+  Context context() {
+    return Context{env, clock, files, processes, make_transport, workflow, in, out, gpus, err};
+  }
 };
 
 }  // namespace gatekit

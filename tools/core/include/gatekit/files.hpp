@@ -1,24 +1,66 @@
 #pragma once
-// Files behind an interface: every whole-file read and write of the tools goes through it,
-// with one wording for failures, and tests use MemoryFiles instead of temporary folders.
+// Files behind an interface, as ninja's DiskInterface: every touch of the file system by the
+// tools goes through it (reads, streamed reads, writes, atomic replaces, folders, renames,
+// removals, temporary folders, stat, links, the current folder), with one wording for
+// failures, and tests use MemoryFiles instead of temporary folders. Only SystemFiles (and
+// the platform folder) call std::filesystem or open a stream on a file;
+// tests/core/test_file_calls.py keeps it so.
 //
 // Errors name the file and the reason:
 //   "cannot read rules.yml: No such file or directory"
 //   "cannot write out/report.json: Permission denied"
 //   "cannot read big.xml: larger than the limit of 268435456 bytes"
+//   "cannot create folder out/reports: Not a directory"
+//   "cannot rename a.tmp to a.json: No such file or directory"
+//   "cannot remove out: Permission denied"
 // and have the kind could_not_evaluate; a caller for whom the file is the user's own input
 // (a rules file named on the command line) re-labels it with as_bad_input().
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "gatekit/result.hpp"
 
 namespace gatekit {
+
+class Files;
+
+// What stat() says of a path (symbolic links followed).
+struct FileStatus {
+  enum class Type { none, file, directory, other };
+  Type type = Type::none;  // none: nothing there (not an error)
+  std::uintmax_t size = 0;  // of a file
+  bool executable = false;  // a file its owner may run
+  bool exists() const { return type != Type::none; }
+  bool is_file() const { return type == Type::file; }
+  bool is_directory() const { return type == Type::directory; }
+};
+
+// A temporary folder, removed with everything in it when the handle goes (or at remove()).
+// Made by Files::make_temp_folder; movable, not copyable.
+class TempFolder {
+ public:
+  TempFolder(Files& files, std::filesystem::path path) : files_(&files), path_(std::move(path)) {}
+  ~TempFolder();
+  TempFolder(TempFolder&& other) noexcept : files_(other.files_), path_(std::move(other.path_)) { other.files_ = nullptr; }
+  TempFolder& operator=(TempFolder&&) = delete;
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+  // Removes it now (the destructor then does nothing); the destructor ignores errors.
+  Status remove();
+
+ private:
+  Files* files_;
+  std::filesystem::path path_;
+};
 
 class Files {
  public:
@@ -46,38 +88,96 @@ class Files {
   // Replaces the file's content (creates it; parent folders must exist).
   virtual Status write(const std::filesystem::path& path, std::string_view content) = 0;
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;
-  virtual bool exists(const std::filesystem::path& path) const = 0;
+  // Replaces the file's content atomically: written to the sibling PATH.tmp, then renamed
+  // over PATH, so a reader (or a kill mid-write) never sees half a file. On failure the
+  // sibling is removed and PATH is as it was.
+  Status replace(const std::filesystem::path& path, std::string_view content);
+  // True when something is there (a file or a folder).
+  bool exists(const std::filesystem::path& path) const;
+  // What is at the path; nothing there is a FileStatus of type none, not an error.
+  virtual Result<FileStatus> stat(const std::filesystem::path& path) const = 0;
+  // The folder and its missing parents ("mkdir -p"); an existing folder is fine.
+  virtual Status make_directories(const std::filesystem::path& path) = 0;
+  // Moves a file or folder, replacing a file at `to` ("cannot rename FROM to TO: REASON").
+  virtual Status rename(const std::filesystem::path& from, const std::filesystem::path& to) = 0;
+  // Removes a file or an empty folder; nothing there is fine.
+  virtual Status remove(const std::filesystem::path& path) = 0;
+  // Removes a file or a folder with everything in it; nothing there is fine.
+  virtual Status remove_tree(const std::filesystem::path& path) = 0;
+  // A new, empty folder named PREFIX followed by random characters, in the temporary folder
+  // (TMPDIR); removed when the handle goes.
+  Result<TempFolder> make_temp_folder(std::string_view prefix);
+  // The target a symbolic link holds, as written in the link.
+  virtual Result<std::filesystem::path> read_link(const std::filesystem::path& path) const = 0;
+  // The process's working folder, and a path made absolute against it (not resolved).
+  virtual Result<std::filesystem::path> current_folder() const = 0;
+  Result<std::filesystem::path> absolute(const std::filesystem::path& path) const;
+  // The absolute path with links resolved as far as the path exists, the rest normalized
+  // (std::filesystem::weakly_canonical).
+  virtual Result<std::filesystem::path> canonical(const std::filesystem::path& path) const = 0;
 
  protected:
   virtual Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const = 0;
   // By default: read() whole, then handed over in pieces. SystemFiles streams.
   virtual Status do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const;
+  // A fresh folder whose name starts with `prefix`, in the temporary folder.
+  virtual Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) = 0;
 };
 
 class SystemFiles final : public Files {
  public:
   Status write(const std::filesystem::path& path, std::string_view content) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
-  bool exists(const std::filesystem::path& path) const override;
+  Result<FileStatus> stat(const std::filesystem::path& path) const override;
+  Status make_directories(const std::filesystem::path& path) override;
+  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
+  Status remove(const std::filesystem::path& path) override;
+  Status remove_tree(const std::filesystem::path& path) override;
+  Result<std::filesystem::path> read_link(const std::filesystem::path& path) const override;
+  Result<std::filesystem::path> current_folder() const override;
+  Result<std::filesystem::path> canonical(const std::filesystem::path& path) const override;
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
   Status do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const override;
+  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
 };
 
-// In-memory fake: a map from path (as written) to content.
+// In-memory fake: a map from path (as written) to content, and the folders made. A file's
+// parent folders exist implicitly (a test puts files["a/b.yml"] without making "a"); a
+// folder made or implied is a directory to stat(). Paths are kept as written, so "a/b" and
+// "./a/b" are two files, as the tools' tests expect.
 class MemoryFiles final : public Files {
  public:
   MemoryFiles() = default;
   MemoryFiles(std::initializer_list<std::pair<const std::string, std::string>> initial) : files(initial) {}
   Status write(const std::filesystem::path& path, std::string_view content) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
-  bool exists(const std::filesystem::path& path) const override { return files.count(path.string()) > 0; }
+  Result<FileStatus> stat(const std::filesystem::path& path) const override;
+  Status make_directories(const std::filesystem::path& path) override;
+  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
+  Status remove(const std::filesystem::path& path) override;
+  Status remove_tree(const std::filesystem::path& path) override;
+  Result<std::filesystem::path> read_link(const std::filesystem::path& path) const override;
+  Result<std::filesystem::path> current_folder() const override { return cwd; }
+  Result<std::filesystem::path> canonical(const std::filesystem::path& path) const override;
 
   std::map<std::string, std::string> files;
+  std::set<std::string> folders;      // made by make_directories / make_temp_folder
+  std::set<std::string> executables;  // files stat() calls executable
+  std::map<std::string, std::string> links;  // link -> target, for read_link
+  std::filesystem::path cwd = "/work";
+  std::filesystem::path temp = "/tmp";
+  // When set, every change (write, append, replace, folder, rename, removal) fails with this
+  // reason, as on a full or read-only disk: "cannot write out.json: Read-only file system".
+  std::string write_failure;
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
+  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
+
+ private:
+  int temp_count_ = 0;
 };
 
 // At most `limit` bytes of a stream (stdin), named `name` in errors; more is an error with the
@@ -88,6 +188,9 @@ Result<std::string> read_stream(std::istream& in, std::string_view name,
 // The one wording (used by both implementations, and by code that reads through a stream).
 Error read_error(const std::filesystem::path& path, std::string_view reason);
 Error write_error(const std::filesystem::path& path, std::string_view reason);
+Error folder_error(const std::filesystem::path& path, std::string_view reason);  // "cannot create folder P: R"
+Error rename_error(const std::filesystem::path& from, const std::filesystem::path& to, std::string_view reason);
+Error remove_error(const std::filesystem::path& path, std::string_view reason);
 
 template <class T>
 Result<T> as_bad_input(Result<T> result) {

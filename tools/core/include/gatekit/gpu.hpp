@@ -20,6 +20,8 @@
 
 namespace gatekit {
 
+class ProcessRunner;
+
 // ---- visibility rules (pure) -------------------------------------------------------------
 
 // One *_VISIBLE_DEVICES value applied to `available` devices, the CUDA way:
@@ -103,6 +105,41 @@ GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates);
 // An inventory for an explicit count: `physical` devices narrowed by the visibility
 // variables in `env`.
 GpuInventory override_inventory(int physical, const Environment& env);
+
+// ---- the seam (Context::gpus) -------------------------------------------------------------
+
+// The devices this process sees. Tools ask the Context's probe, never detect_gpus directly,
+// so a test decides what a machine has.
+class GpuProbe {
+ public:
+  virtual ~GpuProbe() = default;
+  virtual Result<GpuInventory> detect(const Environment& env) = 0;
+};
+
+// The host's GPUs: detect_gpus (a child process probing the HIP and CUDA runtimes) on Linux;
+// on macOS one GPU when system_profiler, run through `processes`, names a Metal device
+// (detect_host_gpus, gatekit/metal.hpp).
+class SystemGpuProbe final : public GpuProbe {
+ public:
+  explicit SystemGpuProbe(ProcessRunner& processes) : processes_(processes) {}
+  Result<GpuInventory> detect(const Environment& env) override;
+
+ private:
+  ProcessRunner& processes_;
+};
+
+// The given devices (backend "fake"), or the given error; counts its calls.
+class FakeGpuProbe final : public GpuProbe {
+ public:
+  FakeGpuProbe() = default;
+  explicit FakeGpuProbe(std::vector<std::string> names) { set_devices(std::move(names)); }
+  // Devices 0..n-1 with these names, driver "fake".
+  void set_devices(std::vector<std::string> names);
+  Result<GpuInventory> detect(const Environment& env) override;
+
+  Result<GpuInventory> answer = GpuInventory{0, "none"};
+  int calls = 0;
+};
 
 // "12.4" from 12040 (CUDA), "6.2.41133" from 60241133 (HIP: major*1e7 + minor*1e5 + patch).
 std::string format_cuda_version(int version);

@@ -37,6 +37,10 @@
 #include "gatekit/junit_writer.hpp"
 #include "gatekit/result.hpp"
 
+namespace gatekit {
+class Files;
+}
+
 namespace gatekit::junit {
 
 struct TestCase {
@@ -132,8 +136,11 @@ class Reader {
   std::unique_ptr<Impl> impl_;
 };
 
-// The whole file, read in 64 KiB pieces. A missing or unreadable file is an Error too.
-Result<ReadStats> read_file(const std::string& path, const CaseHandler& on_case, const ReadOptions& options = {});
+// The whole file, read through `files` in pieces of at most 64 KiB (Files::read_pieces), so
+// memory stays bounded whatever the report's size. A missing or unreadable file is an Error
+// too: "PATH: cannot read the report (missing or unreadable)".
+Result<ReadStats> read_file(const Files& files, const std::string& path, const CaseHandler& on_case,
+                            const ReadOptions& options = {});
 Result<ReadStats> read_text(std::string_view text, const std::string& origin, const CaseHandler& on_case,
                             const ReadOptions& options = {});
 

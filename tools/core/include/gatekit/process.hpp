@@ -16,6 +16,8 @@
 
 namespace gatekit {
 
+class Files;
+
 enum class OutputStream { out, err };
 
 struct ProcessSpec {
@@ -74,8 +76,9 @@ class SystemProcessRunner final : public ProcessRunner {
 void adopt_orphans();
 int end_child_processes(std::chrono::milliseconds limit);
 
-// Resolves a program name through PATH (or returns it when it has a '/').
-Result<std::filesystem::path> find_program(std::string_view name, std::string_view path_var);
+// Resolves a program name through PATH (or returns it when it has a '/'): the first
+// executable file of that name, as `files` sees it.
+Result<std::filesystem::path> find_program(const Files& files, std::string_view name, std::string_view path_var);
 
 std::string signal_name(int signal);
 

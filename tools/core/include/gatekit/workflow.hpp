@@ -16,6 +16,8 @@
 
 namespace gatekit {
 
+class Files;
+
 enum class Severity { notice, warning, error };
 std::string_view to_string(Severity s);
 
@@ -100,10 +102,11 @@ struct WorkflowFiles {
   std::optional<std::string> summary;  // GITHUB_STEP_SUMMARY
 };
 
-// Writes to `out` (normally stdout) and to the files; `actions` selects the protocol.
+// Writes to `out` (normally stdout) and, through `disk`, to the files; `actions` selects the
+// protocol.
 class StreamWorkflow final : public Workflow {
  public:
-  StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions);
+  StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions, Files& disk);
   void set_output(std::string_view name, std::string_view value) override;
   void append_summary(std::string_view markdown) override;
   void annotate(const Annotation& annotation) override;
@@ -123,6 +126,7 @@ class StreamWorkflow final : public Workflow {
 
   std::ostream& out_;
   WorkflowFiles files_;
+  Files& disk_;
   bool actions_;
   int group_depth_ = 0;
   std::string pause_token_;  // non-empty while commands are paused
@@ -131,7 +135,8 @@ class StreamWorkflow final : public Workflow {
 };
 
 // GITHUB_ACTIONS=true selects the protocol; GITHUB_OUTPUT / GITHUB_STEP_SUMMARY the files.
-std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out);
+// The files are appended to through `disk`.
+std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out, Files& disk);
 
 // In-memory fake for tests.
 class RecordingWorkflow final : public Workflow {

@@ -2,7 +2,6 @@
 
 #include <csignal>
 #include <exception>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -18,7 +17,7 @@ namespace {
 // of them from acting as a workflow command.
 int report(const ToolInfo& info, Context& context, const std::string& message, ExitCode code) {
   context.out.flush();
-  std::cerr << inert_lines(info.name + ": error: " + message) << '\n';
+  context.err << inert_lines(info.name + ": error: " + message) << '\n';
   return to_int(code);
 }
 
@@ -67,7 +66,7 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
     context.out << e.what() << '\n';
     return to_int(ExitCode::pass);
   } catch (const CLI::ParseError& e) {
-    std::cerr << inert_lines(info.name + ": error: " + e.what()) << "\n"
+    context.err << inert_lines(info.name + ": error: " + e.what()) << "\n"
               << "Run '" << info.name << " --help' for usage.\n";
     if (on_usage_error) on_usage_error(e.what(), context);
     return to_int(ExitCode::usage_error);

@@ -6,6 +6,7 @@
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/gpu.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -16,9 +17,10 @@ struct SystemSeams::Impl {
   SystemClock clock;
   SystemFiles files;
   SystemProcessRunner processes;
-  std::unique_ptr<StreamWorkflow> workflow = make_workflow(env, std::cout);
-  Context context{env, clock, files, processes, [this] { return github::make_curl_transport(env); },
-                  *workflow, std::cin, std::cout};
+  SystemGpuProbe gpus{processes};
+  std::unique_ptr<StreamWorkflow> workflow = make_workflow(env, std::cout, files);
+  Context context{env,       clock,    files,     processes, [this] { return github::make_curl_transport(env); },
+                  *workflow, std::cin, std::cout, gpus,      std::cerr};
 };
 
 SystemSeams::SystemSeams() : impl_(std::make_unique<Impl>()) {}

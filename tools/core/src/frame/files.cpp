@@ -3,9 +3,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <istream>
+#include <limits>
+#include <random>
 #include <system_error>
+
+#include <unistd.h>
 
 namespace gatekit {
 
@@ -15,6 +18,62 @@ Error read_error(const std::filesystem::path& path, std::string_view reason) {
 
 Error write_error(const std::filesystem::path& path, std::string_view reason) {
   return could_not_evaluate("cannot write " + path.string() + ": " + std::string(reason));
+}
+
+Error folder_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot create folder " + path.string() + ": " + std::string(reason));
+}
+
+Error rename_error(const std::filesystem::path& from, const std::filesystem::path& to, std::string_view reason) {
+  return could_not_evaluate("cannot rename " + from.string() + " to " + to.string() + ": " + std::string(reason));
+}
+
+Error remove_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot remove " + path.string() + ": " + std::string(reason));
+}
+
+// ---- the operations every implementation shares ------------------------------------------
+
+TempFolder::~TempFolder() {
+  if (files_ != nullptr) (void)files_->remove_tree(path_);
+}
+
+Status TempFolder::remove() {
+  if (files_ == nullptr) return {};
+  Files* files = files_;
+  files_ = nullptr;
+  return files->remove_tree(path_);
+}
+
+Status Files::replace(const std::filesystem::path& path, std::string_view content) {
+  const std::filesystem::path tmp(path.string() + ".tmp");
+  if (auto written = write(tmp, content); !written) {
+    (void)remove(tmp);
+    return written;
+  }
+  if (auto renamed = rename(tmp, path); !renamed) {
+    (void)remove(tmp);
+    return renamed;
+  }
+  return {};
+}
+
+bool Files::exists(const std::filesystem::path& path) const {
+  auto status = stat(path);
+  return status && status->exists();
+}
+
+Result<TempFolder> Files::make_temp_folder(std::string_view prefix) {
+  auto made = do_make_temp_folder(prefix);
+  if (!made) return made.error();
+  return TempFolder(*this, std::move(*made));
+}
+
+Result<std::filesystem::path> Files::absolute(const std::filesystem::path& path) const {
+  if (path.is_absolute()) return path;
+  auto cwd = current_folder();
+  if (!cwd) return cwd.error();
+  return path.empty() ? *cwd : *cwd / path;
 }
 
 namespace {
@@ -121,26 +180,231 @@ Status SystemFiles::append(const std::filesystem::path& path, std::string_view c
   return write_mode(path, content, std::ios::out | std::ios::app);
 }
 
-bool SystemFiles::exists(const std::filesystem::path& path) const {
+Result<FileStatus> SystemFiles::stat(const std::filesystem::path& path) const {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  return std::filesystem::exists(path, ec);
+  const auto status = fs::status(path, ec);
+  FileStatus out;
+  if (status.type() == fs::file_type::not_found) return out;
+  if (ec) return could_not_evaluate("cannot stat " + path.string() + ": " + ec.message());
+  switch (status.type()) {
+    case fs::file_type::regular: out.type = FileStatus::Type::file; break;
+    case fs::file_type::directory: out.type = FileStatus::Type::directory; break;
+    default: out.type = FileStatus::Type::other; break;
+  }
+  if (out.is_file()) {
+    out.size = fs::file_size(path, ec);
+    if (ec) out.size = 0;
+    out.executable = ::access(path.c_str(), X_OK) == 0;
+  }
+  return out;
 }
+
+Status SystemFiles::make_directories(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return folder_error(path, ec.message());
+  return {};
+}
+
+Status SystemFiles::rename(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::rename(from, to, ec);
+  if (ec) return rename_error(from, to, ec.message());
+  return {};
+}
+
+Status SystemFiles::remove(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (ec) return remove_error(path, ec.message());
+  return {};
+}
+
+Status SystemFiles::remove_tree(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+  if (ec) return remove_error(path, ec.message());
+  return {};
+}
+
+Result<std::filesystem::path> SystemFiles::read_link(const std::filesystem::path& path) const {
+  std::error_code ec;
+  auto target = std::filesystem::read_symlink(path, ec);
+  if (ec) return could_not_evaluate("cannot read link " + path.string() + ": " + ec.message());
+  return target;
+}
+
+Result<std::filesystem::path> SystemFiles::current_folder() const {
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  if (ec) return could_not_evaluate("cannot find the current folder: " + ec.message());
+  return cwd;
+}
+
+Result<std::filesystem::path> SystemFiles::canonical(const std::filesystem::path& path) const {
+  std::error_code ec;
+  auto resolved = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return could_not_evaluate("cannot resolve " + path.string() + ": " + ec.message());
+  return resolved;
+}
+
+Result<std::filesystem::path> SystemFiles::do_make_temp_folder(std::string_view prefix) {
+  std::error_code ec;
+  const auto base = std::filesystem::temp_directory_path(ec);
+  if (ec) return could_not_evaluate("cannot create a temporary folder: " + ec.message());
+  std::random_device random;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    auto candidate = base / (std::string(prefix) + std::to_string(random()) + "-" + std::to_string(random()));
+    if (std::filesystem::create_directory(candidate, ec)) return candidate;
+    if (ec) return folder_error(candidate, ec.message());
+  }
+  return could_not_evaluate("cannot create a temporary folder in " + base.string() + ": every name tried exists");
+}
+
+// ---- MemoryFiles ---------------------------------------------------------------------------
+
+namespace {
+
+// A folder's key: as written, without a trailing '/' ("/" stays "/").
+std::string folder_key(const std::filesystem::path& path) {
+  std::string key = path.string();
+  while (key.size() > 1 && key.back() == '/') key.pop_back();
+  return key;
+}
+
+bool inside(const std::string& key, const std::string& folder) {
+  if (folder == "/") return key.size() > 1 && key.front() == '/';
+  return key.size() > folder.size() + 1 && key.compare(0, folder.size(), folder) == 0 && key[folder.size()] == '/';
+}
+
+}  // namespace
 
 Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std::size_t limit) const {
   auto it = files.find(path.string());
-  if (it == files.end()) return read_error(path, std::strerror(ENOENT));
+  if (it == files.end()) {
+    if (stat(path)->is_directory()) return read_error(path, "is a directory");
+    return read_error(path, std::strerror(ENOENT));
+  }
   if (it->second.size() > limit) return read_error(path, too_large(limit));
   return it->second;
 }
 
 Status MemoryFiles::write(const std::filesystem::path& path, std::string_view content) {
+  if (!write_failure.empty()) return write_error(path, write_failure);
+  if (folders.count(folder_key(path)) > 0) return write_error(path, "is a directory");
   files[path.string()] = std::string(content);
   return {};
 }
 
 Status MemoryFiles::append(const std::filesystem::path& path, std::string_view content) {
+  if (!write_failure.empty()) return write_error(path, write_failure);
+  if (folders.count(folder_key(path)) > 0) return write_error(path, "is a directory");
   files[path.string()] += content;
   return {};
+}
+
+Result<FileStatus> MemoryFiles::stat(const std::filesystem::path& path) const {
+  FileStatus out;
+  const std::string key = path.string();
+  if (auto it = files.find(key); it != files.end()) {
+    out.type = FileStatus::Type::file;
+    out.size = it->second.size();
+    out.executable = executables.count(key) > 0;
+    return out;
+  }
+  const std::string folder = folder_key(path);
+  if (folders.count(folder) > 0) {
+    out.type = FileStatus::Type::directory;
+    return out;
+  }
+  for (const auto& made : folders)
+    if (inside(made, folder)) out.type = FileStatus::Type::directory;
+  for (const auto& [name, content] : files)
+    if (inside(name, folder)) out.type = FileStatus::Type::directory;
+  return out;
+}
+
+Status MemoryFiles::make_directories(const std::filesystem::path& path) {
+  if (!write_failure.empty()) return folder_error(path, write_failure);
+  for (auto at = std::filesystem::path(folder_key(path)); !at.empty(); at = at.parent_path()) {
+    if (files.count(at.string()) > 0) return folder_error(path, std::strerror(ENOTDIR));
+    if (at == at.parent_path()) break;
+  }
+  folders.insert(folder_key(path));
+  return {};
+}
+
+Status MemoryFiles::rename(const std::filesystem::path& from, const std::filesystem::path& to) {
+  if (!write_failure.empty()) return rename_error(from, to, write_failure);
+  const std::string source = from.string();
+  if (source == to.string()) return {};
+  if (auto it = files.find(source); it != files.end()) {
+    if (stat(to)->is_directory()) return rename_error(from, to, std::strerror(EISDIR));
+    files[to.string()] = std::move(it->second);
+    files.erase(source);
+    if (executables.erase(source) > 0) executables.insert(to.string());
+    return {};
+  }
+  const std::string folder = folder_key(from);
+  if (!stat(from)->is_directory()) return rename_error(from, to, std::strerror(ENOENT));
+  const std::string target = folder_key(to);
+  auto moved = [&](const std::string& key) { return target + key.substr(folder.size()); };
+  std::map<std::string, std::string> kept_files;
+  for (auto& [name, content] : files) kept_files[name == folder || inside(name, folder) ? moved(name) : name] = std::move(content);
+  files = std::move(kept_files);
+  std::set<std::string> kept_folders;
+  for (const auto& name : folders) kept_folders.insert(name == folder || inside(name, folder) ? moved(name) : name);
+  folders = std::move(kept_folders);
+  return {};
+}
+
+Status MemoryFiles::remove(const std::filesystem::path& path) {
+  if (!write_failure.empty()) return remove_error(path, write_failure);
+  if (files.erase(path.string()) > 0) {
+    executables.erase(path.string());
+    return {};
+  }
+  const std::string folder = folder_key(path);
+  for (const auto& [name, content] : files)
+    if (inside(name, folder)) return remove_error(path, std::strerror(ENOTEMPTY));
+  for (const auto& name : folders)
+    if (inside(name, folder)) return remove_error(path, std::strerror(ENOTEMPTY));
+  folders.erase(folder);
+  return {};
+}
+
+Status MemoryFiles::remove_tree(const std::filesystem::path& path) {
+  if (!write_failure.empty()) return remove_error(path, write_failure);
+  files.erase(path.string());
+  executables.erase(path.string());
+  const std::string folder = folder_key(path);
+  std::erase_if(files, [&](const auto& entry) { return inside(entry.first, folder); });
+  std::erase_if(executables, [&](const std::string& name) { return inside(name, folder); });
+  std::erase_if(folders, [&](const std::string& name) { return name == folder || inside(name, folder); });
+  return {};
+}
+
+Result<std::filesystem::path> MemoryFiles::read_link(const std::filesystem::path& path) const {
+  auto it = links.find(path.string());
+  if (it == links.end()) return could_not_evaluate("cannot read link " + path.string() + ": " + std::strerror(EINVAL));
+  return std::filesystem::path(it->second);
+}
+
+Result<std::filesystem::path> MemoryFiles::canonical(const std::filesystem::path& path) const {
+  auto absolute_path = absolute(path);
+  if (!absolute_path) return absolute_path.error();
+  return absolute_path->lexically_normal();
+}
+
+Result<std::filesystem::path> MemoryFiles::do_make_temp_folder(std::string_view prefix) {
+  if (!write_failure.empty()) return folder_error(temp / std::string(prefix), write_failure);
+  std::filesystem::path made;
+  do {
+    made = temp / (std::string(prefix) + std::to_string(++temp_count_));
+  } while (stat(made)->exists());
+  folders.insert(folder_key(made));
+  return made;
 }
 
 Result<std::string> read_stream(std::istream& in, std::string_view name, std::size_t limit) {

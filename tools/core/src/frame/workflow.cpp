@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <ostream>
 #include <random>
 
+#include "gatekit/files.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/utf8.hpp"
 
@@ -200,8 +200,8 @@ std::string format_output_entry(std::string_view name, std::string_view value,
   return out;
 }
 
-StreamWorkflow::StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions)
-    : out_(out), files_(std::move(files)), actions_(actions) {}
+StreamWorkflow::StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions, Files& disk)
+    : out_(out), files_(std::move(files)), disk_(disk), actions_(actions) {}
 
 namespace {
 
@@ -226,10 +226,7 @@ std::string StreamWorkflow::redact(std::string_view text) const {
 }
 
 void StreamWorkflow::append_file(const std::string& path, std::string_view text) {
-  std::ofstream file(path, std::ios::app | std::ios::binary);
-  file << text;
-  file.flush();
-  if (!file) write_errors_.push_back("cannot write " + path);
+  if (!disk_.append(path, text)) write_errors_.push_back("cannot write " + path);
 }
 
 void StreamWorkflow::set_output(std::string_view name, std::string_view value) {
@@ -317,12 +314,12 @@ void StreamWorkflow::log(std::string_view line) {
   out_.flush();
 }
 
-std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out) {
+std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out, Files& disk) {
   WorkflowFiles files;
   if (auto p = env.get_nonempty("GITHUB_OUTPUT")) files.output = *p;
   if (auto p = env.get_nonempty("GITHUB_STEP_SUMMARY")) files.summary = *p;
   const bool actions = env.get("GITHUB_ACTIONS").value_or("") == "true";
-  return std::make_unique<StreamWorkflow>(out, std::move(files), actions);
+  return std::make_unique<StreamWorkflow>(out, std::move(files), actions, disk);
 }
 
 }  // namespace gatekit

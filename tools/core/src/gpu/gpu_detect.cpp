@@ -12,6 +12,7 @@
 
 #include "gatekit/json.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/metal.hpp"
 #include "gatekit/platform.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
@@ -303,6 +304,10 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
     if (item.is_object()) probes.push_back(probe_from_json(item.get_object()));
   }
   return merge(std::move(probes), env);
+}
+
+Result<GpuInventory> SystemGpuProbe::detect(const Environment& env) {
+  return detect_host_gpus(platform::host_os(), env, processes_);
 }
 
 }  // namespace gatekit

@@ -163,4 +163,21 @@ std::string GpuInventory::describe() const {
   return text;
 }
 
+void FakeGpuProbe::set_devices(std::vector<std::string> names) {
+  GpuInventory inventory;
+  inventory.count = static_cast<int>(names.size());
+  inventory.backend = names.empty() ? "none" : "fake";
+  inventory.driver_version = names.empty() ? "" : "fake";
+  for (std::size_t i = 0; i < names.size(); ++i) inventory.devices.push_back({static_cast<int>(i), std::move(names[i])});
+  answer = std::move(inventory);
+}
+
+Result<GpuInventory> FakeGpuProbe::detect(const Environment& env) {
+  ++calls;
+  if (!answer) return answer.error();
+  GpuInventory inventory = *answer;
+  inventory.visibility = visibility_variables(env);
+  return inventory;
+}
+
 }  // namespace gatekit

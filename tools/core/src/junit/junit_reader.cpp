@@ -5,10 +5,11 @@
 #include <expat.h>
 
 #include <exception>
-#include <fstream>
+#include <limits>
 #include <optional>
 #include <vector>
 
+#include "gatekit/files.hpp"
 #include "junit_node_id.hpp"
 #include "junit_text.hpp"
 
@@ -417,18 +418,23 @@ Result<ReadStats> read_text(std::string_view text, const std::string& origin, co
   return reader.finish();
 }
 
-Result<ReadStats> read_file(const std::string& path, const CaseHandler& on_case, const ReadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return could_not_evaluate(path + ": cannot read the report (missing or unreadable)");
+Result<ReadStats> read_file(const Files& files, const std::string& path, const CaseHandler& on_case,
+                            const ReadOptions& options) {
   Reader reader(path, on_case, options);
-  std::string chunk(kChunk, '\0');
-  while (in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got == 0) break;
-    if (auto status = reader.feed(std::string_view(chunk.data(), got)); !status) return status.error();
+  bool read_any = false;
+  bool reader_failed = false;
+  // No limit on the file: the reader holds a bounded amount whatever its size.
+  auto read = files.read_pieces(path, [&](std::string_view piece) -> Status {
+    read_any = true;
+    auto fed = reader.feed(piece);
+    reader_failed = !fed;
+    return fed;
+  }, std::numeric_limits<std::size_t>::max());
+  if (!read) {
+    if (reader_failed) return read.error();
+    if (!read_any) return could_not_evaluate(path + ": cannot read the report (missing or unreadable)");
+    return could_not_evaluate(path + ": read error");
   }
-  if (in.bad()) return could_not_evaluate(path + ": read error");
   return reader.finish();
 }
 

@@ -34,6 +34,7 @@
 #include <memory>
 #include <mutex>
 
+#include "gatekit/files.hpp"
 #include "gatekit/platform.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
@@ -106,11 +107,15 @@ std::string ProcessResult::describe(std::chrono::milliseconds timeout) const {
   return "exit code " + std::to_string(exit_code);
 }
 
-Result<std::filesystem::path> find_program(std::string_view name, std::string_view path_var) {
+Result<std::filesystem::path> find_program(const Files& files, std::string_view name, std::string_view path_var) {
   if (name.empty()) return bad_input("empty program name");
+  auto runnable = [&files](const std::filesystem::path& p) {
+    auto status = files.stat(p);
+    return status && status->is_file() && status->executable;
+  };
   if (name.find('/') != std::string_view::npos) {
     std::filesystem::path p(name);
-    if (::access(p.c_str(), X_OK) == 0) return p;
+    if (runnable(p)) return p;
     return could_not_evaluate("program '" + std::string(name) + "' does not exist or is not executable");
   }
   std::size_t start = 0;
@@ -118,9 +123,7 @@ Result<std::filesystem::path> find_program(std::string_view name, std::string_vi
     auto end = path_var.find(':', start);
     auto dir = path_var.substr(start, end == std::string_view::npos ? path_var.npos : end - start);
     std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : std::string(dir)) / std::string(name);
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
+    if (runnable(candidate)) return candidate;
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -176,11 +179,19 @@ struct Spawned {
   int in_fd = -1;
 };
 
+// The process runner's own view of the files (the system's: it starts real processes).
+const Files& system_files() {
+  static const SystemFiles files;
+  return files;
+}
+
 // Starts the program in a new process group with piped stdin, stdout and stderr.
 Result<std::unique_ptr<Spawned>> start_child(const ProcessSpec& spec, const std::filesystem::path& program,
                                              bp::environment& env) {
   std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
-  const std::filesystem::path cwd = spec.cwd.empty() ? std::filesystem::current_path() : spec.cwd;
+  auto current = spec.cwd.empty() ? system_files().current_folder() : Result<std::filesystem::path>(spec.cwd);
+  if (!current) return current.error();
+  const std::filesystem::path cwd = *current;
   auto spawned = std::make_unique<Spawned>();
   auto& s = *spawned;
   std::error_code ec;
@@ -348,7 +359,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   auto env = child_environment(spec);
   std::string path_var;
   if (auto it = env.find("PATH"); it != env.end()) path_var = it->to_string();
-  auto program = find_program(spec.argv.front(), path_var);
+  auto program = find_program(system_files(), spec.argv.front(), path_var);
   if (!program) return program.error();
   const auto started = steady::now();
   auto spawned = start_child(spec, *program, env);

@@ -1,0 +1,74 @@
+// `flaky-tracker rerun` as a whole over fakes: the run's report comes through the Files seam,
+// read once (the first look keeps the cases it needs), and the rerun's report the same way
+// (the real pytest runs in test_rerun_pytest.py).
+#include <string>
+
+#include "catch.hpp"
+#include "counting_files.hpp"
+#include "flaky-tracker.hpp"
+#include "gatekit/fake_context.hpp"
+#include "report.hpp"
+
+using namespace gatekit;
+using namespace gatekit::flaky_tracker;
+
+namespace {
+
+constexpr const char* kRun =
+    "<testsuites><testsuite name='pytest' failures='1'>"
+    "<testcase classname='tests.test_a' name='test_ok' file='tests/test_a.py' line='1'/>"
+    "<testcase classname='tests.test_a' name='test_flip' file='tests/test_a.py' line='5'>"
+    "<failure message='boom'>assert 0</failure></testcase></testsuite></testsuites>";
+
+constexpr const char* kRerun =
+    "<testsuites><testsuite name='pytest'>"
+    "<testcase classname='tests.test_a' name='test_flip' file='tests/test_a.py' line='5'/>"
+    "</testsuite></testsuites>";
+
+}  // namespace
+
+TEST_CASE("rerun over fakes: the run's report is read once, through the Files seam") {
+  FakeSeams seams;
+  seams.files.cwd = "/work/project";
+  testing::CountingFiles files(seams.files);
+  FakeProcessRunner pytest{[&](const ProcessSpec& spec) -> Result<ProcessResult> {
+    // The rerun writes its report where --junitxml= says.
+    for (const auto& word : spec.argv)
+      if (word.rfind("--junitxml=", 0) == 0) REQUIRE(seams.files.write(word.substr(11), kRerun).ok());
+    CHECK(spec.argv.back() == "tests/test_a.py::test_flip");
+    ProcessResult ran;
+    ran.exit_code = 0;
+    return ran;
+  }};
+  Context context{seams.env,      seams.clock, files,     pytest,     seams.make_transport,
+                  seams.workflow, seams.in,    seams.out, seams.gpus, seams.err};
+  RerunOptions options;
+  options.report = "out/report.xml";
+  seams.files.files["out/report.xml"] = kRun;  // as given; the reruns' reports go beside it
+  CHECK(run_rerun(options, context) == ExitCode::pass);
+  CHECK(files.reads["out/report.xml"] == 1);
+  CHECK(files.reads["/work/project/out/rerun-1.xml"] == 1);
+  REQUIRE(pytest.calls.size() == 1);
+  CHECK(seams.workflow.outputs.at("flaky") == "1");
+  CHECK(seams.workflow.outputs.at("flaky-tests") == "tests/test_a.py::test_flip");
+  const auto merged = seams.files.files.at("out/report.xml");
+  CHECK(merged.find("test_flip") != std::string::npos);
+  CHECK(merged != kRun);  // merged in place
+}
+
+TEST_CASE("rerun over fakes: a report missing from the Files seam is the run's failure, annotated") {
+  FakeSeams seams;
+  RerunOptions options;
+  options.report = "out/none.xml";
+  try {
+    auto context = seams.context();
+    run_rerun(options, context);
+    FAIL("a missing report must not pass");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "out/none.xml: cannot read the report (missing or unreadable)");
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+  }
+  CHECK(seams.workflow.outputs.at("result") == "error");
+  REQUIRE(seams.workflow.annotations.size() == 1);
+  CHECK(seams.workflow.annotations[0].title == kNoReportTitle);
+}

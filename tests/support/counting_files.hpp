@@ -1,0 +1,60 @@
+#pragma once
+// A Files that counts the reads of each path and hands every call to another Files: a test
+// checks that a command reads a file once through the seam.
+//   MemoryFiles memory{{"r.xml", "..."}};
+//   CountingFiles files(memory);
+//   ... run with `files` in the Context ...
+//   CHECK(files.reads["r.xml"] == 1);
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gatekit/files.hpp"
+
+namespace gatekit::testing {
+
+class CountingFiles final : public Files {
+ public:
+  explicit CountingFiles(Files& inner) : inner_(inner) {}
+
+  // Whole reads and streamed reads (read_pieces, for_each_line), by path as given.
+  mutable std::map<std::string, int> reads;
+
+  Status write(const std::filesystem::path& p, std::string_view content) override { return inner_.write(p, content); }
+  Status append(const std::filesystem::path& p, std::string_view content) override { return inner_.append(p, content); }
+  Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
+  Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
+  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {
+    return inner_.rename(from, to);
+  }
+  Status remove(const std::filesystem::path& p) override { return inner_.remove(p); }
+  Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
+  Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
+  Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
+  Result<std::filesystem::path> canonical(const std::filesystem::path& p) const override { return inner_.canonical(p); }
+
+ protected:
+  Result<std::string> do_read(const std::filesystem::path& p, std::size_t limit) const override {
+    ++reads[p.string()];
+    return inner_.read(p, limit);
+  }
+  Status do_read_pieces(const std::filesystem::path& p, const PieceHandler& on_piece, std::size_t limit) const override {
+    ++reads[p.string()];
+    return inner_.read_pieces(p, on_piece, limit);
+  }
+  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override {
+    auto folder = inner_.make_temp_folder(prefix);
+    if (!folder) return folder.error();
+    auto path = folder->path();
+    held_.push_back(std::move(*folder));  // the caller's handle removes it; this one at the latest
+    return path;
+  }
+
+ private:
+  Files& inner_;
+  std::vector<TempFolder> held_;
+};
+
+}  // namespace gatekit::testing
