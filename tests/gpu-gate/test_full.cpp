@@ -65,7 +65,7 @@ TEST_CASE("full: the extras line is YAML that reads back as the file name") {
 
 TEST_CASE("full: each pass's command: every path, the markers applied before, coverage on the GPU") {
   Config config;
-  config.command = apply_markers({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"},
+  config.command = apply_markers({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"},
                                  "nightly or not nightly");
   CHECK(full_command(config, 4, "/t/j.xml", Device::gpu) ==
         std::vector<std::string>{"python", "-m", "pytest", "-n", "4", "--junitxml=/t/j.xml", "-m",
@@ -234,12 +234,12 @@ TEST_CASE("full: a pass that ends other than 0 or 1 is could-not-evaluate, and n
     std::string message;
   };
   const std::vector<Row> rows = {
-      {R"Y([python3, -m, pytest, --no-such-option, "--junitxml={junit}", "{paths}"])Y",
+      {R"Y([python3, -m, pytest, --no-such-option, "--junitxml={junit}", "{tests}"])Y",
        "the GPU pass ended with exit code 4: no verdict (the test command exits 0 or 1 when its tests ran); pytest "
        "refused its arguments: the GPU pass adds pytest-cov's --cov options, is pytest-cov installed?"},
-      {R"Y([python3, -c, "import sys; sys.exit(3)", "{junit}", "{paths}"])Y",
+      {R"Y([python3, -c, "import sys; sys.exit(3)", "{junit}", "{tests}"])Y",
        "the GPU pass ended with exit code 3: no verdict (the test command exits 0 or 1 when its tests ran)"},
-      {R"Y([python3, -c, "pass", "{junit}", "{paths}"])Y", "the GPU pass left no readable JUnit report: " + std::filesystem::temp_directory_path().string()},
+      {R"Y([python3, -c, "pass", "{junit}", "{tests}"])Y", "the GPU pass left no readable JUnit report: " + std::filesystem::temp_directory_path().string()},
   };
   for (const auto& row : rows) {
     INFO(row.command);

@@ -6,6 +6,8 @@
 #include "common.hpp"
 #include "run/coverage.hpp"
 #include "run/full_steps.hpp"
+#include "run/run_pass.hpp"
+#include "gatekit/junit_reader.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -47,6 +49,31 @@ std::string write_test_map(Context& context, const Config& config, const std::fi
          std::to_string(map.files.size()) + " files";
 }
 
+std::string file_of(const junit::TestCase& test) {
+  if (!test.file.empty()) return test.file;
+  const auto id = test.id();
+  const auto sep = id.find("::");
+  return sep == std::string::npos ? "" : id.substr(0, sep);
+}
+
+// One pass of every test on the device (full_pass), its cases collected for the scope check.
+PassOutcome device_pass(Context& context, const Config& config, const GateWorktree& worktree, Device device,
+                        int workers) {
+  PassOutcome outcome{device, {}, {}, 0, {}};
+  PassSpec pass = full_pass(config, device, workers);
+  if (device == Device::gpu) pass.env["COVERAGE_FILE"] = (worktree.scratch() / ".coverage").string();
+  pass.on_case = [&outcome](const junit::TestCase& test) {
+    auto& run = outcome.cases[test.id()];
+    run.file = file_of(test);
+    run.ran = run.ran || test.ran();
+  };
+  const auto ran = value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(), pass));
+  outcome.counts = ran.counts;
+  outcome.exit_code = ran.exit_code;
+  outcome.duration = ran.duration;
+  return outcome;
+}
+
 // One error annotation per file, then the lines to paste into the configuration.
 void report_violations(Workflow& workflow, const std::vector<ScopeViolation>& violations, const std::string& config_file) {
   for (const auto& violation : violations) {
@@ -86,7 +113,7 @@ ExitCode run_full(const RunOptions& options, Context& context) {
   const auto commit = value_or_throw(git.rev_parse("HEAD"));
   const auto tree = value_or_throw(git.rev_parse("HEAD^{tree}"));
   const auto started = context.clock.now();
-  const auto device = probe_full_devices(context, options.allow_no_gpu);
+  const auto device = probe_devices(context, options.allow_no_gpu);
 
   GateWorktree worktree(git, commit);
   use_selection(context, worktree.tree(), config, /*full=*/true);  // the nightly tests too
@@ -95,8 +122,8 @@ ExitCode run_full(const RunOptions& options, Context& context) {
                        std::to_string(scope.test_files.size()) + " test files in scope");
   const int workers = workers_of(options, config);
   const auto data_file = worktree.scratch() / ".coverage";
-  const auto gpu = value_or_throw(run_pass(context, config, worktree.tree(), worktree.scratch(), Device::gpu, workers));
-  const auto cpu = value_or_throw(run_pass(context, config, worktree.tree(), worktree.scratch(), Device::cpu, workers));
+  const auto gpu = device_pass(context, config, worktree, Device::gpu, workers);
+  const auto cpu = device_pass(context, config, worktree, Device::cpu, workers);
   const auto violations = check_scope(scope, gpu.cases, cpu.cases);
   const std::string config_file =
       config.source.empty() ? default_config_path : config.source.lexically_normal().string();

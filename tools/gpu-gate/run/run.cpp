@@ -1,11 +1,9 @@
 // gpu-gate run: test the committed HEAD tree in a temporary worktree, stress it when the
 // change touches concurrency code, record the result, optionally publish it.
 #include "common.hpp"
-#include "run/device_facts.hpp"
 #include "run/full.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
-#include "gatekit/gpu.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
@@ -42,16 +40,6 @@ std::vector<FileChange> change_since_base(Context& context, const Git& git, cons
     return {};
   }
   return value_or_throw(git.diff(base, "HEAD", /*three_dot=*/true));
-}
-
-DeviceFacts probe_devices(Context& context, bool allow_no_gpu) {
-  auto inventory = detect_gpus(context.env);
-  if (!inventory) fail_could_not_evaluate("GPU discovery failed: " + inventory.error().message);
-  context.workflow.log("devices: " + inventory->describe());
-  if (inventory->count == 0 && !allow_no_gpu)
-    fail_could_not_evaluate("no GPU is visible (" + inventory->describe() +
-                            "): a gate result must come from a GPU machine (--allow-no-gpu records one that stays local)");
-  return device_facts_of(*inventory);
 }
 
 std::int64_t now_seconds(const Context& context) {

@@ -18,26 +18,7 @@ glob::PatternList compile(const std::vector<std::string>& patterns) {
   return glob::PatternList(std::move(compiled), glob::Dialect::github);
 }
 
-std::string replace_all(std::string text, std::string_view from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
-}
-
 }  // namespace
-
-std::vector<std::string> expand_command(const std::vector<std::string>& command, int workers,
-                                        const std::string& junit, const std::vector<std::string>& paths) {
-  std::vector<std::string> argv;
-  for (const auto& arg : command) {
-    if (arg == "{paths}") {
-      // File names are outside data: one starting with '-' must not read as an option.
-      for (const auto& path : paths) argv.push_back(path.starts_with('-') ? "./" + path : path);
-      continue;
-    }
-    argv.push_back(replace_all(replace_all(arg, "{workers}", std::to_string(workers)), "{junit}", junit));
-  }
-  return argv;
-}
 
 bool touches(const std::vector<std::string>& patterns, const std::vector<FileChange>& changes, std::string* touched) {
   const auto list = compile(patterns);
