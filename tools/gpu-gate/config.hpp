@@ -50,7 +50,10 @@ struct Config {
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
   std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
   std::string revoked_keys;     // path in the repository of revoked keys (a KRL or public keys; "" = none)
-  std::string test_map = ".gatekit/test-map.json";  // written by run --full, read by affected
+  // The test map, written by run --full, read by affected and the stress pass: "" (the default)
+  // keeps it as this machine's state under the git directory (test_map_place.hpp); a path
+  // puts it there in the checkout.
+  std::string test_map;
   std::filesystem::path source;  // the file it was read from ("" = defaults)
 };
 

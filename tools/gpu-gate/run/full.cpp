@@ -14,6 +14,7 @@
 #include "git_command.hpp"
 #include "record/record.hpp"
 #include "run/test_map.hpp"
+#include "run/test_map_place.hpp"
 #include "run/worktree.hpp"
 
 namespace gatekit::gpu_gate {
@@ -31,7 +32,7 @@ std::string python_of(const Config& config) {
 }
 
 // Writes the test map from the GPU pass's coverage; a warning (and no map) when it cannot.
-std::string write_test_map(Context& context, const Config& config, const std::filesystem::path& repo,
+std::string write_test_map(Context& context, const Config& config, const TestMapPlace& place,
                            const std::filesystem::path& data_file, const std::filesystem::path& worktree,
                            const std::string& commit) {
   if (!is_pytest_command(config.command)) return "not written: the test command is not pytest (no coverage per test)";
@@ -39,13 +40,12 @@ std::string write_test_map(Context& context, const Config& config, const std::fi
   if (!coverage) return "not written: " + coverage.error().message;
   const auto now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const auto map = TestMap::from(now, commit, *coverage);
-  const auto path = repo / config.test_map;
   std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (auto written = context.files.write(path, format_test_map(map)); !written) {
+  std::filesystem::create_directories(place.path.parent_path(), ec);
+  if (auto written = context.files.write(place.path, format_test_map(map)); !written) {
     return "not written: " + written.error().message;
   }
-  return "written to " + config.test_map + ": " + std::to_string(map.tests.size()) + " tests, " +
+  return "written to " + place.shown + ": " + std::to_string(map.tests.size()) + " tests, " +
          std::to_string(map.files.size()) + " files";
 }
 
@@ -128,10 +128,11 @@ ExitCode run_full(const RunOptions& options, Context& context) {
   const std::string config_file =
       config.source.empty() ? default_config_path : config.source.lexically_normal().string();
   report_violations(context.workflow, violations, config_file);
-  const std::string map_note = write_test_map(context, config, repo, data_file, worktree.tree(), commit);
+  const auto map_place = test_map_place(git, config, repo);
+  const std::string map_note = write_test_map(context, config, map_place, data_file, worktree.tree(), commit);
   context.workflow.log("Test map " + map_note);
   if (map_note.starts_with("written")) {
-    warn_unless_ignored(git, context.workflow, config.test_map);
+    if (map_place.in_checkout) warn_unless_ignored(git, context.workflow, config.test_map);
   } else {
     context.workflow.annotate({Severity::warning, "test map " + map_note, "gpu-gate: test map"});
   }

@@ -11,6 +11,7 @@
 #include "gatekit/context.hpp"
 #include "gatekit/junit_reader.hpp"
 #include "run/run_plan.hpp"
+#include "run/test_map_place.hpp"
 #include "scope/scope.hpp"
 
 namespace gatekit::gpu_gate {
@@ -40,9 +41,9 @@ std::vector<std::string> pass_command(const Config& config, const std::string& j
 DeviceFacts probe_devices(Context& context, bool allow_no_gpu);
 
 // The stress targets of a run over `scope` (the checkout's), for the changed concurrency
-// paths `touched`; the test map is read from repo_dir when it exists (an unreadable or
+// paths `touched`; the test map is read from its place when it exists (an unreadable or
 // invalid one is bad_input, as for `affected`). Logs each target and why.
-StressTargets find_stress_targets(Context& context, const std::filesystem::path& repo_dir, const Config& config,
+StressTargets find_stress_targets(Context& context, const TestMapPlace& map_place,
                                   const std::vector<std::string>& touched, const Scope& scope);
 
 }  // namespace gatekit::gpu_gate
