@@ -1,6 +1,7 @@
 // The test command's template language (test_run.hpp): parse, warn, expand. Pure but for
 // warn_old_spellings, which writes through the workflow it is given.
 #include <algorithm>
+#include <utility>
 
 #include "gatekit/test_run.hpp"
 #include "gatekit/workflow.hpp"
