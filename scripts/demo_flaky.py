@@ -131,7 +131,7 @@ def stages(tool: str, work: Path) -> list:
     first = pytest(project, report, work / "state")
     done, outputs = tracker(tool, project, work, ["rerun", "--report", report, "--command",
                                                   f"{sys.executable} -m pytest -p no:cacheprovider -p no:rerunfailures "
-                                                  "--junitxml={report} -- {tests}"])
+                                                  "--junitxml={junit} -- {tests}"])
     warned = [line for line in done.stdout.splitlines() if line.startswith("::warning")]
     checks.append(Check("pytest failed on the flaky test the first time", first == 1, f"pytest exit {first}"))
     checks.append(Check("rerun: the leg passes, with one warning naming the flaky test",

@@ -119,9 +119,9 @@ def render_gpu_gate(o: argparse.Namespace) -> str:
 # git ref; .github/workflows/gate.yml turns it into the `gate/gpu` status of the pull request.
 # Check what a change runs with `gpu-gate scope --why FILE`.
 #
-# The test command, as argv (no shell): {{workers}}, {{junit}} and {{paths}} are filled in by the
+# The test command, as argv (no shell): {{workers}}, {{junit}} and {{tests}} are filled in by the
 # gate, which leaves the nightly tests of .github/gatekit/suite.yml out (`run --full` runs them).
-command: [python, -m, pytest, -n, '{{workers}}', '--junitxml={{junit}}', '{{paths}}']
+command: [python, -m, pytest, -n, '{{workers}}', '--junitxml={{junit}}', '{{tests}}']
 workers: 8
 # The device-dependent tests: test folders, modules whose importers are in scope, more files.
 scope:

@@ -78,12 +78,12 @@ TEST_CASE("unsafe_node_id: what pytest must never be given") {
 TEST_CASE("command templates: checked, then expanded word by word") {
   const std::vector<std::pair<std::string, std::string>> errors = {
       {"", "--command: the rerun command is empty"},
-      {"pytest {tests}", "--command: the command must write its JUnit report to {report}"},
+      {"pytest {tests}", "--command: the command must write its JUnit report to {junit}"},
       {"pytest --junitxml={report}", "--command: name the tests with exactly one of {tests} or {names}"},
       {"ctest -R {names} --output-junit {report} {tests}",
        "--command: name the tests with exactly one of {tests} or {names}"},
       {"pytest --junitxml={report} x{tests}", "--command: {tests} must be a word of its own (it becomes one word per test)"},
-      {"pytest --junitxml={report} {test}", "--command: unknown placeholder {test} (known: {tests} {names} {report})"},
+      {"pytest --junitxml={report} {test}", "--command: unknown placeholder {test} (known: {tests} {names} {junit})"},
   };
   for (const auto& [text, message] : errors) {
     INFO(text);
@@ -92,8 +92,13 @@ TEST_CASE("command templates: checked, then expanded word by word") {
     CHECK(form.error().kind == ErrorKind::bad_input);
     CHECK(form.error().message == message);
   }
-  CHECK(*check_rerun_template(default_rerun_command()) == TargetForm::node_ids);
-  CHECK(*check_rerun_template(split_words("ctest -R {names} --output-junit {report}")) == TargetForm::names);
+  CHECK(check_rerun_template(default_rerun_command())->form == TargetForm::node_ids);
+  const auto ctest = check_rerun_template(split_words("ctest -R {names} --output-junit {report}"));
+  CHECK(ctest->form == TargetForm::names);
+  // {report} is the old spelling of {junit}: read as {junit}, and remembered for the warning.
+  CHECK(ctest->command.words == std::vector<std::string>{"ctest", "-R", "{names}", "--output-junit", "{junit}"});
+  CHECK(ctest->command.old_spellings == std::vector<std::string>{"{report}"});
+  CHECK(check_rerun_template(default_rerun_command())->command.old_spellings.empty());
 
   Placeholders values;
   values.tests = {"t.py::a", "t.py::b[x y]"};
@@ -102,10 +107,10 @@ TEST_CASE("command templates: checked, then expanded word by word") {
         std::vector<std::string>{"python3", "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:rerunfailures",
                                  "--junitxml=/w/rerun-1.xml", "--", "t.py::a", "t.py::b[x y]"});
   values.names = {"a.b", "c(d)|e"};
-  CHECK(expand_command(split_words("ctest -R {names} --output-junit {report}"), values) ==
+  CHECK(expand_command(ctest->command.words, values) ==
         std::vector<std::string>{"ctest", "-R", R"(^(a\.b|c\(d\)\|e)$)", "--output-junit", "/w/rerun-1.xml"});
   CHECK(split_words("  a\tb  c ") == std::vector<std::string>{"a", "b", "c"});
   CHECK(check_stress_template(split_words("pytest --junitxml={report} -k {copy}")).ok());
   CHECK(check_stress_template(split_words("pytest {tests} --junitxml={report}")).error().message ==
-        "--command: unknown placeholder {tests} (known: {report} {copy})");
+        "--command: unknown placeholder {tests} (known: {junit} {copy})");
 }

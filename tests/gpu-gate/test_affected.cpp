@@ -86,8 +86,8 @@ TEST_CASE("affected command: committed, uncommitted and untracked changes since 
   testing::TempDir dir;
   write(dir / "src/pkg/a.py", "A = 1\n");
   write(dir / "src/pkg/b.py", "B = 1\n");
-  write(dir / ".gatekit/test-map.json", format_test_map(sample_map()));
   REQUIRE(sh(dir.path(), std::string("git init -q -b main . && git add . && ") + kGit + " commit -qm base") == 0);
+  write(dir / ".git/gatekit/test-map.json", format_test_map(sample_map()));  // this machine's state
   REQUIRE(sh(dir.path(), std::string("git checkout -qb topic && echo B=2 > src/pkg/b.py && ") + kGit +
                              " commit -qam change && echo x > docs.md") == 0);
   RealSeams seams;
@@ -145,13 +145,12 @@ TEST_CASE("affected command: committed, uncommitted and untracked changes since 
     CHECK(seams.workflow.outputs.empty());
   }
   SECTION("no map: all, with a warning") {
-    std::filesystem::remove(dir / ".gatekit/test-map.json");
-    REQUIRE(sh(dir.path(), std::string(kGit) + " commit -qam drop-map") == 0);
+    std::filesystem::remove(dir / ".git/gatekit/test-map.json");
     AffectedOptions options{dir.path().string(), "", "main", false};
     REQUIRE(run_affected(options, context) == ExitCode::pass);
     CHECK(seams.workflow.outputs["all"] == "true");
     REQUIRE(seams.workflow.annotations.size() == 1);
     CHECK(seams.workflow.annotations[0].message ==
-          "no test map at .gatekit/test-map.json: every test is affected; `gpu-gate run --full` writes it");
+          "no test map at .git/gatekit/test-map.json: every test is affected; `gpu-gate run --full` writes it");
   }
 }

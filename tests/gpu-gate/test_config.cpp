@@ -2,7 +2,9 @@
 #include <string>
 
 #include "catch.hpp"
+#include "common.hpp"
 #include "config.hpp"
+#include "gatekit/fake_context.hpp"
 #include "gatekit/files.hpp"
 
 using namespace gatekit;
@@ -17,7 +19,7 @@ TEST_CASE("no file at the default path gives the defaults; a named file must exi
   CHECK(config->expiry == std::chrono::hours(24 * 28));
   CHECK(config->clock_skew == std::chrono::minutes(5));
   CHECK_FALSE(config->cpu_gate);
-  CHECK(config->command == std::vector<std::string>{"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"});
+  CHECK(config->command == std::vector<std::string>{"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"});
   CHECK_FALSE(config->docs_patterns.empty());
   auto missing = load_config(files, "gate.yml", true);
   REQUIRE_FALSE(missing.ok());
@@ -26,7 +28,7 @@ TEST_CASE("no file at the default path gives the defaults; a named file must exi
 }
 
 TEST_CASE("every key is read") {
-  auto config = parse_config(R"(command: [pytest, -p, xdist, -n, "{workers}", "--junitxml={junit}", "{paths}"]
+  auto config = parse_config(R"(command: [pytest, -p, xdist, -n, "{workers}", "--junitxml={junit}", "{tests}"]
 workers: 4
 scope:
   folders: [tests/gpu]
@@ -83,9 +85,9 @@ colour: red
   CHECK(config.error().kind == ErrorKind::bad_input);
   CHECK(config.error().message ==
         "11 errors in gate.yml:\n"
-        "gate.yml:1:10: command: must hold {paths} (the tests to run)\n"
+        "gate.yml:1:10: command: must hold {tests} (the tests to run)\n"
         "gate.yml:1:10: command: must hold {junit} (the JUnit report the gate reads its counts from)\n"
-        "gate.yml:1:19: command[1]: unknown placeholder {threads} (known: {workers}, {paths}, {junit}, {markers})\n"
+        "gate.yml:1:19: command[1]: unknown placeholder {threads} (known: {workers} {tests} {junit} {markers})\n"
         "gate.yml:2:10: workers: must be from 1 to 1024, got 0\n"
         "gate.yml:3:12: namespace: the namespace 'a-mine' must not end in '-mine' (refs/<namespace>-mine/ holds this machine's results)\n"
         "gate.yml:5:3: scope.folder: unknown key 'folder' (did you mean 'folders'?)\n"
@@ -95,4 +97,32 @@ colour: red
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
         "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map, selection)");
+}
+
+TEST_CASE("the old spelling {paths} still reads, as {tests}, with a deprecation warning") {
+  auto config = parse_config("command: [pytest, '--junitxml={junit}', '{paths}', '{paths}']\n", "gate.yml");
+  REQUIRE(config);
+  CHECK(config->command == std::vector<std::string>{"pytest", "--junitxml={junit}", "{tests}", "{tests}"});
+  CHECK(config->old_spellings == std::vector<std::string>{"{paths}"});
+  CHECK(parse_config("command: [pytest, '--junitxml={junit}', 'x{paths}']\n", "gate.yml").error().message ==
+        "2 errors in gate.yml:\n"
+        "gate.yml:1:10: command: must hold {tests} (the tests to run)\n"
+        "gate.yml:1:41: command[2]: {tests} must be a word of its own (it becomes one word per test)");
+
+  FakeSeams seams;
+  seams.files.files["repo/.github/gatekit/gpu-gate.yml"] = "command: [pytest, '--junitxml={junit}', '{paths}']\n";
+  auto context = seams.context();
+  const auto loaded = load_gate_config(context, "repo", "");
+  CHECK(loaded.command == std::vector<std::string>{"pytest", "--junitxml={junit}", "{tests}"});
+  REQUIRE(seams.workflow.annotations.size() == 1);
+  CHECK(seams.workflow.annotations[0].severity == Severity::warning);
+  CHECK(seams.workflow.annotations[0].message ==
+        "repo/.github/gatekit/gpu-gate.yml: command: {paths} is the old spelling of {tests}: write {tests} (the old "
+        "one will be removed)");
+
+  FakeSeams current;
+  current.files.files["repo/.github/gatekit/gpu-gate.yml"] = "command: [pytest, '--junitxml={junit}', '{tests}']\n";
+  auto context2 = current.context();
+  (void)load_gate_config(context2, "repo", "");
+  CHECK(current.workflow.annotations.empty());
 }

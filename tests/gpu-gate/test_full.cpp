@@ -62,7 +62,7 @@ TEST_CASE("full: the extras line is YAML that reads back as the file name") {
 
 TEST_CASE("full: each pass's command: every path, the markers applied before, coverage on the GPU") {
   Config config;
-  config.command = apply_markers({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"},
+  config.command = apply_markers({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"},
                                  "nightly or not nightly");
   CHECK(full_command(config, 4, "/t/j.xml", Device::gpu) ==
         std::vector<std::string>{"python", "-m", "pytest", "-n", "4", "--junitxml=/t/j.xml", "-m",
@@ -136,19 +136,19 @@ TEST_CASE("full: real pytest passes on the fixture suite; a device-dependent fil
   REQUIRE(lines.end() - add >= 4);
   CHECK(std::vector<std::string>(add + 1, add + 4) ==
         std::vector<std::string>{"scope:", "  extras:", "    - tests/test_sneaky.py"});
-  // The map is neither ignored nor committed in this repository: a warning says what to do.
-  REQUIRE(seams.workflow.annotations.back().severity == Severity::warning);
-  CHECK(seams.workflow.annotations.back().message ==
-        "the test map .gatekit/test-map.json is neither ignored nor committed: add it to .gitignore (or commit it), "
-        "or the next run refuses the working tree as uncommitted");
+  // The map is this machine's state, kept under the git directory: no warning about it.
+  CHECK(seams.workflow.annotations.size() == 1);
   CHECK(seams.workflow.summary.find("| `tests/test_sneaky.py` | 1 | 0 | `- tests/test_sneaky.py` |") != std::string::npos);
   // Nightly tests ran on both passes (pytest.ini deselects them by default): 6 tests on the
   // GPU, all passing; on the CPU three skip.
   CHECK(seams.workflow.summary.find("| GPU | 6 | 0 | 0 | 0 |") != std::string::npos);
   CHECK(seams.workflow.summary.find("| CPU | 3 | 0 | 3 | 0 |") != std::string::npos);
 
-  // The test map, from the GPU pass's coverage, written into the checkout.
-  auto map = read_test_map(seams.files, dir.path() / ".gatekit/test-map.json");
+  // The test map, from the GPU pass's coverage, written under the git directory.
+  CHECK(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.starts_with("Test map written to .git/gatekit/test-map.json: ");
+  }));
+  auto map = read_test_map(seams.files, dir.path() / ".git/gatekit/test-map.json");
   REQUIRE(map.ok());
   REQUIRE(map->tests.count("tests/test_uses_module.py::test_add") == 1);
   std::vector<std::string> files;
@@ -166,8 +166,16 @@ TEST_CASE("full: real pytest passes on the fixture suite; a device-dependent fil
   const auto message = capture(dir.path(), "git log -1 --format=%B " + ref.substr(0, ref.find('\n')));
   CHECK(message.find("verdict: fail\n") != std::string::npos);
   CHECK(message.find("scope: full") != std::string::npos);
-  // The developer's checkout is untouched apart from the map, and no worktree is left behind.
+  // The developer's checkout is untouched, the map included, and no worktree is left behind.
   CHECK(capture(dir.path(), "git worktree list | wc -l") == "1\n");
+  CHECK(capture(dir.path(), "git status --porcelain --untracked-files=all").empty());
+  CHECK_FALSE(std::filesystem::exists(dir / ".gatekit"));
+
+  // So the next run sees a clean tree (it used to refuse the map as an uncommitted change).
+  RealSeams next;
+  auto next_context = next.context();
+  options.full = false;
+  CHECK(run_run(options, next_context) == ExitCode::pass);
 }
 
 TEST_CASE("full: with the file in the extras list the same suite passes") {
@@ -187,7 +195,7 @@ TEST_CASE("full: with the file in the extras list the same suite passes") {
   options.full = true;
   CHECK(run_full(options, context) == ExitCode::pass);
   CHECK(seams.workflow.annotations.empty());  // no violation; the map is ignored
-  CHECK(seams.files.exists(dir / ".gatekit/test-map.json"));
+  CHECK(seams.files.exists(dir / ".git/gatekit/test-map.json"));
   // The map is ignored, so the tree stays clean and the full run can run again.
   RealSeams again;
   auto again_context = again.context();
@@ -222,12 +230,12 @@ TEST_CASE("full: a pass that ends other than 0 or 1 is could-not-evaluate, and n
     std::string message;
   };
   const std::vector<Row> rows = {
-      {R"Y([python3, -m, pytest, --no-such-option, "--junitxml={junit}", "{paths}"])Y",
+      {R"Y([python3, -m, pytest, --no-such-option, "--junitxml={junit}", "{tests}"])Y",
        "the GPU pass ended with exit code 4: no verdict (the test command exits 0 or 1 when its tests ran); pytest "
        "refused its arguments: the GPU pass adds pytest-cov's --cov options, is pytest-cov installed?"},
-      {R"Y([python3, -c, "import sys; sys.exit(3)", "{junit}", "{paths}"])Y",
+      {R"Y([python3, -c, "import sys; sys.exit(3)", "{junit}", "{tests}"])Y",
        "the GPU pass ended with exit code 3: no verdict (the test command exits 0 or 1 when its tests ran)"},
-      {R"Y([python3, -c, "pass", "{junit}", "{paths}"])Y", "the GPU pass left no readable JUnit report: " + std::filesystem::temp_directory_path().string()},
+      {R"Y([python3, -c, "pass", "{junit}", "{tests}"])Y", "the GPU pass left no readable JUnit report: " + std::filesystem::temp_directory_path().string()},
   };
   for (const auto& row : rows) {
     INFO(row.command);

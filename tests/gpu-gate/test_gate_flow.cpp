@@ -308,7 +308,7 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
   Seams seams;
   write_file(p, ".github/gatekit/gpu-gate.yml",
              "command: [python3, -m, pytest, -q, -p, no:cacheprovider, -o, junit_family=" + family +
-                 ", -n, '{workers}', '--junitxml={junit}', '{paths}']\nworkers: 2\nscope:\n  folders: [tests/gpu]\n");
+                 ", -n, '{workers}', '--junitxml={junit}', '{tests}']\nworkers: 2\nscope:\n  folders: [tests/gpu]\n");
   write_file(p, "tests/gpu/test_costly.py", costly_test("nightly"));
   write_file(p, ".gitignore", "__pycache__/\n.gatekit/\n");
   commit_all(p, "a nightly GPU test");

@@ -70,9 +70,9 @@ TEST_CASE("markers: {markers} takes the expression; else a pytest command gets -
     bool reached;
   };
   const std::vector<Case> cases{
-      {{"python", "-m", "pytest", "{paths}"}, {"python", "-m", "pytest", "{paths}", "-m", "not nightly"}, true},
-      {{"/venv/bin/pytest", "{paths}"}, {"/venv/bin/pytest", "{paths}", "-m", "not nightly"}, true},
-      {{"pytest", "-m", "({markers}) and gpu", "{paths}"}, {"pytest", "-m", "(not nightly) and gpu", "{paths}"}, true},
+      {{"python", "-m", "pytest", "{tests}"}, {"python", "-m", "pytest", "{tests}", "-m", "not nightly"}, true},
+      {{"/venv/bin/pytest", "{tests}"}, {"/venv/bin/pytest", "{tests}", "-m", "not nightly"}, true},
+      {{"pytest", "-m", "({markers}) and gpu", "{tests}"}, {"pytest", "-m", "(not nightly) and gpu", "{tests}"}, true},
       {{"make", "test", "MARKERS={markers}"}, {"make", "test", "MARKERS=not nightly"}, true},
       {{"make", "test"}, {"make", "test"}, false},
   };
@@ -84,17 +84,17 @@ TEST_CASE("markers: {markers} takes the expression; else a pytest command gets -
 }
 
 TEST_CASE("markers: pytest's own -m is found after the pytest program, never Python's") {
-  CHECK(pytest_marker_option({"python", "-m", "pytest", "{paths}"}) == std::string::npos);
-  CHECK(pytest_marker_option({"python", "-m", "pytest", "-m", "gpu", "{paths}"}) == 3);
+  CHECK(pytest_marker_option({"python", "-m", "pytest", "{tests}"}) == std::string::npos);
+  CHECK(pytest_marker_option({"python", "-m", "pytest", "-m", "gpu", "{tests}"}) == 3);
   CHECK(pytest_marker_option({"pytest", "-mgpu"}) == 1);
   CHECK(pytest_marker_option({"make", "-m", "x"}) == std::string::npos);
   // The configuration refuses a pytest -m without {markers}: the appended one would replace it.
-  auto config = parse_config("command: [python, -m, pytest, -m, gpu, '--junitxml={junit}', '{paths}']\n", "gate.yml");
+  auto config = parse_config("command: [python, -m, pytest, -m, gpu, '--junitxml={junit}', '{tests}']\n", "gate.yml");
   REQUIRE_FALSE(config.ok());
   CHECK(config.error().message ==
         "1 error in gate.yml:\ngate.yml:1:31: command[3]: pytest reads only its last -m, and gpu-gate appends one (the "
         "nightly rule): put {markers} in the expression, e.g. -m, \"({markers}) and gpu\"");
-  CHECK(parse_config("command: [pytest, -m, '({markers}) and gpu', '--junitxml={junit}', '{paths}']\n", "gate.yml").ok());
+  CHECK(parse_config("command: [pytest, -m, '({markers}) and gpu', '--junitxml={junit}', '{tests}']\n", "gate.yml").ok());
 }
 
 TEST_CASE("markers: the selection key names a path in the repository") {

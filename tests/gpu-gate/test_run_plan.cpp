@@ -1,13 +1,19 @@
 // run's pure parts: the command line, the stress decision, the verdict.
 #include "catch.hpp"
+#include "run/run_pass.hpp"
 #include "run/run_plan.hpp"
 
 using namespace gatekit;
 using namespace gatekit::gpu_gate;
 
-TEST_CASE("the command's placeholders expand; {paths} becomes one argument per path, none an option") {
-  CHECK(expand_command({"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"}, 8, "/tmp/j.xml",
-                       {"tests/a.py", "-tests/b.py"}) ==
+TEST_CASE("the command's placeholders expand; {tests} becomes one argument per path, none an option") {
+  Config config;
+  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"};
+  PassSpec pass;
+  pass.name = "gate";
+  pass.paths = {"tests/a.py", "-tests/b.py"};
+  pass.workers = 8;
+  CHECK(pass_command(config, "/tmp/j.xml", pass) ==
         std::vector<std::string>{"python", "-m", "pytest", "-n", "8", "--junitxml=/tmp/j.xml", "tests/a.py", "./-tests/b.py"});
 }
 

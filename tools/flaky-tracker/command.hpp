@@ -1,10 +1,11 @@
 #pragma once
 // The command that reruns tests (or runs a stress copy): a template of words, never a shell
-// line. Placeholders:
+// line, in the core's template language (gatekit/test_run.hpp). Placeholders:
 //   {tests}   a word of its own: replaced by one word per pytest node id
 //   {names}   inside a word: a regular expression matching exactly the tests' names, ^(a|b)$
 //             (for `ctest -R`)
-//   {report}  inside a word: the path the command must write its JUnit report to
+//   {junit}   inside a word: the path the command must write its JUnit report to (old
+//             spelling: {report}, read with a deprecation warning)
 //   {copy}    inside a word: the number of the stress copy (1..N)
 // Test names come from outside; they reach the child only as whole arguments in a place the
 // template chose, and node ids that could read as options or leave the project are refused
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "gatekit/result.hpp"
+#include "gatekit/test_run.hpp"
 
 namespace gatekit::flaky_tracker {
 
@@ -27,20 +29,24 @@ std::vector<std::string> split_words(std::string_view text);
 
 enum class TargetForm { node_ids, names };
 
-// Checks a template: known placeholders only, {report} present, and for a rerun exactly one
-// of {tests} / {names}. Errors are bad_input and name the option.
-Result<TargetForm> check_rerun_template(const std::vector<std::string>& words);
-Status check_stress_template(const std::vector<std::string>& words);
+struct RerunTemplate {
+  test_run::CommandTemplate command;  // in the current spelling
+  TargetForm form;
+};
+
+// Checks a template: known placeholders only, {junit} present, and for a rerun exactly one
+// of {tests} / {names}. Errors are bad_input and name the option. The old spellings found are
+// in command.old_spellings (test_run::warn_old_spellings warns of them).
+Result<RerunTemplate> check_rerun_template(std::vector<std::string> words);
+Result<test_run::CommandTemplate> check_stress_template(std::vector<std::string> words);
 
 struct Placeholders {
   std::vector<std::string> tests;  // node ids
   std::vector<std::string> names;  // test names for {names}
-  std::string report;
+  std::string report;              // {junit}
   std::string copy;
 };
+// A checked template (current spelling) expanded through test_run::expand.
 std::vector<std::string> expand_command(const std::vector<std::string>& words, const Placeholders& values);
-
-// ^(a|b)$ with every regular-expression character of the names escaped.
-std::string names_regex(const std::vector<std::string>& names);
 
 }  // namespace gatekit::flaky_tracker

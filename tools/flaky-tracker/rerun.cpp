@@ -139,8 +139,10 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
 }  // namespace
 
 ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
-  const auto words = o.command.empty() ? default_rerun_command() : o.command;
-  const TargetForm form = value_or_throw(check_rerun_template(words));
+  const auto checked = value_or_throw(check_rerun_template(o.command.empty() ? default_rerun_command() : o.command));
+  test_run::warn_old_spellings(ctx.workflow, checked.command, "--command");
+  const auto& words = checked.command.words;
+  const TargetForm form = checked.form;
   auto scan = scan_report(ctx.files, o.report, o.junit_prefix);
   if (!scan) refuse_report(scan.error(), ctx);
   if (!scan->needs_merge && (o.output.empty() || o.output == o.report)) return all_passed(o, *scan, ctx);

@@ -105,8 +105,11 @@ std::string stress_summary(const StressResult& r, const StressOptions& o, std::s
 
 }  // namespace
 
-ExitCode run_stress(const StressOptions& o, Context& ctx) {
-  throw_if_error(check_stress_template(o.command));
+ExitCode run_stress(const StressOptions& options, Context& ctx) {
+  const auto command = value_or_throw(check_stress_template(options.command));
+  test_run::warn_old_spellings(ctx.workflow, command, "--command");
+  StressOptions o = options;
+  o.command = command.words;  // in the current spelling
   const fs::path output(o.output);
   const fs::path dir = value_or_throw(
       ctx.files.absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path(".")));

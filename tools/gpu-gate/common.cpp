@@ -2,6 +2,7 @@
 
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/test_run.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "run/markers.hpp"
@@ -13,7 +14,12 @@ Config load_gate_config(Context& context, const std::string& repo_dir, const std
   const bool explicit_path = !config.empty();
   const std::filesystem::path path =
       explicit_path ? std::filesystem::path(config) : std::filesystem::path(repo_dir) / default_config_path;
-  return value_or_throw(load_config(context.files, path, explicit_path));
+  auto loaded = value_or_throw(load_config(context.files, path, explicit_path));
+  test_run::CommandTemplate command{loaded.command, loaded.old_spellings};
+  test_run::warn_old_spellings(context.workflow, command,
+                               (loaded.source.empty() ? std::string(default_config_path) : loaded.source.string()) +
+                                   ": command");
+  return loaded;
 }
 
 void use_selection(Context& context, const std::filesystem::path& checkout, Config& config, bool full) {

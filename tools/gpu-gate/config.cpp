@@ -9,6 +9,7 @@
 #include "gatekit/yaml.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
+#include "gatekit/test_run.hpp"
 #include "gatekit/text.hpp"
 #include "run/markers.hpp"
 #include "record/record.hpp"
@@ -21,7 +22,8 @@ constexpr std::array<std::string_view, 14> kTopKeys{
     "cpu_gate", "docs",    "concurrency", "stress_repeats", "signing",   "test_map",    "selection"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
 constexpr std::array<std::string_view, 3> kSigningKeys{"sign", "allowed_signers", "revoked_keys"};
-constexpr std::array<std::string_view, 4> kPlaceholders{"{workers}", "{paths}", "{junit}", "{markers}"};
+const std::vector<std::string_view> kPlaceholders{test_run::kWorkers, test_run::kTests, test_run::kJunit,
+                                                  test_run::kMarkers};
 
 struct Entry {
   YAML::Node key;
@@ -48,35 +50,36 @@ std::optional<std::int64_t> read_bounded(const Entry& e, const std::string& fiel
   return n;
 }
 
-// Every placeholder in a command argument must be one the runner expands.
-void check_command(const Entry& e, const std::vector<std::string>& argv, ConfigErrors& errors) {
+// Every placeholder in a command argument must be one the runner expands (test_run.hpp's
+// language; the old spelling {paths} is read as {tests}). Returns the command in the current
+// spelling, and the old spellings it used in `old_spellings`.
+std::vector<std::string> check_command(const Entry& e, const std::vector<std::string>& argv, ConfigErrors& errors,
+                                       std::vector<std::string>& old_spellings) {
   if (argv.empty()) errors.add(e.value, "command", "must name a program", &e.key);
-  static const std::regex placeholder("\\{[^{}]*\\}");
-  bool paths = false;
-  bool junit = false;
-  bool markers = false;
+  std::vector<std::string> words;
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    for (std::sregex_iterator it(argv[i].begin(), argv[i].end(), placeholder), end; it != end; ++it) {
-      const std::string found = it->str();
-      if (std::find(kPlaceholders.begin(), kPlaceholders.end(), found) == kPlaceholders.end())
-        errors.add(e.value[i], "command[" + std::to_string(i) + "]",
-                   "unknown placeholder " + found + " (known: {workers}, {paths}, {junit}, {markers})");
-      paths = paths || found == "{paths}";
-      junit = junit || found == "{junit}";
-      markers = markers || found == "{markers}";
+    auto word = test_run::parse_template({argv[i]}, kPlaceholders);
+    if (!word) {
+      errors.add(e.value[i], "command[" + std::to_string(i) + "]", word.error().message);
+      words.push_back(argv[i]);
+      continue;
     }
-    if (argv[i].find("{paths}") != std::string::npos && argv[i] != "{paths}")
-      errors.add(e.value[i], "command[" + std::to_string(i) + "]",
-                 "{paths} must be an argument of its own (it becomes one argument per test path)");
+    for (auto& old_name : word->old_spellings)
+      if (std::find(old_spellings.begin(), old_spellings.end(), old_name) == old_spellings.end())
+        old_spellings.push_back(std::move(old_name));
+    words.push_back(std::move(word->words.front()));
   }
-  if (!argv.empty() && !paths) errors.add(e.value, "command", "must hold {paths} (the tests to run)", &e.key);
-  if (!argv.empty() && !junit)
+  const bool markers = test_run::holds(words, test_run::kMarkers);
+  if (!argv.empty() && !test_run::holds(words, test_run::kTests))
+    errors.add(e.value, "command", "must hold {tests} (the tests to run)", &e.key);
+  if (!argv.empty() && !test_run::holds(words, test_run::kJunit))
     errors.add(e.value, "command", "must hold {junit} (the JUnit report the gate reads its counts from)", &e.key);
   // pytest reads only its last -m: the one gpu-gate appends would silently replace this one.
-  if (const auto at = pytest_marker_option(argv); !markers && at != std::string::npos)
+  if (const auto at = pytest_marker_option(words); !markers && at != std::string::npos)
     errors.add(e.value[at], "command[" + std::to_string(at) + "]",
                "pytest reads only its last -m, and gpu-gate appends one (the nightly rule): put {markers} in "
                "the expression, e.g. -m, \"({markers}) and gpu\"");
+  return words;
 }
 
 void check_patterns(const Entry& e, const std::string& field, const std::vector<std::string>& patterns,
@@ -159,8 +162,7 @@ void read_numbers(const YAML::Node& root, Config& config, ConfigErrors& errors) 
 void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) {
   if (auto e = find_key(root, "command")) {
     if (auto v = read_string_list(e->value, "command", errors, &e->key)) {
-      check_command(*e, *v, errors);
-      config.command = *v;
+      config.command = check_command(*e, *v, errors, config.old_spellings);
     }
   }
   if (auto e = find_key(root, "nightly_marker")) {
@@ -191,7 +193,7 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
 
 Config default_config() {
   Config config;
-  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{paths}"};
+  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"};
   config.docs_patterns = glob::default_docs_patterns();
   config.concurrency_patterns = glob::default_concurrency_patterns();
   return config;

@@ -16,12 +16,13 @@ namespace gatekit::gpu_gate {
 inline constexpr const char* default_config_path = ".github/gatekit/gpu-gate.yml";
 
 struct Config {
-  // The test command, as argv (never a shell string). Placeholders expanded by the runner:
-  // {workers} -> worker count, {paths} -> the selected test paths (several argv entries),
+  // The test command, as argv (never a shell string), in test_run.hpp's template language:
+  // {workers} -> worker count, {tests} -> the selected test paths (several argv entries),
   // {junit} -> the JUnit report path the gate reads, {markers} -> the pass's -m expression
   // (markers.hpp; without {markers} a pytest command gets `-m EXPR` appended). Default:
-  // python -m pytest -n {workers} --junitxml={junit} {paths}
+  // python -m pytest -n {workers} --junitxml={junit} {tests}. Held in the current spelling.
   std::vector<std::string> command;
+  std::vector<std::string> old_spellings;  // the command's old placeholder spellings ({paths})
   int workers = 8;
   std::vector<std::string> scope_folders;  // tests under these folders are device-dependent
   std::vector<std::string> modules;        // importing one of these makes a test file device-dependent
@@ -49,7 +50,10 @@ struct Config {
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
   std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
   std::string revoked_keys;     // path in the repository of revoked keys (a KRL or public keys; "" = none)
-  std::string test_map = ".gatekit/test-map.json";  // written by run --full, read by affected
+  // The test map, written by run --full, read by affected and the stress pass: "" (the default)
+  // keeps it as this machine's state under the git directory (test_map_place.hpp); a path
+  // puts it there in the checkout.
+  std::string test_map;
   std::filesystem::path source;  // the file it was read from ("" = defaults)
 };
 

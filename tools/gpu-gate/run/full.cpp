@@ -7,11 +7,14 @@
 #include "run/coverage.hpp"
 #include "run/device_facts.hpp"
 #include "run/full_steps.hpp"
+#include "run/run_pass.hpp"
+#include "gatekit/junit_reader.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "record/record.hpp"
 #include "run/test_map.hpp"
+#include "run/test_map_place.hpp"
 #include "run/worktree.hpp"
 
 namespace gatekit::gpu_gate {
@@ -29,7 +32,7 @@ std::string python_of(const Config& config) {
 }
 
 // Writes the test map from the GPU pass's coverage; a warning (and no map) when it cannot.
-std::string write_test_map(Context& context, const Config& config, const std::filesystem::path& repo,
+std::string write_test_map(Context& context, const Config& config, const TestMapPlace& place,
                            const std::filesystem::path& data_file, const std::filesystem::path& worktree,
                            const std::string& commit) {
   if (!is_pytest_command(config.command)) return "not written: the test command is not pytest (no coverage per test)";
@@ -37,13 +40,37 @@ std::string write_test_map(Context& context, const Config& config, const std::fi
   if (!coverage) return "not written: " + coverage.error().message;
   const auto now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const auto map = TestMap::from(now, commit, *coverage);
-  const auto path = repo / config.test_map;
-  if (auto made = context.files.make_directories(path.parent_path()); !made) return "not written: " + made.error().message;
-  if (auto written = context.files.write(path, format_test_map(map)); !written) {
+  if (auto made = context.files.make_directories(place.path.parent_path()); !made) return "not written: " + made.error().message;
+  if (auto written = context.files.write(place.path, format_test_map(map)); !written) {
     return "not written: " + written.error().message;
   }
-  return "written to " + config.test_map + ": " + std::to_string(map.tests.size()) + " tests, " +
+  return "written to " + place.shown + ": " + std::to_string(map.tests.size()) + " tests, " +
          std::to_string(map.files.size()) + " files";
+}
+
+std::string file_of(const junit::TestCase& test) {
+  if (!test.file.empty()) return test.file;
+  const auto id = test.id();
+  const auto sep = id.find("::");
+  return sep == std::string::npos ? "" : id.substr(0, sep);
+}
+
+// One pass of every test on the device (full_pass), its cases collected for the scope check.
+PassOutcome device_pass(Context& context, const Config& config, const GateWorktree& worktree, Device device,
+                        int workers) {
+  PassOutcome outcome{device, {}, {}, 0, {}};
+  PassSpec pass = full_pass(config, device, workers);
+  if (device == Device::gpu) pass.env["COVERAGE_FILE"] = (worktree.scratch() / ".coverage").string();
+  pass.on_case = [&outcome](const junit::TestCase& test) {
+    auto& run = outcome.cases[test.id()];
+    run.file = file_of(test);
+    run.ran = run.ran || test.ran();
+  };
+  const auto ran = value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(), pass));
+  outcome.counts = ran.counts;
+  outcome.exit_code = ran.exit_code;
+  outcome.duration = ran.duration;
+  return outcome;
 }
 
 // One error annotation per file, then the lines to paste into the configuration.
@@ -94,16 +121,17 @@ ExitCode run_full(const RunOptions& options, Context& context) {
                        std::to_string(scope.test_files.size()) + " test files in scope");
   const int workers = workers_of(options, config);
   const auto data_file = worktree.scratch() / ".coverage";
-  const auto gpu = value_or_throw(run_pass(context, config, worktree.tree(), worktree.scratch(), Device::gpu, workers));
-  const auto cpu = value_or_throw(run_pass(context, config, worktree.tree(), worktree.scratch(), Device::cpu, workers));
+  const auto gpu = device_pass(context, config, worktree, Device::gpu, workers);
+  const auto cpu = device_pass(context, config, worktree, Device::cpu, workers);
   const auto violations = check_scope(scope, gpu.cases, cpu.cases);
   const std::string config_file =
       config.source.empty() ? default_config_path : config.source.lexically_normal().string();
   report_violations(context.workflow, violations, config_file);
-  const std::string map_note = write_test_map(context, config, repo, data_file, worktree.tree(), commit);
+  const auto map_place = test_map_place(git, config, repo);
+  const std::string map_note = write_test_map(context, config, map_place, data_file, worktree.tree(), commit);
   context.workflow.log("Test map " + map_note);
   if (map_note.starts_with("written")) {
-    warn_unless_ignored(git, context.workflow, config.test_map);
+    if (map_place.in_checkout) warn_unless_ignored(git, context.workflow, config.test_map);
   } else {
     context.workflow.annotate({Severity::warning, "test map " + map_note, "gpu-gate: test map"});
   }

@@ -57,9 +57,12 @@ std::string extras_line(std::string_view file);
 // argv for a person: arguments with spaces or quotes in single quotes, as a shell reads them.
 std::string display_command(const std::vector<std::string>& argv);
 
-// The test command for one pass: placeholders expanded ({workers}, {junit}; {paths} is
-// dropped: every test; the marker expression is already in config.command, see
-// use_selection in common.hpp), then for a pytest command on the GPU, coverage.
+// One pass of `run --full` on `device` (run_pass.hpp): every test ({tests} is dropped; the
+// marker expression is already in config.command, see use_selection in common.hpp),
+// GATEKIT_DEVICE and GATEKIT_NIGHTLY=1 set, and for a pytest command on the GPU, coverage.
+struct PassSpec;
+PassSpec full_pass(const Config& config, Device device, int workers);
+// Its command line, the placeholders expanded ({workers}, {junit}).
 std::vector<std::string> full_command(const Config& config, int workers, const std::string& junit, Device device);
 bool is_pytest_command(const std::vector<std::string>& argv);
 

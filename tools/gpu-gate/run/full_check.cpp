@@ -6,6 +6,7 @@
 #include "common.hpp"
 #include "run/coverage.hpp"
 #include "run/full.hpp"
+#include "run/run_pass.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
@@ -99,19 +100,21 @@ std::string display_command(const std::vector<std::string>& argv) {
   return join(shown_args, " ");
 }
 
+PassSpec full_pass(const Config& config, Device device, int workers) {
+  PassSpec pass;
+  pass.name = std::string(display_name(device));
+  pass.workers = workers;
+  pass.every_test = true;
+  pass.env = {{"GATEKIT_DEVICE", std::string(to_string(device))}, {"GATEKIT_NIGHTLY", "1"}};
+  if (device == Device::gpu && is_pytest_command(config.command)) {
+    pass.extra_args = coverage_arguments();
+    pass.usage_hint = "pytest refused its arguments: the GPU pass adds pytest-cov's --cov options, is pytest-cov installed?";
+  }
+  return pass;
+}
+
 std::vector<std::string> full_command(const Config& config, int workers, const std::string& junit, Device device) {
-  std::vector<std::string> argv;
-  for (auto arg : config.command) {
-    if (arg == "{paths}") continue;
-    arg = replace_all(replace_all(std::move(arg), "{workers}", std::to_string(workers)), "{junit}", junit);
-    argv.push_back(std::move(arg));
-  }
-  if (!is_pytest_command(argv)) return argv;
-  if (device == Device::gpu) {
-    const auto coverage = coverage_arguments();
-    argv.insert(argv.end(), coverage.begin(), coverage.end());
-  }
-  return argv;
+  return pass_command(config, junit, full_pass(config, device, workers));
 }
 
 }  // namespace gatekit::gpu_gate

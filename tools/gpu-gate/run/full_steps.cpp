@@ -1,14 +1,8 @@
 // The steps of `run --full`: passes, record, summary (see full_steps.hpp).
 #include "run/full_steps.hpp"
 
-#include "run/device_facts.hpp"
-#include "run/line_log.hpp"
 
 #include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
-#include "gatekit/gpu.hpp"
-#include "gatekit/junit_reader.hpp"
-#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
@@ -17,65 +11,12 @@ namespace gatekit::gpu_gate {
 
 namespace {
 
-std::string file_of(const junit::TestCase& test) {
-  if (!test.file.empty()) return test.file;
-  const auto id = test.id();
-  const auto sep = id.find("::");
-  return sep == std::string::npos ? "" : id.substr(0, sep);
-}
-
-Result<PassOutcome> read_report(const Files& files, const std::filesystem::path& junit_path, PassOutcome outcome) {
-  auto stats = junit::read_file(files, junit_path.string(), [&](const junit::TestCase& test) {
-    auto& run = outcome.cases[test.id()];
-    run.file = file_of(test);
-    run.ran = run.ran || test.ran();
-  });
-  if (!stats) {
-    return could_not_evaluate("the " + std::string(display_name(outcome.device)) +
-                              " pass left no readable JUnit report: " + stats.error().message);
-  }
-  outcome.counts = {static_cast<std::int64_t>(stats->passed), static_cast<std::int64_t>(stats->failures),
-                    static_cast<std::int64_t>(stats->skipped), static_cast<std::int64_t>(stats->errors)};
-  return outcome;
-}
-
 std::string counts_text(const TestCounts& c) {
   return std::to_string(c.passed) + " passed, " + std::to_string(c.failed) + " failed, " +
          std::to_string(c.skipped) + " skipped, " + std::to_string(c.errors) + " errors";
 }
 
 }  // namespace
-
-Result<PassOutcome> run_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
-                             const std::filesystem::path& scratch, Device device, int workers) {
-  const auto junit_path = scratch / ("junit-" + std::string(to_string(device)) + ".xml");
-  ProcessSpec spec;
-  spec.argv = full_command(config, workers, junit_path.string(), device);
-  spec.cwd = worktree;
-  spec.env_set = {{"GATEKIT_DEVICE", std::string(to_string(device))}, {"GATEKIT_NIGHTLY", "1"}};
-  if (device == Device::gpu) spec.env_set["COVERAGE_FILE"] = (scratch / ".coverage").string();
-  spec.merge_stderr = true;
-  spec.capture_limit = 64 * 1024;
-  LineLog log(context.workflow);
-  spec.on_output = [&log](OutputStream, std::string_view chunk) { log.feed(chunk); };
-  const std::string name = std::string(display_name(device)) + " pass";
-  context.workflow.begin_group(name + ": " + display_command(spec.argv));
-  auto ran = context.processes.run(spec);
-  log.flush();
-  context.workflow.end_group();
-  if (!ran) return could_not_evaluate("the " + name + " could not start: " + ran.error().message);
-  if (ran->signal != 0 || ran->timed_out || (ran->exit_code != 0 && ran->exit_code != 1)) {
-    const bool usage = ran->signal == 0 && !ran->timed_out && ran->exit_code == 4 && device == Device::gpu &&
-                       is_pytest_command(spec.argv);
-    return could_not_evaluate("the " + name + " ended with " + ran->describe() +
-                              ": no verdict (the test command exits 0 or 1 when its tests ran)" +
-                              (usage ? "; pytest refused its arguments: the GPU pass adds pytest-cov's --cov "
-                                       "options, is pytest-cov installed?"
-                                     : ""));
-  }
-  PassOutcome outcome{device, {}, {}, ran->exit_code, ran->duration};
-  return read_report(context.files, junit_path, std::move(outcome));
-}
 
 Result<std::string> record_full_run(const Git& git, Context& context, const Config& config, const FullOutcome& outcome) {
   GateRecord record;

@@ -36,11 +36,6 @@ struct FullOutcome {
   bool passed() const { return gpu.passed() && cpu.passed() && violations.empty(); }
 };
 
-// One pass of the test command in `worktree` on `device`, its output streamed to the log.
-// could_not_evaluate when it cannot start, ends other than 0 or 1, or leaves no JUnit report.
-Result<PassOutcome> run_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
-                             const std::filesystem::path& scratch, Device device, int workers);
-
 // Records the outcome as refs/<namespace>-mine/<tree>/<machine> (record.hpp's write_record,
 // signed when the configuration says so); returns the ref.
 Result<std::string> record_full_run(const Git& git, Context& context, const Config& config, const FullOutcome& outcome);

@@ -5,7 +5,6 @@
 #include "run/full.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
-#include "gatekit/gpu.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
@@ -91,7 +90,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
   if (outcome.stress_needed)
-    outcome.stress_targets = find_stress_targets(context, options.repo_dir, config,
+    outcome.stress_targets = find_stress_targets(context, test_map_place(git, config, options.repo_dir),
                                                  touched_paths(config.concurrency_patterns, change), scope);
   if (outcome.paths.empty())
     fail_bad_input("the gate's scope holds no test file: set scope.folders, scope.modules or scope.extras in " +

@@ -1,47 +1,62 @@
 #include "run/run_pass.hpp"
 
-#include "run/line_log.hpp"
-#include "gatekit/junit_reader.hpp"
-#include "gatekit/process.hpp"
-#include "gatekit/text.hpp"
+#include "run/device_facts.hpp"
+#include "run/full.hpp"
+#include "gatekit/gpu.hpp"
+#include "gatekit/test_run.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
 std::string safe_name(std::string name) {
-  for (char& c : name)
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) c = '-';
+  }
   return name;
+}
+
+std::string group_title(const PassSpec& pass, const std::vector<std::string>& argv) {
+  if (pass.every_test) return pass.name + " pass: " + display_command(argv);
+  return "gpu-gate " + pass.name + ": " + std::to_string(pass.paths.size()) + " test files, " +
+         std::to_string(pass.workers) + " workers";
 }
 
 }  // namespace
 
+std::vector<std::string> pass_command(const Config& config, const std::string& junit, const PassSpec& pass) {
+  test_run::CommandValues values;
+  if (!pass.every_test) values.tests = pass.paths;
+  values.workers = pass.workers;
+  values.junit = junit;
+  auto argv = test_run::expand(config.command, values);
+  argv.insert(argv.end(), pass.extra_args.begin(), pass.extra_args.end());
+  return argv;
+}
+
 Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                                  const std::filesystem::path& scratch, const PassSpec& pass) {
-  const auto junit = scratch / ("junit-" + safe_name(pass.name) + ".xml");
-  ProcessSpec spec;
-  spec.argv = expand_command(config.command, pass.workers, junit.string(), pass.paths);
-  spec.cwd = worktree;
-  spec.env_set = pass.env;
-  spec.merge_stderr = true;
-  spec.capture_limit = 64 * 1024;
-  LineLog sink(context.workflow);
-  spec.on_output = [&sink](OutputStream, std::string_view chunk) { sink.feed(chunk); };
-  context.workflow.begin_group("gpu-gate " + pass.name + ": " + std::to_string(pass.paths.size()) + " test files, " +
-                               std::to_string(pass.workers) + " workers");
-  auto ran = context.processes.run(spec);
-  sink.flush();
-  context.workflow.end_group();
-  if (!ran) return could_not_evaluate("the " + pass.name + " pass could not start " + quote_for_message(spec.argv.front()) + ": " + ran.error().message);
-  if (ran->signal != 0 || ran->timed_out || (ran->exit_code != 0 && ran->exit_code != 1))
-    return could_not_evaluate("the " + pass.name + " pass ended with " + ran->describe() +
-                              ": no verdict (the test command exits 0 or 1 when its tests ran)");
-  PassResult result{pass.name, ran->exit_code, {}, ran->duration};
-  auto stats = junit::read_file(context.files, junit.string(), [](const junit::TestCase&) {});
-  if (!stats) return could_not_evaluate("the " + pass.name + " pass left no readable JUnit report: " + stats.error().message);
-  result.counts = {static_cast<std::int64_t>(stats->passed), static_cast<std::int64_t>(stats->failures),
-                   static_cast<std::int64_t>(stats->skipped), static_cast<std::int64_t>(stats->errors)};
+  test_run::TestPass run;
+  run.name = pass.name + " pass";
+  run.junit = (scratch / ("junit-" + safe_name(pass.name) + ".xml")).string();
+  run.argv = pass_command(config, run.junit, pass);
+  run.cwd = worktree;
+  run.env = pass.env;
+  run.group = group_title(pass, run.argv);
+  run.on_case = pass.on_case;
+  auto ran = test_run::run_test_pass(context, run);
+  if (!ran) return ran.error();
+  if (!ran->evaluated()) {
+    const auto& p = ran->process;
+    const bool usage = p.signal == 0 && !p.timed_out && p.exit_code == 4 && !pass.usage_hint.empty();
+    return could_not_evaluate(ran->could_not_evaluate.front() + (usage ? "; " + pass.usage_hint : ""));
+  }
+  const auto& stats = *ran->report;
+  PassResult result{pass.name, ran->process.exit_code,
+                    {static_cast<std::int64_t>(stats.passed), static_cast<std::int64_t>(stats.failures),
+                     static_cast<std::int64_t>(stats.skipped), static_cast<std::int64_t>(stats.errors)},
+                    ran->process.duration};
   return result;
 }
 

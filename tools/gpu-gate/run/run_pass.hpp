@@ -1,6 +1,7 @@
 #pragma once
-// One run of the test command in the worktree, output streamed to the log, counts from its
-// JUnit report.
+// One run of the test command in the worktree, for `run` and `run --full` alike, through the
+// core's test-run module (gatekit/test_run.hpp): output streamed to the log, counts from its
+// JUnit report. And the device probe both start with.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -8,16 +9,22 @@
 
 #include "config.hpp"
 #include "gatekit/context.hpp"
+#include "gatekit/junit_reader.hpp"
 #include "run/run_plan.hpp"
+#include "run/test_map_place.hpp"
 #include "scope/scope.hpp"
 
 namespace gatekit::gpu_gate {
 
 struct PassSpec {
-  std::string name;                         // "gate", "stress 2/3"
-  std::vector<std::string> paths;           // the test files
+  std::string name;                         // "gate", "stress 2/3", "GPU"
+  std::vector<std::string> paths;           // the test files ({tests})
   int workers = 8;
   std::map<std::string, std::string> env;   // added to the command's environment
+  bool every_test = false;                  // run --full: {tests} is dropped, the command runs every test
+  std::vector<std::string> extra_args;      // appended to the command (the GPU pass's coverage options)
+  junit::CaseHandler on_case;               // each test case of the report (may be empty)
+  std::string usage_hint;                   // added to the error when the command exits 4 (pytest: usage)
 };
 
 // could_not_evaluate when the command cannot start, ends other than with 0 or 1 (pytest: 2
@@ -26,10 +33,13 @@ struct PassSpec {
 Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                                  const std::filesystem::path& scratch, const PassSpec& spec);
 
+// The configured command for a pass: its placeholders expanded, then `extra_args` appended.
+std::vector<std::string> pass_command(const Config& config, const std::string& junit, const PassSpec& spec);
+
 // The stress targets of a run over `scope` (the checkout's), for the changed concurrency
-// paths `touched`; the test map is read from repo_dir when it exists (an unreadable or
+// paths `touched`; the test map is read from its place when it exists (an unreadable or
 // invalid one is bad_input, as for `affected`). Logs each target and why.
-StressTargets find_stress_targets(Context& context, const std::filesystem::path& repo_dir, const Config& config,
+StressTargets find_stress_targets(Context& context, const TestMapPlace& map_place,
                                   const std::vector<std::string>& touched, const Scope& scope);
 
 }  // namespace gatekit::gpu_gate

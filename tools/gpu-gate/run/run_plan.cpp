@@ -21,20 +21,6 @@ glob::PatternList compile(const std::vector<std::string>& patterns) {
 
 }  // namespace
 
-std::vector<std::string> expand_command(const std::vector<std::string>& command, int workers,
-                                        const std::string& junit, const std::vector<std::string>& paths) {
-  std::vector<std::string> argv;
-  for (const auto& arg : command) {
-    if (arg == "{paths}") {
-      // File names are outside data: one starting with '-' must not read as an option.
-      for (const auto& path : paths) argv.push_back(path.starts_with('-') ? "./" + path : path);
-      continue;
-    }
-    argv.push_back(replace_all(replace_all(arg, "{workers}", std::to_string(workers)), "{junit}", junit));
-  }
-  return argv;
-}
-
 bool touches(const std::vector<std::string>& patterns, const std::vector<FileChange>& changes, std::string* touched) {
   const auto list = compile(patterns);
   for (const auto& change : changes)

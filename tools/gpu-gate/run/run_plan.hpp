@@ -1,5 +1,5 @@
 #pragma once
-// The pure parts of `gpu-gate run`: the command line of a pass, whether the stress pass is
+// The pure parts of `gpu-gate run`: whether the stress pass is
 // due and on which tests, and the verdict.
 #include <chrono>
 #include <string>
@@ -11,11 +11,6 @@
 #include "run/test_map.hpp"
 
 namespace gatekit::gpu_gate {
-
-// The configured command with {workers}, {junit} and {paths} (one argument per path) expanded;
-// a path starting with '-' is given as ./path, so no file name reads as an option.
-std::vector<std::string> expand_command(const std::vector<std::string>& command, int workers,
-                                        const std::string& junit, const std::vector<std::string>& paths);
 
 // Whether any changed path (either side of a rename) matches the patterns (github dialect,
 // last match wins); `touched` receives the first such path.

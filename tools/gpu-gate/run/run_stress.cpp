@@ -6,16 +6,17 @@
 #include "gatekit/workflow.hpp"
 #include "run/run_pass.hpp"
 #include "run/test_map.hpp"
+#include "run/test_map_place.hpp"
 
 namespace gatekit::gpu_gate {
 
-StressTargets find_stress_targets(Context& context, const std::filesystem::path& repo_dir, const Config& config,
+StressTargets find_stress_targets(Context& context, const TestMapPlace& map_place,
                                   const std::vector<std::string>& touched, const Scope& scope) {
   std::optional<TestMap> map;
-  const auto map_path = repo_dir / config.test_map;
-  if (context.files.exists(map_path)) map = value_or_throw(as_bad_input(read_test_map(context.files, map_path)));
+  if (const auto map_path = test_map_to_read(context, map_place))
+    map = value_or_throw(as_bad_input(read_test_map(context.files, *map_path)));
   auto targets = stress_targets(touched, scope.imports, scope.test_files, map ? &*map : nullptr, scope.paths());
-  context.workflow.log("stress targets for " + join(touched, ", ") + (map ? "" : " (no test map at " + config.test_map + ")") + ":");
+  context.workflow.log("stress targets for " + join(touched, ", ") + (map ? "" : " (no test map at " + map_place.shown + ")") + ":");
   if (targets.fallback) {
     context.workflow.log("  no test file imports it" + std::string(map ? " or executed it" : "") +
                          ": the gate's " + std::to_string(targets.tests.size()) + " test files");

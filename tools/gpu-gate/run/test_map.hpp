@@ -1,7 +1,7 @@
 #pragma once
 // The test map: which files each test executed, from the coverage of `run --full`'s GPU pass;
-// `gpu-gate affected` reads it. One JSON file (config `test_map`, default
-// .gatekit/test-map.json), documented in docs/gpu-gate.md:
+// `gpu-gate affected` reads it. One JSON file (where: test_map_place.hpp), documented in
+// docs/gpu-gate.md:
 //   {"format": "gatekit-test-map", "version": 1,
 //    "created": 1764583200,                      // seconds since the epoch, UTC
 //    "commit": "<the tested commit>",

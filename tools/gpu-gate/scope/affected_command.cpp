@@ -8,6 +8,7 @@
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
+#include "run/test_map_place.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -100,17 +101,18 @@ ExitCode run_affected(const AffectedOptions& options, Context& context) {
                    "the change is compared with)");
   }
   const auto changes = the_change(git, base);
-  const auto map_path = repo / config.test_map;
-  if (!context.files.exists(map_path)) {
+  const auto place = test_map_place(git, config, repo);
+  const auto map_path = test_map_to_read(context, place);
+  if (!map_path) {
     Affected all;
     all.all = true;
     all.changed = changes.size();
-    all.unknown.push_back(config.test_map);
+    all.unknown.push_back(place.shown);
     report(all, base, options, context, 0, false,
-           "no test map at " + config.test_map + ": every test is affected; `gpu-gate run --full` writes it");
+           "no test map at " + place.shown + ": every test is affected; `gpu-gate run --full` writes it");
     return ExitCode::pass;
   }
-  const auto map = value_or_throw(as_bad_input(read_test_map(context.files, map_path)));
+  const auto map = value_or_throw(as_bad_input(read_test_map(context.files, *map_path)));
   const auto docs = value_or_throw(docs_rule_for(git, config.docs_patterns, "HEAD"));
   const auto affected = decide_affected(map, changes, docs);
   const auto age = age_in_days(map, context.clock.now());
