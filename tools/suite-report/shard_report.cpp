@@ -121,7 +121,7 @@ void predict(std::vector<ShardRun>& runs, const Snapshot& durations) {
     for (std::size_t k = 0; k < r.tests.size(); ++k) r.predicted_ms += estimated.ms[i++];
 }
 
-std::string percent_over(std::int64_t value, std::int64_t base) {
+std::string percent_over_ideal(std::int64_t value, std::int64_t base) {
   if (base <= 0) return "0%";
   return std::to_string(static_cast<long long>((value - base) * 100 / base)) + "%";
 }
@@ -149,7 +149,7 @@ std::string summary(const Options& options, const std::vector<ShardRun>& runs) {
                              "report is written (growth would read the missing tests as removed).\n\n";
   const std::int64_t ideal = (total + options.shards - 1) / options.shards;
   md += "The slowest shard (" + std::to_string(slowest_index) + ") took " + ms(slowest) + ", " +
-        percent_over(slowest, ideal) + " over the ideal " + ms(ideal) + " (all test time / " +
+        percent_over_ideal(slowest, ideal) + " over the ideal " + ms(ideal) + " (all test time / " +
         std::to_string(options.shards) + "). When the slowest shard alone is longer than the job may take, add "
         "runners: raise the shard count (docs/guides/gpu-fleet.md).\n\n";
   return md;

@@ -18,7 +18,7 @@ glob::PatternList compile(const std::vector<std::string>& patterns) {
   return glob::PatternList(std::move(compiled), glob::Dialect::github);
 }
 
-std::string replace_all(std::string text, std::string_view from, const std::string& to) {
+std::string replace_each(std::string text, std::string_view from, const std::string& to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
   return text;
 }
@@ -34,7 +34,7 @@ std::vector<std::string> expand_command(const std::vector<std::string>& command,
       for (const auto& path : paths) argv.push_back(path.starts_with('-') ? "./" + path : path);
       continue;
     }
-    argv.push_back(replace_all(replace_all(arg, "{workers}", std::to_string(workers)), "{junit}", junit));
+    argv.push_back(replace_each(replace_each(arg, "{workers}", std::to_string(workers)), "{junit}", junit));
   }
   return argv;
 }

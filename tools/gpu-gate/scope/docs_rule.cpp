@@ -30,7 +30,7 @@ std::vector<std::string> components(std::string_view path) {
 
 std::string join_path(const std::vector<std::string>& parts) { return join(parts, "/"); }
 
-std::vector<std::string> split_nul(std::string_view text) {
+std::vector<std::string> split_nul_entries(std::string_view text) {
   std::vector<std::string> out;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -140,7 +140,7 @@ Result<std::vector<TreeLink>> tree_links(const Git& git, const std::string& comm
   if (!listing) return listing.error();
   std::vector<TreeLink> links;
   std::string objects;
-  for (const auto& entry : split_nul(*listing)) {
+  for (const auto& entry : split_nul_entries(*listing)) {
     if (entry.empty()) continue;
     // "<mode> <type> <object>\t<path>"
     const auto tab = entry.find('\t');
