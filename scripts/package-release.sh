@@ -89,11 +89,13 @@ if [ "$build" = 1 ]; then
   if [ "$os" = darwin ]; then
     # Homebrew's yaml-cpp is a dylib no user's Mac has: link yaml-cpp and expat built from
     # source, and Boost.JSON compiled by the build (cmake/GatekitDepsFromSource.cmake).
-    step "libraries from source (scripts/deps-from-source.sh) in $build_dir-deps"
+    deps="$build_dir-deps"
+    case "$deps" in /*) ;; *) deps="$PWD/$deps" ;; esac
+    step "libraries from source (scripts/deps-from-source.sh) in $deps"
     host_include="${GATEKIT_HOST_INCLUDE:-$(brew --prefix 2>/dev/null || echo /usr/local)/include}"
-    GATEKIT_HOST_INCLUDE="$host_include" bash "$src/scripts/deps-from-source.sh" --prefix "$PWD/$build_dir-deps" \
+    GATEKIT_HOST_INCLUDE="$host_include" "$BASH" "$src/scripts/deps-from-source.sh" --prefix "$deps" \
       --cc cc --cxx c++ || die 3 "building the libraries from source failed"
-    from_source=("-DGATEKIT_DEPS_PREFIX=$PWD/$build_dir-deps")
+    from_source=("-DGATEKIT_DEPS_PREFIX=$deps")
   fi
   step "configure and build (release preset) in $build_dir"
   cmake --preset release -B "$build_dir" "${from_source[@]}" >/dev/null || die 3 "cmake configure failed"
