@@ -1,6 +1,12 @@
 # Every dependency comes from distribution packages (Debian 12; Ubuntu 24.04 also works).
 # Version differences between those distributions are absorbed here (targets) and in
 # tools/core/include/gatekit/compat.hpp (code), nowhere else.
+# -DGATEKIT_DEPS_PREFIX=DIR takes them from a prefix built by scripts/deps-from-source.sh
+# instead: the macOS cross-builds and other C++ standard libraries (GatekitDepsFromSource.cmake).
+set(GATEKIT_DEPS_PREFIX "" CACHE PATH "Libraries built from source by scripts/deps-from-source.sh")
+if(GATEKIT_DEPS_PREFIX)
+  include(GatekitDepsFromSource)
+else()
 set(Boost_NO_WARN_NEW_VERSIONS ON)
 if(GATEKIT_STATIC_RUNTIME)
   # Debian and Ubuntu ship the static Boost archives next to the shared ones; Boost's CMake
@@ -56,6 +62,7 @@ endif()
 if(NOT gatekit_yaml_cpp_linked)
   target_link_libraries(gatekit_yaml_cpp INTERFACE yaml-cpp::yaml-cpp)
 endif()
+endif()  # GATEKIT_DEPS_PREFIX
 
 if(BUILD_TESTING)
   find_package(Catch2 REQUIRED)

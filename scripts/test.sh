@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run): install every dependency, build with the
-# `dev` preset (warnings are errors) and run all tests through CTest; then build and test the
-# `asan` preset (AddressSanitizer + UndefinedBehaviorSanitizer).
+# `dev` preset (warnings are errors) and run all tests through CTest; cross-compile every tool
+# for macOS (scripts/cross-macos.sh); then build and test the `asan` preset (AddressSanitizer +
+# UndefinedBehaviorSanitizer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -35,6 +36,11 @@ fi
 
 step "Testing (dev preset)"
 ctest --preset dev -j "$jobs"
+
+step "macOS cross-builds of every tool (scripts/cross-macos.sh: Zig, aarch64 and x86_64)"
+# Builds and links each tool for macOS and checks that `file` calls it Mach-O; running them
+# is left to the macOS jobs of .github/workflows/ci.yml (docs/contributing.md, "macOS").
+bash scripts/cross-macos.sh aarch64-macos x86_64-macos
 
 step "Benchmarks, quick mode (figures only, no targets judged: docs/benchmarks.md)"
 # On the Release build of the bench preset (a debug build's ratios mislead), building only the

@@ -11,8 +11,18 @@
 # Build: what setup-gatekit installs (the release preset builds no tests, so no Catch2).
 GATEKIT_APT_BUILD=(g++ cmake ninja-build libyaml-cpp-dev libcli11-dev libcurl4-openssl-dev libexpat1-dev)
 # Development: what scripts/install-deps.sh adds to build and test gatekit itself
-# (shellcheck: the workflow and script linting in tests/workflows/test_linters.py).
-GATEKIT_APT_DEV=(git pkg-config python3 python3-pip nodejs catch2 shellcheck)
+# (shellcheck: the workflow and script linting in tests/workflows/test_linters.py; curl,
+# xz-utils, patch and file: scripts/deps-from-source.sh and scripts/cross-macos.sh; ruby:
+# the Homebrew formula's syntax check, tests/packaging).
+GATEKIT_APT_DEV=(git pkg-config python3 python3-pip nodejs catch2 shellcheck curl xz-utils patch file ruby)
+# macOS: the same needs from Homebrew (scripts/install-deps.sh). Build: cmake, ninja and the
+# libraries (CLI11 and Boost's headers; expat, libcurl and the C++ compiler are the system's).
+# Development: what the tests add (Catch2 3, node, shellcheck, Go for actionlint, GNU tar for
+# reproducible archives, bash 5 for the scripts: macOS's /bin/bash is 3.2).
+# shellcheck disable=SC2034  # read by the scripts that source this file
+GATEKIT_BREW_BUILD=(cmake ninja boost yaml-cpp cli11)
+# shellcheck disable=SC2034
+GATEKIT_BREW_DEV=(catch2 node shellcheck go gnu-tar bash)
 # Releases whose packages were checked against the needs above.
 # shellcheck disable=SC2034  # read by the scripts that source this file
 GATEKIT_APT_LISTED="Debian 12, Debian 13, Ubuntu 24.04, Ubuntu 26.04"

@@ -20,6 +20,9 @@
 #            the package list (actions/lib/apt-packages.sh) names the releases it was checked
 #            on, tries the version-less names with a ::warning on others, and refuses only a
 #            release whose CMake or Boost is too old, or a runner without apt-get.
+#            On macOS (`uname -s` is Darwin) the archive is gatekit-<version>-darwin-<arch>
+#            and the build's packages come from Homebrew (GATEKIT_BREW_BUILD in the same list),
+#            on the same terms as apt's; a runner without brew is refused.
 # A release archive whose SHA-256 differs from checksums.txt is never unpacked, let alone
 # run: exit 3. An archive that is not there (no line in checksums.txt for this version and
 # platform, HTTP 404, no curl or wget, a timeout) falls through to the build.
@@ -105,16 +108,29 @@ done
 # The release archives this action may download: checksums.txt next to this script.
 checksums="$action_dir/checksums.txt"
 [ -r "$checksums" ] || die 3 "cannot read $checksums: is this a gatekit source tree?"
-platform="linux-$(uname -m)"
+case "$(uname -s)" in
+  Darwin) os_kind=darwin ;;
+  *) os_kind=linux ;;
+esac
+platform="$os_kind-$(uname -m)"
+# sha256sum's lines (macOS has shasum); an argv, so xargs can run it too.
+sha256_cmd=(sha256sum)
+command -v sha256sum >/dev/null || sha256_cmd=(shasum -a 256)
 
 # The apt package list shared with scripts/install-deps.sh, and the os-release reader.
 apt_lib="$action_dir/../lib/apt-packages.sh"
 [ -r "$apt_lib" ] || die 3 "cannot read $apt_lib: is this a gatekit source tree?"
 # shellcheck source=../lib/apt-packages.sh
 source "$apt_lib"
-os_id="$(gatekit_os_field ID)"
-os_version="$(gatekit_os_field VERSION_ID)"
-os_pretty="$(gatekit_os_field PRETTY_NAME)"
+if [ "$os_kind" = darwin ]; then
+  os_id=macos
+  os_version="$(sw_vers -productVersion 2>/dev/null || true)"
+  os_pretty="macOS ${os_version:-unknown}"
+else
+  os_id="$(gatekit_os_field ID)"
+  os_version="$(gatekit_os_field VERSION_ID)"
+  os_pretty="$(gatekit_os_field PRETTY_NAME)"
+fi
 os_name="${os_pretty:-unknown} (ID=${os_id:-?}, VERSION_ID=${os_version:-?})"
 yourself="install g++, CMake >= 3.25, Ninja, Boost >= 1.81 (JSON, filesystem), yaml-cpp, CLI11, libcurl and expat yourself and set install-deps: false, or put the gatekit tools on PATH"
 
@@ -189,7 +205,7 @@ probe() {
   for f in tools cmake CMakeLists.txt CMakePresets.json; do
     if [ -e "$src/$f" ]; then files+=("$f"); fi
   done
-  hash="$(cd "$src" && find "${files[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)"
+  hash="$(cd "$src" && find "${files[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 "${sha256_cmd[@]}" | "${sha256_cmd[@]}")"
   local key="${os_id:-unknown}-${os_version:-unknown}-${hash%% *}"
   echo "build folder: $build_dir"
   echo "cache key suffix: $key"
@@ -219,7 +235,32 @@ missing_packages() {
   done
 }
 
+# brew_dependencies: install_dependencies on macOS, with Homebrew.
+brew_dependencies() {
+  group "dependencies (Homebrew)"
+  command -v brew >/dev/null ||
+    die 2 "cannot install the build dependencies on $os_name: brew is not on PATH (on macOS setup-gatekit installs them with Homebrew, https://brew.sh). Either install ${GATEKIT_BREW_BUILD[*]} yourself and set install-deps: false, or put the gatekit tools on PATH"
+  local formula missing=()
+  for formula in "${GATEKIT_BREW_BUILD[@]}"; do
+    brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    echo "all build dependencies are installed"
+  elif [ "$install_deps" = auto ] && [ "${RUNNER_ENVIRONMENT:-}" != github-hosted ]; then
+    die 2 "cannot set up gatekit $version: no usable release archive ($download_reason), and building it needs Homebrew packages this runner lacks: ${missing[*]}. setup-gatekit installs packages on its own only on GitHub-hosted runners (this one is ${RUNNER_ENVIRONMENT:-not one}). Set install-deps: true to install them with brew, or install them on the runner, or put the gatekit tools on PATH (cmake --install)"
+  else
+    echo "installing: ${missing[*]}"
+    HOMEBREW_NO_AUTO_UPDATE=1 brew install --quiet "${missing[@]}" ||
+      die 3 "brew install ${missing[*]} failed (see the log above)"
+  fi
+  endgroup
+}
+
 install_dependencies() {
+  if [ "$os_kind" = darwin ]; then
+    brew_dependencies
+    return 0
+  fi
   group "dependencies (apt)"
   local missing=()
   mapfile -t missing < <(missing_packages)
@@ -263,10 +304,10 @@ read_checksums() {
         fi
         release_repo="${fields[1]}" ;;
       3)
-        [[ "${fields[0]}" =~ ^[0-9]+(\.[0-9]+)*$ && "${fields[1]}" =~ ^linux-[a-z0-9_]+$ && "${fields[2]}" =~ ^[0-9a-f]{64}$ ]] ||
-          die 3 "$checksums:$n: expected 'VERSION linux-ARCH SHA256' (64 lowercase hex digits)"
+        [[ "${fields[0]}" =~ ^[0-9]+(\.[0-9]+)*$ && "${fields[1]}" =~ ^(linux|darwin)-[a-z0-9_]+$ && "${fields[2]}" =~ ^[0-9a-f]{64}$ ]] ||
+          die 3 "$checksums:$n: expected 'VERSION linux-ARCH SHA256' or 'VERSION darwin-ARCH SHA256' (64 lowercase hex digits)"
         if [ "${fields[0]}" = "$version" ] && [ "${fields[1]}" = "$platform" ]; then release_sum="${fields[2]}"; fi ;;
-      *) die 3 "$checksums:$n: expected 'repository OWNER/NAME' or 'VERSION linux-ARCH SHA256'" ;;
+      *) die 3 "$checksums:$n: expected 'repository OWNER/NAME' or 'VERSION linux-ARCH SHA256' (or darwin-ARCH)" ;;
     esac
   done < "$checksums"
 }
@@ -321,7 +362,7 @@ download() {
     endgroup
     return 1
   fi
-  got="$(sha256sum "$tmp/$archive")"
+  got="$("${sha256_cmd[@]}" "$tmp/$archive")"
   got="${got%% *}"
   if [ "$got" != "$release_sum" ]; then
     rm -rf "$tmp"
@@ -362,7 +403,7 @@ build() {
   endgroup
   group "build (${tools[*]})"
   local jobs
-  jobs="$(nproc 2>/dev/null || echo 2)"
+  jobs="$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
   cmake --build "$build_dir" --parallel "$jobs" --target "${tools[@]}" ||
     die 3 "the gatekit build failed (see the log above)"
   endgroup

@@ -3,7 +3,8 @@ download path and of the actions that set their tools up themselves.
 
 The server plays GitHub's release downloads (GITHUB_SERVER_URL/OWNER/gatekit/releases/download/
 v<version>/<archive>) on 127.0.0.1 only. Archives are real tar.gz files laid out as
-scripts/package-release.sh lays them out: gatekit-<version>-linux-<arch>/bin/<tool>."""
+scripts/package-release.sh lays them out: gatekit-<version>-<platform>/bin/<tool>, where the
+platform is linux-<this machine's arch> unless a test names another (darwin-arm64)."""
 import hashlib
 import io
 import os
@@ -13,15 +14,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ARCH = os.uname().machine
+PLATFORM = f"linux-{ARCH}"
 
 
-def archive_name(version: str) -> str:
-    return f"gatekit-{version}-linux-{ARCH}.tar.gz"
+def archive_name(version: str, platform: str = PLATFORM) -> str:
+    return f"gatekit-{version}-{platform}.tar.gz"
 
 
-def download_path(version: str) -> str:
+def download_path(version: str, platform: str = PLATFORM) -> str:
     """Where the action asks for the archive of `version`, with `repository OWNER/gatekit`."""
-    return f"/OWNER/gatekit/releases/download/v{version}/{archive_name(version)}"
+    return f"/OWNER/gatekit/releases/download/v{version}/{archive_name(version, platform)}"
 
 
 def version_scripts(tools, version: str) -> dict:
@@ -34,9 +36,9 @@ def built_tools(build: Path, tools) -> dict:
     return {t: (Path(build) / "tools" / t / t).read_bytes() for t in tools}
 
 
-def archive(version: str, tools: dict, compresslevel: int = 9) -> bytes:
+def archive(version: str, tools: dict, compresslevel: int = 9, platform: str = PLATFORM) -> bytes:
     """A release archive of gatekit `version` holding bin/<tool> = tools[tool] (mode 755)."""
-    top = f"gatekit-{version}-linux-{ARCH}"
+    top = f"gatekit-{version}-{platform}"
     data = io.BytesIO()
     entries = [*((f"bin/{name}", body, 0o755) for name, body in tools.items()),
                ("share/doc/gatekit/README.md", b"# gatekit\n", 0o644)]
@@ -48,12 +50,12 @@ def archive(version: str, tools: dict, compresslevel: int = 9) -> bytes:
     return data.getvalue()
 
 
-def list_release(checksums: Path, version: str, body: bytes, listed: str = None) -> str:
+def list_release(checksums: Path, version: str, body: bytes, listed: str = None, platform: str = PLATFORM) -> str:
     """Writes an action's checksums.txt naming OWNER/gatekit and listing `body`'s SHA-256 (or
-    `listed`) for `version` on this platform, after a line for another version; returns it."""
+    `listed`) for `version` on `platform`, after a line for another version; returns it."""
     digest = listed or hashlib.sha256(body).hexdigest()
     Path(checksums).write_text(
-        f"# test release\nrepository OWNER/gatekit\n0.0.1 linux-{ARCH} {'0' * 64}\n{version} linux-{ARCH} {digest}\n")
+        f"# test release\nrepository OWNER/gatekit\n0.0.1 {platform} {'0' * 64}\n{version} {platform} {digest}\n")
     return digest
 
 

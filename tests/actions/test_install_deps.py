@@ -20,8 +20,10 @@ SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().pare
 DEBIAN_12_BEFORE = {"g++", "cmake", "ninja-build", "git", "pkg-config", "python3", "python3-pip", "nodejs",
                     "libboost1.81-dev", "libboost-json1.81-dev", "libboost-filesystem1.81-dev", "libyaml-cpp-dev",
                     "catch2", "libcli11-dev", "libcurl4-openssl-dev", "libexpat1-dev"}
-# Added since: shellcheck everywhere; golang-go where apt's Go can build actionlint (not Debian 12).
-DEBIAN_12 = DEBIAN_12_BEFORE | {"shellcheck"}
+# Added since: shellcheck everywhere; golang-go where apt's Go can build actionlint (not Debian 12);
+# curl, xz-utils, patch and file for the libraries built from source and the macOS cross-builds;
+# ruby for the Homebrew formula's syntax check.
+DEBIAN_12 = DEBIAN_12_BEFORE | {"shellcheck", "curl", "xz-utils", "patch", "file", "ruby"}
 GENERIC = (DEBIAN_12 - {"libboost1.81-dev", "libboost-json1.81-dev", "libboost-filesystem1.81-dev"}) | {
     "libboost-dev", "libboost-json-dev", "libboost-filesystem-dev", "golang-go"}
 RELEASES = {
@@ -49,9 +51,10 @@ def executable(path: Path, text: str) -> None:
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-def run(tmp_path: Path, release: str, go: bool = True, actionlint: str = "", act: str = "", args=()):
+def run(tmp_path: Path, release: str, go: bool = True, actionlint: str = "", act: str = "", args=(), fakes=None):
     """Runs the script; `go`: a Go is on PATH already; `actionlint`, `act`: the first line an
-    actionlint or act in build/ci-tools/bin prints for --version ('' for none)."""
+    actionlint or act in build/ci-tools/bin prints for --version ('' for none); `fakes`:
+    {name: script} put on PATH besides (or instead of) the system's."""
     tree = tmp_path / "tree"
     (tree / "scripts").mkdir(parents=True)
     (tree / "actions" / "lib").mkdir(parents=True)
@@ -63,7 +66,7 @@ def run(tmp_path: Path, release: str, go: bool = True, actionlint: str = "", act
             executable(tree / "build" / "ci-tools" / "bin" / name, f"#!/bin/sh\necho '{version}'\necho built\n")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for tool in ["bash", "sh", "env", "sed", "head", "grep", "id", "dirname", "basename", "mkdir", "cp"]:
+    for tool in ["bash", "sh", "env", "sed", "head", "grep", "id", "dirname", "basename", "mkdir", "cp", "uname"]:
         (bin_dir / tool).symlink_to(shutil.which(tool))
     for fake in ["npm", "python3"]:
         executable(bin_dir / fake, LOGGING)
@@ -73,6 +76,10 @@ def run(tmp_path: Path, release: str, go: bool = True, actionlint: str = "", act
         shutil.copy(tmp_path / "go.fake", bin_dir / "go")
     executable(bin_dir / "dpkg-query", "#!/bin/sh\nexit 1\n")
     executable(bin_dir / "sudo", '#!/bin/sh\nexec "$@"\n')
+    for name, text in (fakes or {}).items():
+        if (bin_dir / name).is_symlink():
+            (bin_dir / name).unlink()
+        executable(bin_dir / name, text)
     (tmp_path / "os-release").write_text(RELEASES[release])
     log = tmp_path / "log"
     log.write_text("")
@@ -181,7 +188,8 @@ def test_build_only_installs_the_build_packages_and_nothing_else(tmp_path):
     """--build: what the release workflow's Debian 12 container needs to build the tools."""
     done, commands = run(tmp_path, "debian-12", go=False, args=["--build"])
     assert done.returncode == 0, done.stdout + done.stderr
-    build = DEBIAN_12 - {"git", "pkg-config", "python3", "python3-pip", "nodejs", "catch2", "shellcheck"}
+    build = DEBIAN_12 - {"git", "pkg-config", "python3", "python3-pip", "nodejs", "catch2", "shellcheck",
+                      "curl", "xz-utils", "patch", "file", "ruby"}
     [packages] = installed(commands)
     assert sorted(packages) == sorted(build)
     assert [c.split()[0] for c in commands] == ["apt-get", "apt-get"]  # no npm, pip, go
@@ -191,4 +199,36 @@ def test_an_unknown_argument_exits_2(tmp_path):
     done, commands = run(tmp_path, "debian-12", args=["--everything"])
     assert done.returncode == 2
     assert done.stderr == "usage: install-deps.sh [--build|--fuzz]\n"
+    assert commands == []
+
+
+def run_on_macos(tmp_path: Path, brew: bool = True, args=()):
+    """Runs the script where `uname -s` says Darwin: a fake brew (when `brew`) logs its argv and
+    its `brew list` finds nothing installed; apt-get is there too, and must not be asked."""
+    fakes = {"uname": '#!/bin/sh\ncase "$1" in -m) echo arm64 ;; *) echo Darwin ;; esac\n'}
+    if brew:
+        fakes["brew"] = LOGGING + '[ "$1" = list ] && exit 1\nexit 0\n'
+    return run(tmp_path, "debian-12", args=args, fakes=fakes)
+
+
+def test_macos_takes_the_packages_from_homebrew(tmp_path):
+    done, commands = run_on_macos(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    installs = [c for c in commands if c.startswith("brew install")]
+    assert installs == ["brew install --quiet cmake ninja boost yaml-cpp cli11 catch2 node shellcheck go gnu-tar bash"]
+    assert not any(c.startswith("apt-get") for c in commands)
+    assert "npm ci --prefix tests/node --no-audit --no-fund --loglevel=error" in commands
+
+
+def test_macos_build_set_is_the_libraries_and_build_tools_only(tmp_path):
+    done, commands = run_on_macos(tmp_path, args=["--build"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [c for c in commands if not c.startswith("brew list")] == ["brew install --quiet cmake ninja boost yaml-cpp cli11"]
+
+
+def test_macos_without_homebrew_exits_2(tmp_path):
+    done, commands = run_on_macos(tmp_path, brew=False)
+    assert done.returncode == 2
+    assert done.stderr == ("==> brew: Homebrew is not on PATH; on macOS gatekit's build takes its libraries from it "
+                           "(https://brew.sh)\n")
     assert commands == []

@@ -434,7 +434,7 @@ def test_a_malformed_checksums_line_is_named(box):
     _, install = box.action_run()
     assert install.returncode == 3
     assert install.stderr == (f"::error title=setup-gatekit::{box.action / 'checksums.txt'}:2: expected "
-                              "'VERSION linux-ARCH SHA256' (64 lowercase hex digits)\n")
+                              "'VERSION linux-ARCH SHA256' or 'VERSION darwin-ARCH SHA256' (64 lowercase hex digits)\n")
     assert box.commands() == []
 
 

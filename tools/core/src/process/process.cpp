@@ -264,7 +264,7 @@ class Supervision {
     if (child_.out_fd >= 0) fds.push_back({child_.out_fd, POLLIN, 0});
     if (child_.err_fd >= 0) fds.push_back({child_.err_fd, POLLIN, 0});
     if (child_.in_fd >= 0) fds.push_back({child_.in_fd, POLLOUT, 0});
-    if (!fds.empty()) ::poll(fds.data(), fds.size(), 20);
+    if (!fds.empty()) ::poll(fds.data(), static_cast<nfds_t>(fds.size()), 20);
     else ::usleep(5000);
     for (const auto& p : fds) {
       if (p.revents == 0) continue;
