@@ -138,49 +138,72 @@ bool only_slash(const Program& p, const Inst& inst) { return consumes(inst) && s
 
 // The bytes on every path from the entry to the match: a forward "must" analysis (each
 // instruction's set is what all its predecessors guarantee, plus the literal it consumes),
-// iterated to its fixed point from "every byte". With `name_only`, an instruction that may
-// consume a '/' forgets what came before it: the bytes every match has after its last '/'.
-Mask required_bytes(const Program& p, bool name_only) {
+// iterated to its fixed point from "every byte". The name analysis is the same, except that
+// an instruction that may consume a '/' forgets what came before it: the bytes every match
+// has after its last '/'. The two share the predecessor lists and each instruction's literal
+// byte and '/', worked out once.
+struct Required {
+  Mask anywhere{}, name{};
+};
+
+Required required_bytes(const Program& p) {
   const std::size_t n = p.code.size();
   if (n == 0) return {};
-  std::vector<std::vector<std::uint32_t>> preds(n);
+  // Predecessors as one flat array: pred[begin[pc] .. begin[pc + 1]).
+  std::vector<std::uint32_t> begin(n + 1, 0), pred;
   for (std::uint32_t pc = 0; pc < n; ++pc)
     each_successor(p, pc, [&](std::uint32_t to) {
-      if (to < n) preds[to].push_back(pc);
+      if (to < n) ++begin[to + 1];
     });
-  const Mask all{~0ull, ~0ull, ~0ull, ~0ull};
-  std::vector<Mask> in(n, all);
-  in[0] = Mask{};
-  auto out_of = [&](std::uint32_t pc) {
-    Mask m = in[pc];
-    if (name_only && may_consume_slash(p, p.code[pc])) return Mask{};
-    if (consumes(p.code[pc])) {
-      const int b = single_byte(p.sets[p.code[pc].a]);
-      if (b >= 0) m[static_cast<std::size_t>(b) >> 6] |= std::uint64_t{1} << (b & 63);
-    }
-    return m;
-  };
-  for (int round = 0; round < 64; ++round) {
-    bool changed = false;
-    for (std::uint32_t pc = 1; pc < n; ++pc) {
-      Mask m = all;
-      for (auto from : preds[pc]) {
-        const Mask o = out_of(from);
-        for (std::size_t w = 0; w < 4; ++w) m[w] &= o[w];
-      }
-      if (preds[pc].empty()) m = all;  // unreachable: constrains nothing
-      if (m != in[pc]) {
-        in[pc] = m;
-        changed = true;
-      }
-    }
-    if (!changed) {
-      for (std::uint32_t pc = 0; pc < n; ++pc)
-        if (p.code[pc].op == Op::match) return in[pc] == all ? Mask{} : in[pc];
-      return {};
-    }
+  for (std::size_t pc = 0; pc < n; ++pc) begin[pc + 1] += begin[pc];
+  pred.resize(begin[n]);
+  {
+    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (std::uint32_t pc = 0; pc < n; ++pc)
+      each_successor(p, pc, [&](std::uint32_t to) {
+        if (to < n) pred[fill[to]++] = pc;
+      });
   }
-  return {};  // not settled (not reachable with glob programs): no claim
+  std::vector<int> literal(n, -1);  // the one byte an instruction consumes, -1 for none
+  std::vector<char> slash(n, 0);    // it may consume a '/'
+  for (std::uint32_t pc = 0; pc < n; ++pc) {
+    if (!consumes(p.code[pc])) continue;
+    literal[pc] = single_byte(p.sets[p.code[pc].a]);
+    slash[pc] = may_consume_slash(p, p.code[pc]) ? 1 : 0;
+  }
+  const Mask all{~0ull, ~0ull, ~0ull, ~0ull};
+  auto settle = [&](bool name_only) -> Mask {
+    std::vector<Mask> in;  // the entry guarantees nothing; every other instruction starts at "every byte"
+    in.reserve(n);
+    for (std::size_t pc = 0; pc < n; ++pc) in.push_back(pc == 0 ? Mask{} : all);
+    for (int round = 0; round < 64; ++round) {
+      bool changed = false;
+      for (std::uint32_t pc = 1; pc < n; ++pc) {
+        Mask m = all;
+        for (std::uint32_t i = begin[pc]; i < begin[pc + 1]; ++i) {
+          const std::uint32_t from = pred[i];
+          if (name_only && slash[from] != 0) {
+            m = Mask{};
+            continue;
+          }
+          Mask o = in[from];
+          if (const int b = literal[from]; b >= 0) o[static_cast<std::size_t>(b) >> 6] |= std::uint64_t{1} << (b & 63);
+          for (std::size_t w = 0; w < 4; ++w) m[w] &= o[w];
+        }
+        if (m != in[pc]) {
+          in[pc] = m;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        for (std::uint32_t pc = 0; pc < n; ++pc)
+          if (p.code[pc].op == Op::match) return in[pc] == all ? Mask{} : in[pc];
+        return {};
+      }
+    }
+    return {};  // not settled (not reachable with glob programs): no claim
+  };
+  return {settle(false), settle(true)};
 }
 
 // The fewest '/' any match has: a shortest path where only a literal '/' costs one.
@@ -244,8 +267,9 @@ Prefilter analyze(const Program& program) {
   Closure closure(program);
   f.prefix = literal_prefix(program, closure);
   f.suffix = literal_suffix(program, closure);
-  f.required = required_bytes(program, false);
-  f.required_name = required_bytes(program, true);
+  const Required required = required_bytes(program);
+  f.required = required.anywhere;
+  f.required_name = required.name;
   f.min_slashes = min_slashes(program);
   f.max_slashes = max_slashes(program);
   return f;

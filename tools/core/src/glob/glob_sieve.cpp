@@ -29,8 +29,7 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
   for (const auto& pattern : patterns) {
     One one;
     one.filter = analyze(*pattern.program());
-    if (pattern.dfa_friendly())
-      one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+    one.friendly = pattern.dfa_friendly();
     ones_.push_back(std::move(one));
   }
   build_tables(patterns);
@@ -118,7 +117,8 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.filter, path, facts)) return false;
-  if (!one.dfa) return pattern.body_matches(path, stats);
+  if (!one.friendly) return pattern.body_matches(path, stats);
+  if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
   Dfa& dfa = *one.dfa;
   std::int32_t at = dfa.start;
   std::string_view rest = path;
