@@ -63,7 +63,8 @@ class Sieve {
   ByteMask needed_{}, needed_name_{};        // bytes some pattern requires (anywhere / in the name)
   Bits needs_byte_, needs_name_byte_;        // per byte: the patterns that need it (anywhere / in the name)
   Bits slashes_ok_;                          // per '/' count bucket: the patterns allowing it
-  Bits first_ok_, last_ok_;                  // per byte (256: empty path): prefix / suffix allows it
+  Bits first_ok_, last_ok_;                  // per byte (256: empty path): its literal prefix / suffix starts / ends with it
+  Bits any_first_, any_last_;                // no literal prefix / suffix: any first / last byte, or none
   Bits always_;                              // picomatch: '!' patterns (a body miss is their match)
   std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> exact_;  // picomatch: text -> first index
   Bits scratch_;
