@@ -30,6 +30,12 @@ struct Row {
 TEST_CASE("body facts of the usual shapes") {
   const auto g = Dialect::github;
   const auto p = Dialect::picomatch;
+  // `*/` n times, then `*`: exactly n slashes (the most '/' is counted up to 32).
+  const auto levels = [](int n) {
+    std::string text;
+    for (int k = 0; k < n; ++k) text += "*/";
+    return text + "*";
+  };
   const std::vector<Row> rows{
       // literal path: everything is known
       {"src/a.py", g, "src/a.py", "src/a.py", "./acprsy", ".apy", 1, 1},
@@ -52,6 +58,12 @@ TEST_CASE("body facts of the usual shapes") {
       // picomatch: an extension anywhere; picomatch also takes one trailing '/' ("a.md/"),
       // so nothing is known of the end or of the name
       {"**/*.md", p, "", "", ".dm", "", 0, std::nullopt},
+      // the most '/' is known up to 32; above it, or through a '/' that can repeat, no bound
+      {levels(32), g, "", "", "/", "", 32, 32},
+      {levels(33), g, "", "", "/", "", 33, std::nullopt},
+      {"a/**/b/*", g, "a/", "", "/ab", "", 2, std::nullopt},
+      // picomatch's optional trailing '/' makes 33 possible: beyond the bound
+      {levels(32), p, "", "", "/", "", 32, std::nullopt},
   };
   for (const auto& row : rows) {
     INFO(row.pattern << " (" << to_string(row.dialect) << ")");

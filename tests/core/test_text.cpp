@@ -30,6 +30,11 @@ TEST_CASE("markdown tables escape pipes and newlines") {
 TEST_CASE("outside text: controls become visible escapes") {
   CHECK(visible_controls("a\nb\rc\td\x01\x7f") == "a\\nb\\rc\\td\\x01\\x7f");
   CHECK(visible_controls("tab\t", true) == "tab\t");
+  // Plain printable text comes back as it is; a control after it (past the first eight
+  // bytes the fast path scans at once) is still escaped.
+  CHECK(visible_controls("src/pkg/module_test.py") == "src/pkg/module_test.py");
+  CHECK(visible_controls("src/pkg/module_test.py\x7f") == "src/pkg/module_test.py\\x7f");
+  CHECK(visible_controls("src/pkg/\n") == "src/pkg/\\n");
   CHECK(visible_controls("nel\xc2\x85 ls\xe2\x80\xa8 ps\xe2\x80\xa9 \xc3\xa4 \xff") ==
         "nel\\u0085 ls\\u2028 ps\\u2029 \xc3\xa4 \xff");
 }

@@ -81,3 +81,27 @@ TEST_CASE("the characters XML 1.0 can carry") {
   CHECK_FALSE(is_xml_char(0xFFFF));
   CHECK_FALSE(is_xml_char(0x110000));
 }
+
+TEST_CASE("the plain-text fast paths agree with a byte-by-byte check, whatever byte sits at whatever place") {
+  // The scans take eight bytes at a time, then the tail: every byte value at every place of
+  // texts from 1 to 19 bytes (two words and a tail), in printable ASCII otherwise.
+  for (std::size_t length = 1; length <= 19; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int byte = 0; byte <= 0xFF; ++byte) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(byte);
+        const bool printable = byte >= 0x20 && byte <= 0x7E;
+        INFO("length " << length << ", byte " << byte << " at " << at);
+        REQUIRE(is_ascii(text) == (byte < 0x80));
+        REQUIRE(is_printable_ascii(text) == printable);
+        REQUIRE(is_valid_utf8(text) == (byte < 0x80));  // a lone byte above 0x7F is never valid
+        REQUIRE(to_valid_utf8(text) == (byte < 0x80 ? text : text.substr(0, at) + R + text.substr(at + 1)));
+      }
+    }
+  }
+  CHECK(is_ascii(""));
+  CHECK(is_printable_ascii(""));
+  // Valid multi-byte text after a run of ASCII still goes through the decoder.
+  CHECK(is_valid_utf8("plain ascii, then caf\xC3\xA9"));
+  CHECK_FALSE(is_valid_utf8("plain ascii, then \xED\xA0\x80"));
+}

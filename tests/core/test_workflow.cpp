@@ -151,6 +151,7 @@ TEST_CASE("inert_line: outside text stays one line and starts no workflow comman
       {"#\xe2\x80\x8b#[warning]x", "#\xe2\x80\x8b#\\x5bwarning]x"},
       {"#\x01#[warning]x", "#\\x01#[warning]x"},
       {"# [not] ## a [command]", "# [not] ## a [command]"},
+      {"src/pkg/module/deep/name##[", "src/pkg/module/deep/name##\\x5b"},  // plain text: `##[` at its end
       {"x\xc2\x85y\xe2\x80\xa8z\x7f", "x\\u0085y\\u2028z\\x7f"},
       {"tab\tkept", "tab\tkept"},
   };

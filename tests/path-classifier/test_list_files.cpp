@@ -82,6 +82,10 @@ TEST_CASE("with_lists: count and files after each filter, entries in `filters`, 
   d.fail_open = "truncated";
   CHECK_FALSE(plan_lists(d, ListFormat::none, true).complete);
   CHECK(lists_json(d) == "{\"cpu\":[\"src/a.c\",\"it's\"],\"gpu\":[\"" + std::string(kInlineListLimit + 1, 'x') + "\"]}");
+  // The lists file holds valid UTF-8 whatever the names: a bad byte becomes U+FFFD, a valid
+  // non-ASCII name is kept as it is.
+  d.filters[0].files = {"bad\xFF.c", "caf\xC3\xA9.c"};
+  CHECK(lists_json(d).starts_with("{\"cpu\":[\"bad\xEF\xBF\xBD.c\",\"caf\xC3\xA9.c\"],"));
 }
 
 TEST_CASE("lists_summary_markdown: counts, the first files as inert code spans, partial lists said") {

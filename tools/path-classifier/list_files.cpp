@@ -97,13 +97,22 @@ std::string csv_escape(std::string_view value) {
   return out + "\"";
 }
 
+namespace {
+
+// A file name as a JSON string: valid UTF-8 (nearly every name) goes in without a repaired copy.
+json::string json_text(std::string_view name) {
+  return is_valid_utf8(name) ? json::string(name) : json::string(to_valid_utf8(name));
+}
+
+}  // namespace
+
 std::string format_list(const std::vector<std::string>& files, ListFormat format) {
   std::string out;
   switch (format) {
     case ListFormat::none: return "";
     case ListFormat::json: {
       json::array array;
-      for (const auto& f : files) array.emplace_back(to_valid_utf8(f));
+      for (const auto& f : files) array.emplace_back(json_text(f));
       return json::serialize(array);
     }
     case ListFormat::csv:
@@ -176,7 +185,7 @@ std::string lists_json(const Decision& decision) {
   json::object root;
   for (const auto& f : decision.filters) {
     json::array files;
-    for (const auto& name : f.files) files.emplace_back(to_valid_utf8(name));
+    for (const auto& name : f.files) files.emplace_back(json_text(name));
     root[f.filter] = std::move(files);
   }
   return json::serialize(root);

@@ -28,6 +28,12 @@ Utf8Char decode_utf8(std::string_view text, std::size_t pos);
 
 bool is_valid_utf8(std::string_view text);
 
+// Fast paths for the common case of plain text (paths, test names): one scan, no branch per
+// byte. Every byte below 0x80 (valid UTF-8 as it is) / every byte a printable ASCII
+// character, U+0020..U+007E (nothing a helper that escapes or repairs text would change).
+bool is_ascii(std::string_view text);
+bool is_printable_ascii(std::string_view text);
+
 // `text` with each invalid sequence replaced by one U+FFFD (as Python's
 // `decode("utf-8", "replace")` does); valid text comes back unchanged.
 std::string to_valid_utf8(std::string_view text);

@@ -29,6 +29,8 @@ bool maybe_ignored(unsigned char c) { return c < 0x20 || c == 0x7F || c >= 0x80;
 
 // `##[` (with skippable bytes anywhere between) loses its `[`: no legacy command can start.
 std::string break_legacy_commands(std::string_view text, std::string_view bracket = "\\x5b") {
+  // Plain printable ASCII has no skippable byte: only a literal `##[` needs breaking.
+  if (is_printable_ascii(text) && text.find("##[") == std::string_view::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
   int hashes = 0;

@@ -6,7 +6,6 @@
 #include <array>
 #include <bitset>
 #include <cstdint>
-#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -113,12 +112,22 @@ struct Dfa {
       for (std::size_t c = 0; c < 256; ++c)
         if (s->test(c)) signature[c] = (signature[c] ^ salt) * 0x100000001b3ull;
     }
-    std::map<std::uint64_t, std::uint8_t> ids;
+    // Classes numbered in the order their first byte comes: an open-addressed table of the
+    // signatures seen (at most 256 of them in 512 slots), no allocation.
+    std::array<std::uint64_t, 512> keys{};
+    std::array<std::int16_t, 512> ids;
+    ids.fill(-1);
+    std::size_t distinct = 0;
     for (std::size_t c = 0; c < 256; ++c) {
-      auto it = ids.emplace(signature[c], static_cast<std::uint8_t>(std::min<std::size_t>(ids.size(), 255))).first;
-      byte_class[c] = it->second;
+      std::size_t slot = static_cast<std::size_t>((signature[c] ^ (signature[c] >> 29)) & 511);
+      while (ids[slot] >= 0 && keys[slot] != signature[c]) slot = (slot + 1) & 511;
+      if (ids[slot] < 0) {
+        keys[slot] = signature[c];
+        ids[slot] = static_cast<std::int16_t>(distinct++);
+      }
+      byte_class[c] = static_cast<std::uint8_t>(std::min<std::int16_t>(ids[slot], 255));
     }
-    classes = ids.size();
+    classes = distinct;
     if (classes > 255) {  // (not reachable with realistic patterns) fall back to bytes
       for (std::size_t c = 0; c < 256; ++c) byte_class[c] = static_cast<std::uint8_t>(c);
       classes = 256;

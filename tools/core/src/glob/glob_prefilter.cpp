@@ -2,6 +2,7 @@
 // prefix and suffix), so that a pattern list can rule most patterns out for a path with a
 // few word operations before running any automaton (see PatternList in glob.cpp).
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -52,10 +53,14 @@ class Closure {
     std::sort(out_.begin(), out_.end());
     return out_;
   }
+  const std::vector<std::uint32_t>& of(std::uint32_t seed) {
+    one_.assign(1, seed);
+    return of(one_);
+  }
 
  private:
   const Program& p_;
-  std::vector<std::uint32_t> seen_, out_, stack_;
+  std::vector<std::uint32_t> seen_, out_, stack_, one_;
   std::uint32_t generation_ = 0;
 };
 
@@ -107,14 +112,19 @@ std::string literal_suffix(const Program& p, Closure& closure) {
   const auto start = closure.of({0});
   if (has_match(p, start)) return {};
   const std::vector<std::uint32_t> starts = consuming(p, start);
-  // after[i]: the closure of i + 1, for every consuming i.
-  std::vector<std::vector<std::uint32_t>> after(n);
-  for (std::uint32_t pc = 0; pc < n; ++pc)
-    if (consumes(p.code[pc])) after[pc] = closure.of({pc + 1});
-  std::vector<char> in_level(n, 0);
+  // The closure of i + 1, for every consuming i: pool[begin[i] .. begin[i + 1]) (one flat
+  // array, not a vector per instruction).
+  std::vector<std::uint32_t> begin(n + 1, 0), pool;
   std::vector<std::uint32_t> level;
-  for (std::uint32_t pc = 0; pc < n; ++pc)
-    if (consumes(p.code[pc]) && has_match(p, after[pc])) level.push_back(pc);
+  for (std::uint32_t pc = 0; pc < n; ++pc) {
+    if (consumes(p.code[pc])) {
+      const auto& after = closure.of(pc + 1);
+      pool.insert(pool.end(), after.begin(), after.end());
+      if (has_match(p, after)) level.push_back(pc);
+    }
+    begin[pc + 1] = static_cast<std::uint32_t>(pool.size());
+  }
+  std::vector<char> in_level(n, 0);
   std::string reversed;
   while (reversed.size() < kMaxLiteral && !level.empty()) {
     const int byte = common_byte(p, level);
@@ -125,8 +135,8 @@ std::string literal_suffix(const Program& p, Closure& closure) {
     if (std::any_of(starts.begin(), starts.end(), [&](std::uint32_t pc) { return in_level[pc] != 0; })) break;
     std::vector<std::uint32_t> before;
     for (std::uint32_t pc = 0; pc < n; ++pc)
-      if (consumes(p.code[pc]) &&
-          std::any_of(after[pc].begin(), after[pc].end(), [&](std::uint32_t q) { return in_level[q] != 0; }))
+      if (consumes(p.code[pc]) && std::any_of(pool.begin() + begin[pc], pool.begin() + begin[pc + 1],
+                                              [&](std::uint32_t q) { return in_level[q] != 0; }))
         before.push_back(pc);
     level = std::move(before);
   }
@@ -138,49 +148,72 @@ bool only_slash(const Program& p, const Inst& inst) { return consumes(inst) && s
 
 // The bytes on every path from the entry to the match: a forward "must" analysis (each
 // instruction's set is what all its predecessors guarantee, plus the literal it consumes),
-// iterated to its fixed point from "every byte". With `name_only`, an instruction that may
-// consume a '/' forgets what came before it: the bytes every match has after its last '/'.
-Mask required_bytes(const Program& p, bool name_only) {
+// iterated to its fixed point from "every byte". The name analysis is the same, except that
+// an instruction that may consume a '/' forgets what came before it: the bytes every match
+// has after its last '/'. The two share the predecessor lists and each instruction's literal
+// byte and '/', worked out once.
+struct Required {
+  Mask anywhere{}, name{};
+};
+
+Required required_bytes(const Program& p) {
   const std::size_t n = p.code.size();
   if (n == 0) return {};
-  std::vector<std::vector<std::uint32_t>> preds(n);
+  // Predecessors as one flat array: pred[begin[pc] .. begin[pc + 1]).
+  std::vector<std::uint32_t> begin(n + 1, 0), pred;
   for (std::uint32_t pc = 0; pc < n; ++pc)
     each_successor(p, pc, [&](std::uint32_t to) {
-      if (to < n) preds[to].push_back(pc);
+      if (to < n) ++begin[to + 1];
     });
-  const Mask all{~0ull, ~0ull, ~0ull, ~0ull};
-  std::vector<Mask> in(n, all);
-  in[0] = Mask{};
-  auto out_of = [&](std::uint32_t pc) {
-    Mask m = in[pc];
-    if (name_only && may_consume_slash(p, p.code[pc])) return Mask{};
-    if (consumes(p.code[pc])) {
-      const int b = single_byte(p.sets[p.code[pc].a]);
-      if (b >= 0) m[static_cast<std::size_t>(b) >> 6] |= std::uint64_t{1} << (b & 63);
-    }
-    return m;
-  };
-  for (int round = 0; round < 64; ++round) {
-    bool changed = false;
-    for (std::uint32_t pc = 1; pc < n; ++pc) {
-      Mask m = all;
-      for (auto from : preds[pc]) {
-        const Mask o = out_of(from);
-        for (std::size_t w = 0; w < 4; ++w) m[w] &= o[w];
-      }
-      if (preds[pc].empty()) m = all;  // unreachable: constrains nothing
-      if (m != in[pc]) {
-        in[pc] = m;
-        changed = true;
-      }
-    }
-    if (!changed) {
-      for (std::uint32_t pc = 0; pc < n; ++pc)
-        if (p.code[pc].op == Op::match) return in[pc] == all ? Mask{} : in[pc];
-      return {};
-    }
+  for (std::size_t pc = 0; pc < n; ++pc) begin[pc + 1] += begin[pc];
+  pred.resize(begin[n]);
+  {
+    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (std::uint32_t pc = 0; pc < n; ++pc)
+      each_successor(p, pc, [&](std::uint32_t to) {
+        if (to < n) pred[fill[to]++] = pc;
+      });
   }
-  return {};  // not settled (not reachable with glob programs): no claim
+  std::vector<int> literal(n, -1);  // the one byte an instruction consumes, -1 for none
+  std::vector<char> slash(n, 0);    // it may consume a '/'
+  for (std::uint32_t pc = 0; pc < n; ++pc) {
+    if (!consumes(p.code[pc])) continue;
+    literal[pc] = single_byte(p.sets[p.code[pc].a]);
+    slash[pc] = may_consume_slash(p, p.code[pc]) ? 1 : 0;
+  }
+  const Mask all{~0ull, ~0ull, ~0ull, ~0ull};
+  auto settle = [&](bool name_only) -> Mask {
+    std::vector<Mask> in;  // the entry guarantees nothing; every other instruction starts at "every byte"
+    in.reserve(n);
+    for (std::size_t pc = 0; pc < n; ++pc) in.push_back(pc == 0 ? Mask{} : all);
+    for (int round = 0; round < 64; ++round) {
+      bool changed = false;
+      for (std::uint32_t pc = 1; pc < n; ++pc) {
+        Mask m = all;
+        for (std::uint32_t i = begin[pc]; i < begin[pc + 1]; ++i) {
+          const std::uint32_t from = pred[i];
+          if (name_only && slash[from] != 0) {
+            m = Mask{};
+            continue;
+          }
+          Mask o = in[from];
+          if (const int b = literal[from]; b >= 0) o[static_cast<std::size_t>(b) >> 6] |= std::uint64_t{1} << (b & 63);
+          for (std::size_t w = 0; w < 4; ++w) m[w] &= o[w];
+        }
+        if (m != in[pc]) {
+          in[pc] = m;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        for (std::uint32_t pc = 0; pc < n; ++pc)
+          if (p.code[pc].op == Op::match) return in[pc] == all ? Mask{} : in[pc];
+        return {};
+      }
+    }
+    return {};  // not settled (not reachable with glob programs): no claim
+  };
+  return {settle(false), settle(true)};
 }
 
 // The fewest '/' any match has: a shortest path where only a literal '/' costs one.
@@ -210,28 +243,61 @@ std::uint32_t min_slashes(const Program& p) {
 
 // The most '/' any match has (UINT32_MAX: no bound), where every instruction that may
 // consume a '/' counts one: the states (instruction, count so far) reachable with counts up
-// to a small bound; beyond it, or on a cycle through such an instruction, no bound.
+// to a small bound; beyond it, or on a cycle through such an instruction, no bound. The
+// counts reachable at an instruction are kept as the bits of one word, so each instruction
+// is visited once per change of its word, not once per count.
+// The instructions reachable from `from`'s successors (not `from` itself, unless on a cycle).
+std::vector<char> reachable_after(const Program& p, std::uint32_t from) {
+  const std::size_t n = p.code.size();
+  std::vector<char> seen(n, 0);
+  std::vector<std::uint32_t> stack;
+  each_successor(p, from, [&](std::uint32_t to) { stack.push_back(to); });
+  while (!stack.empty()) {
+    const auto pc = stack.back();
+    stack.pop_back();
+    if (pc >= n || seen[pc] != 0) continue;
+    seen[pc] = 1;
+    each_successor(p, pc, [&](std::uint32_t to) { stack.push_back(to); });
+  }
+  return seen;
+}
+
 std::uint32_t max_slashes(const Program& p) {
   constexpr std::uint32_t kBound = 32;
   const std::size_t n = p.code.size();
-  std::vector<char> seen(n * (kBound + 1), 0);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, 0}};
+  if (n == 0) return UINT32_MAX;
+  // A reachable cycle through an instruction that may consume a '/' has no bound: say so at
+  // once rather than going round it kBound times.
+  std::vector<char> reachable = reachable_after(p, 0);
+  reachable[0] = 1;
+  for (std::uint32_t pc = 0; pc < n; ++pc)
+    if (reachable[pc] != 0 && may_consume_slash(p, p.code[pc]) && reachable_after(p, pc)[pc] != 0) return UINT32_MAX;
+  std::vector<std::uint64_t> counts(n, 0);  // bit c: reachable after c instructions that may consume a '/'
+  std::vector<char> queued(n, 0);
+  std::vector<std::uint32_t> work{0};
+  counts[0] = 1;
+  queued[0] = 1;
+  while (!work.empty()) {
+    const auto pc = work.back();
+    work.pop_back();
+    queued[pc] = 0;
+    const std::uint64_t next = counts[pc] << (may_consume_slash(p, p.code[pc]) ? 1 : 0);
+    if ((next >> (kBound + 1)) != 0) return UINT32_MAX;
+    each_successor(p, pc, [&](std::uint32_t to) {
+      if (to >= n || (counts[to] | next) == counts[to]) return;
+      counts[to] |= next;
+      if (queued[to] == 0) {
+        queued[to] = 1;
+        work.push_back(to);
+      }
+    });
+  }
   std::uint32_t most = 0;
   bool matched = false;
-  while (!stack.empty()) {
-    const auto [pc, count] = stack.back();
-    stack.pop_back();
-    if (pc >= n) continue;
-    char& mark = seen[pc * (kBound + 1) + count];
-    if (mark != 0) continue;
-    mark = 1;
-    if (p.code[pc].op == Op::match) {
-      matched = true;
-      most = std::max(most, count);
-    }
-    const std::uint32_t next = count + (may_consume_slash(p, p.code[pc]) ? 1 : 0);
-    if (next > kBound) return UINT32_MAX;
-    each_successor(p, pc, [&](std::uint32_t to) { stack.emplace_back(to, next); });
+  for (std::uint32_t pc = 0; pc < n; ++pc) {
+    if (p.code[pc].op != Op::match || counts[pc] == 0) continue;
+    matched = true;
+    most = std::max(most, static_cast<std::uint32_t>(63 - std::countl_zero(counts[pc])));
   }
   return matched ? most : UINT32_MAX;
 }
@@ -244,8 +310,9 @@ Prefilter analyze(const Program& program) {
   Closure closure(program);
   f.prefix = literal_prefix(program, closure);
   f.suffix = literal_suffix(program, closure);
-  f.required = required_bytes(program, false);
-  f.required_name = required_bytes(program, true);
+  const Required required = required_bytes(program);
+  f.required = required.anywhere;
+  f.required_name = required.name;
   f.min_slashes = min_slashes(program);
   f.max_slashes = max_slashes(program);
   return f;

@@ -8,8 +8,6 @@ namespace gatekit::glob::detail {
 
 namespace {
 
-bool has(const ByteMask& mask, unsigned char c) { return (mask[c >> 6] >> (c & 63)) & 1U; }
-
 // Walks `bytes` from `row`: the row reached, 0 when dead, Dfa::kUnknown when the automaton is full.
 std::int32_t walk(Dfa& dfa, std::int32_t row, std::string_view bytes) {
   const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -29,8 +27,7 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
   for (const auto& pattern : patterns) {
     One one;
     one.filter = analyze(*pattern.program());
-    if (pattern.dfa_friendly())
-      one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+    one.friendly = pattern.dfa_friendly();
     ones_.push_back(std::move(one));
   }
   build_tables(patterns);
@@ -44,16 +41,20 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
   slashes_ok_.assign(kSlashBuckets * words_, 0);
   first_ok_.assign(257 * words_, 0);
   last_ok_.assign(257 * words_, 0);
+  any_first_.assign(words_, 0);
+  any_last_.assign(words_, 0);
   always_.assign(words_, 0);
   scratch_.assign(words_, 0);
   for (std::size_t k = 0; k < n; ++k) {
     const Prefilter& f = ones_[k].filter;
     const std::size_t word = k / 64;
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
-    for (std::size_t c = 0; c < 256; ++c) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (has(f.required, byte)) needs_byte_[c * words_ + word] |= bit;
-      if (has(f.required_name, byte)) needs_name_byte_[c * words_ + word] |= bit;
+    // Only the bytes a pattern requires (few) touch the tables.
+    for (std::size_t q = 0; q < 4; ++q) {
+      for (std::uint64_t bits = f.required[q]; bits != 0; bits &= bits - 1)
+        needs_byte_[(q * 64 + static_cast<std::size_t>(std::countr_zero(bits))) * words_ + word] |= bit;
+      for (std::uint64_t bits = f.required_name[q]; bits != 0; bits &= bits - 1)
+        needs_name_byte_[(q * 64 + static_cast<std::size_t>(std::countr_zero(bits))) * words_ + word] |= bit;
     }
     for (std::size_t s = 0; s < kSlashBuckets; ++s) {
       // The last bucket stands for every count above 32: allowed when the pattern has no upper bound.
@@ -61,13 +62,12 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
                                             : f.max_slashes == UINT32_MAX;
       if (ok) slashes_ok_[s * words_ + word] |= bit;
     }
-    for (std::size_t c = 0; c <= 256; ++c) {
-      // Index 256: the empty path, allowed only when the literal is empty.
-      const bool first = f.prefix.empty() || (c < 256 && static_cast<unsigned char>(f.prefix.front()) == c);
-      const bool last = f.suffix.empty() || (c < 256 && static_cast<unsigned char>(f.suffix.back()) == c);
-      if (first) first_ok_[c * words_ + word] |= bit;
-      if (last) last_ok_[c * words_ + word] |= bit;
-    }
+    // A literal prefix (suffix) allows one first (last) byte; without one, any byte, and
+    // the empty path (index 256): such patterns are in any_first_ (any_last_) instead.
+    if (f.prefix.empty()) any_first_[word] |= bit;
+    else first_ok_[static_cast<unsigned char>(f.prefix.front()) * words_ + word] |= bit;
+    if (f.suffix.empty()) any_last_[word] |= bit;
+    else last_ok_[static_cast<unsigned char>(f.suffix.back()) * words_ + word] |= bit;
     if (dialect_ == Dialect::picomatch) {
       if (patterns[k].negated()) always_[word] |= bit;
       exact_.try_emplace(patterns[k].text(), k);
@@ -86,7 +86,8 @@ void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out)
   const auto* slashes = row(slashes_ok_, bucket);
   const auto* firsts = row(first_ok_, first);
   const auto* lasts = row(last_ok_, last);
-  for (std::size_t w = 0; w < words_; ++w) out[w] = slashes[w] & firsts[w] & lasts[w];
+  for (std::size_t w = 0; w < words_; ++w)
+    out[w] = slashes[w] & (firsts[w] | any_first_[w]) & (lasts[w] | any_last_[w]);
   // Only the needed bytes the path lacks rule anything out.
   for (std::size_t q = 0; q < 4; ++q) {
     for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1) {
@@ -118,7 +119,8 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.filter, path, facts)) return false;
-  if (!one.dfa) return pattern.body_matches(path, stats);
+  if (!one.friendly) return pattern.body_matches(path, stats);
+  if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
   Dfa& dfa = *one.dfa;
   std::int32_t at = dfa.start;
   std::string_view rest = path;

@@ -8,7 +8,8 @@
 //   byte of the patterns that need it, per '/' count of the patterns that allow it, per first
 //   and last byte of the patterns whose literal prefix and suffix allow it;
 // - each remaining pattern has a small automaton of its own (one glob's positions, never a
-//   product), or its NFA when it needs look-arounds or outgrows its state budget;
+//   product), built the first time a path gets past its prefilters, or its NFA when it needs
+//   look-arounds or outgrows its state budget;
 // - changed paths share folders: each pattern's state after a folder is remembered, so a path
 //   walks only its name;
 // - the walk stops at the first pattern that decides.
@@ -38,7 +39,8 @@ class Sieve {
 
   struct One {
     Prefilter filter;
-    std::unique_ptr<Dfa> dfa;  // null: look-arounds (the NFA decides)
+    bool friendly = false;     // no look-arounds: a DFA of its own can decide
+    std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
   };
   struct Hash {
     using is_transparent = void;
@@ -61,7 +63,8 @@ class Sieve {
   ByteMask needed_{}, needed_name_{};        // bytes some pattern requires (anywhere / in the name)
   Bits needs_byte_, needs_name_byte_;        // per byte: the patterns that need it (anywhere / in the name)
   Bits slashes_ok_;                          // per '/' count bucket: the patterns allowing it
-  Bits first_ok_, last_ok_;                  // per byte (256: empty path): prefix / suffix allows it
+  Bits first_ok_, last_ok_;                  // per byte (256: empty path): its literal prefix / suffix starts / ends with it
+  Bits any_first_, any_last_;                // no literal prefix / suffix: any first / last byte, or none
   Bits always_;                              // picomatch: '!' patterns (a body miss is their match)
   std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> exact_;  // picomatch: text -> first index
   Bits scratch_;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "gatekit/utf8.hpp"
+
 namespace gatekit {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -61,6 +63,7 @@ void append_hex(std::string& out, const char* prefix, unsigned value, int digits
 }  // namespace
 
 std::string visible_controls(std::string_view text, bool keep_tabs) {
+  if (is_printable_ascii(text)) return std::string(text);  // nothing to escape
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {

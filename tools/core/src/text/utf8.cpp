@@ -1,11 +1,31 @@
 #include "gatekit/utf8.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 namespace gatekit {
 
 namespace {
 
 bool continuation(unsigned char b, unsigned char low = 0x80, unsigned char high = 0xBF) {
   return b >= low && b <= high;
+}
+
+// Eight bytes at a time (SWAR): a word's high bits, and the bytes outside 0x20..0x7E.
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+
+std::uint64_t word_at(const char* p) {
+  std::uint64_t w = 0;
+  std::memcpy(&w, p, sizeof(w));
+  return w;
+}
+
+// High bit set in each byte that is below 0x20 or above 0x7E.
+std::uint64_t unprintable(std::uint64_t w) {
+  const std::uint64_t below = (w - kOnes * 0x20) & ~w;          // < 0x20 (or >= 0x80)
+  const std::uint64_t above = (w + kOnes * (0x80 - 0x7F)) | w;  // > 0x7E (or >= 0x80)
+  return (below | above) & kHighs;
 }
 
 }  // namespace
@@ -45,8 +65,32 @@ Utf8Char decode_utf8(std::string_view text, std::size_t pos) {
   return {cp, length, true};
 }
 
+bool is_ascii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t seen = 0;
+  for (; i + 8 <= text.size(); i += 8) seen |= word_at(text.data() + i);
+  for (; i < text.size(); ++i) seen |= static_cast<unsigned char>(text[i]);
+  return (seen & kHighs) == 0;
+}
+
+bool is_printable_ascii(std::string_view text) {
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8)
+    if (unprintable(word_at(text.data() + i)) != 0) return false;
+  for (; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x20 || b > 0x7E) return false;
+  }
+  return true;
+}
+
 bool is_valid_utf8(std::string_view text) {
+  if (is_ascii(text)) return true;
   for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
     const auto c = decode_utf8(text, i);
     if (!c.valid) return false;
     i += c.length;
