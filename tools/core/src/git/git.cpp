@@ -5,17 +5,6 @@
 #include "gatekit/text.hpp"
 
 namespace gatekit {
-namespace {
-
-bool has_control(std::string_view text) {
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 // ---- GitCommand --------------------------------------------------------------------------
 
