@@ -107,4 +107,10 @@ std::string names_regex(const std::vector<std::string>& names) {
   return out + ")$";
 }
 
+Result<std::vector<std::string>> command_words(const std::string& text, const std::vector<std::string>& words) {
+  if (!text.empty() && !words.empty())
+    return bad_input("--command and a command after -- are both given; use one");
+  return words.empty() ? split_words(text) : words;
+}
+
 }  // namespace gatekit::flaky_tracker

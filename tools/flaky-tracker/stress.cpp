@@ -105,7 +105,10 @@ std::string stress_summary(const StressResult& r, const StressOptions& o, std::s
 
 }  // namespace
 
-ExitCode run_stress(const StressOptions& o, Context& ctx) {
+ExitCode run_stress(const StressOptions& given, Context& ctx) {
+  StressOptions o = given;
+  o.command = value_or_throw(command_words(given.command_text, given.command));
+  if (o.command.empty()) fail_bad_input("stress: --command is required");
   throw_if_error(check_stress_template(o.command));
   const fs::path output(o.output);
   const fs::path dir = fs::absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path("."));
