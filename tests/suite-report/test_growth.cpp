@@ -38,7 +38,7 @@ class UnwritableFiles final : public Files {
 struct GrowthSetup {
   gatekit::testing::TempDir tmp;
   FakeSeams seams;
-  Options options;
+  GrowthOptions options;
 
   GrowthSetup() {
     std::ofstream(tmp / "cpu.xml") << "<testsuite name='pytest'>"
@@ -48,7 +48,6 @@ struct GrowthSetup {
     seams.files.files["base.xml"] =
         "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.0'/></testsuite>";
     seams.env.set("GITHUB_SHA", "0123456789abcdef");
-    options.command = "growth";
     options.selection = "ci/suite.yml";
     options.leg = "cpu";
     options.context = "pr";
