@@ -32,19 +32,13 @@ case "$INPUT_COMMAND" in
     if [ -n "$INPUT_RERUN_COMMAND" ]; then mapfile -d '' -t -O "${#args[@]}" args < <(command_args "$INPUT_RERUN_COMMAND"); fi ;;
   issues)
     [ -n "$INPUT_REPORT" ] || usage "input report is required for issues"
-    kind="$INPUT_KIND"
-    if [ -z "$kind" ]; then
-      case "${GITHUB_EVENT_NAME:-}" in
-        pull_request | pull_request_target | merge_group) kind="pr" ;;
-        schedule) kind="daily" ;;
-        *) kind="main" ;;
-      esac
-    fi
-    args=(issues --kind "$kind" --label "$INPUT_LABEL" --close-after-greens "$INPUT_CLOSE_AFTER_GREENS"
+    # No kind: the tool derives it from GITHUB_EVENT_NAME.
+    args=(issues --label "$INPUT_LABEL" --close-after-greens "$INPUT_CLOSE_AFTER_GREENS"
           --close-after-absences "$INPUT_CLOSE_AFTER_ABSENCES" "${prefix[@]}")
     while IFS= read -r report; do
       if [ -n "$report" ]; then args+=(--report "$report"); fi
     done <<< "$INPUT_REPORT"
+    if [ -n "$INPUT_KIND" ]; then args+=(--kind "$INPUT_KIND"); fi
     if [ -n "$INPUT_SCOPE" ]; then args+=(--scope "$INPUT_SCOPE"); fi
     while IFS= read -r login; do
       if [ -n "$login" ]; then args+=(--creator "$login"); fi

@@ -160,8 +160,8 @@ def test_a_mode_other_than_strict_or_pull_request_is_a_usage_error(repo, tmp_pat
     assert outputs == {"result": "error"}
 
 
-def test_an_empty_base_is_not_given_to_the_tool(repo, tmp_path):
-    """`--base=` with no value would take the next argument (`--config=...`) as the base."""
+def test_an_empty_base_reaches_the_tool_as_an_empty_value(repo, tmp_path):
+    """`--base=` is an empty value to the tool (the frame), never the next argument (`--target-url=...`)."""
     done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POST="false", INPUT_BASE="")
     assert done.returncode == 2
     assert done.stderr == ("gpu-gate: error: --base is required: the branch the gate's configuration and allowed "

@@ -185,3 +185,154 @@ TEST_CASE("an empty --name= is an empty value, never the next argument (every to
   CHECK(kept.other == "unset");
   CHECK(kept.rest == std::vector<std::string>{"--other="});
 }
+
+// ---- the subcommand table and "no verdict" ----------------------------------------------
+
+namespace {
+
+struct GreetOptions {
+  std::string name;
+};
+struct CountOptions {
+  int n = 0;
+};
+
+// A tool of two subcommands: `greet --name X` (a `result` output; its hook adds `greeted`)
+// and `count --n N`, whose run does what `behave` says.
+struct Table {
+  FakeSeams seams;
+  std::vector<std::string> calls;  // what ran, in order
+  std::function<ExitCode(Context&)> behave = [](Context&) { return ExitCode::pass; };
+
+  Captured run(std::vector<const char*> argv, const NoVerdict& tool = {}) {
+    const std::vector<Subcommand> table = {
+        subcommand<GreetOptions>(
+            "greet", "Say hello",
+            [](CLI::App& sub, GreetOptions& o) { sub.add_option("--name", o.name, "Whom")->required(); },
+            [this](const GreetOptions& o, Context& context) {
+              calls.push_back("greet " + o.name);
+              return behave(context);
+            },
+            true,
+            [this](const GreetOptions& o, const Error& error, Context& context) {
+              // The frame wrote `result` before the hook runs.
+              const auto result = seams.workflow.outputs.find("result");
+              calls.push_back("no verdict for " + o.name + ": " + error.message + " (result " +
+                              (result == seams.workflow.outputs.end() ? "unset" : result->second) + ")");
+              context.workflow.set_output("greeted", "false");
+            }),
+        subcommand<CountOptions>(
+            "count", "Count", [](CLI::App& sub, CountOptions& o) { sub.add_option("--n", o.n, "How many"); },
+            [this](const CountOptions& o, Context& context) {
+              calls.push_back("count " + std::to_string(o.n));
+              return behave(context);
+            }),
+    };
+    std::ostringstream err;
+    auto* old_err = std::cerr.rdbuf(err.rdbuf());
+    auto context = seams.context();
+    const int code = run_tool({"demo-tool", "A demo.", tool}, static_cast<int>(argv.size()), argv.data(), context,
+                              table, [](CLI::App& app) { app.footer("The footer."); });
+    std::cerr.rdbuf(old_err);
+    return {code, seams.out.str(), err.str()};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the subcommand table runs the chosen row with its own options") {
+  Table t;
+  auto r = t.run({"demo-tool", "count", "--n", "3"});
+  CHECK(r.code == 0);
+  CHECK(t.calls == std::vector<std::string>{"count 3"});
+  Table g;
+  r = g.run({"demo-tool", "greet", "--name", "ada"});
+  CHECK(r.code == 0);
+  CHECK(g.calls == std::vector<std::string>{"greet ada"});
+  CHECK(g.seams.workflow.outputs.empty());
+}
+
+TEST_CASE("the subcommand table: --help lists the rows in order with the footer; a subcommand is required") {
+  Table t;
+  auto r = t.run({"demo-tool", "--help"});
+  CHECK(r.code == 0);
+  const auto greet = r.out.find("greet");
+  const auto count = r.out.find("count");
+  CHECK(greet != std::string::npos);
+  CHECK(count != std::string::npos);
+  CHECK(greet < count);
+  CHECK(r.out.find("The footer.") != std::string::npos);
+  Table none;
+  r = none.run({"demo-tool"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "demo-tool: error: A subcommand is required\nRun 'demo-tool --help' for usage.\n");
+  CHECK(none.calls.empty());
+}
+
+TEST_CASE("no verdict: the frame writes result=error, then the subcommand's hook, for exit 2 and 3 alike") {
+  struct Case {
+    std::function<ExitCode(Context&)> behave;
+    int code;
+    std::string message;
+  };
+  const Case cases[] = {
+      {[](Context&) -> ExitCode { fail_bad_input("suite.yml:2:3: legs: expected a map"); }, 2,
+       "suite.yml:2:3: legs: expected a map"},
+      {[](Context&) -> ExitCode { fail_could_not_evaluate("pytest crashed"); }, 3, "pytest crashed"},
+      {[](Context&) -> ExitCode { throw std::runtime_error("bad_alloc"); }, 3, "bad_alloc"},
+  };
+  for (const auto& c : cases) {
+    Table t;
+    t.behave = c.behave;
+    auto r = t.run({"demo-tool", "greet", "--name", "ada"});
+    CHECK(r.code == c.code);
+    CHECK(r.err == "demo-tool: error: " + c.message + "\n");
+    CHECK(t.calls == std::vector<std::string>{"greet ada", "no verdict for ada: " + c.message + " (result error)"});
+    CHECK(t.seams.workflow.outputs.at("result") == "error");
+    CHECK(t.seams.workflow.outputs.at("greeted") == "false");
+  }
+}
+
+TEST_CASE("no verdict is reported only for the subcommand that declares it, and never for a verdict") {
+  Table count;
+  count.behave = [](Context&) -> ExitCode { fail_could_not_evaluate("no input"); };
+  auto r = count.run({"demo-tool", "count"});
+  CHECK(r.code == 3);
+  CHECK(count.seams.workflow.outputs.empty());
+  for (const ExitCode verdict : {ExitCode::pass, ExitCode::verdict_fail}) {
+    Table t;
+    t.behave = [verdict](Context&) { return verdict; };
+    r = t.run({"demo-tool", "greet", "--name", "ada"});
+    CHECK(r.code == to_int(verdict));
+    CHECK(t.calls == std::vector<std::string>{"greet ada"});
+    CHECK(t.seams.workflow.outputs.empty());
+  }
+}
+
+TEST_CASE("a rejected argv reports the tool's own no verdict: result=error, then its hook with the message") {
+  Table t;
+  std::string hooked;
+  auto r = t.run({"demo-tool", "count", "--bogus"},
+                 NoVerdict{true, [&](const Error& error, Context&) { hooked = error.message; }});
+  CHECK(r.code == 2);
+  CHECK(t.calls.empty());
+  CHECK(hooked == "The following argument was not expected: --bogus");
+  CHECK(t.seams.workflow.outputs.at("result") == "error");
+}
+
+TEST_CASE("a tool without subcommands reports its no verdict when its action fails") {
+  FakeSeams seams;
+  std::vector<std::string> hooked;
+  std::ostringstream err;
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  auto context = seams.context();
+  const char* argv[] = {"demo-tool"};
+  const int code = run_tool(
+      {"demo-tool", "A demo.", NoVerdict{true, [&](const Error& e, Context&) { hooked.push_back(e.message); }}}, 1,
+      argv, context, [](CLI::App&) {},
+      [](CLI::App&, Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
+  std::cerr.rdbuf(old_err);
+  CHECK(code == 3);
+  CHECK(hooked == std::vector<std::string>{"the API did not answer"});
+  CHECK(seams.workflow.outputs.at("result") == "error");
+}

@@ -3,6 +3,7 @@
 #include "status/ci_status.hpp"
 
 #include "catch.hpp"
+#include "ci_status_framed.hpp"
 #include "gatekit/json.hpp"
 #include "../core/github_server.hpp"
 #include "gatekit/fake_context.hpp"
@@ -280,20 +281,17 @@ TEST_CASE("ci-status fails closed: a named allowed-signers file missing on the b
   GitHubServer server(kState);
   CiSeams seams(server.url());
   auto context = seams.context();
-  try {
-    (void)run_ci_status(options_for(scene.ci_clone(), head), context);
-    FAIL("no error");
-  } catch (const Failure& failure) {
-    CHECK(failure.error().kind == ErrorKind::bad_input);
-    CHECK(failure.error().message ==
-          "the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main");
-  }
+  const auto ran = gatekit::testing::ci_status_framed(options_for(scene.ci_clone(), head), context);
+  CHECK(ran.code == 2);  // bad input
+  CHECK(ran.err ==
+        "gpu-gate: error: the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main\n");
   const auto statuses = posted(server);
   REQUIRE(statuses.size() == 1);
   CHECK(statuses[0].state == "error");
   CHECK(statuses[0].description ==
         "could not evaluate: the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main");
   CHECK(seams.workflow.outputs.at("result") == "error");
+  CHECK(seams.workflow.outputs.at("posted") == "false");
 }
 
 TEST_CASE("ci-status refuses options that could reach git as options", "[ci-status]") {

@@ -4,6 +4,7 @@
 
 #include "../core/github_server.hpp"
 #include "catch.hpp"
+#include "ci_status_framed.hpp"
 #include "status/ci_status.hpp"
 #include "gatekit/json.hpp"
 #include "test_ci_scene.hpp"
@@ -76,11 +77,14 @@ TEST_CASE("ci-status in strict mode: a pull_request run posts nothing, a workflo
     seams.env.set("GITHUB_EVENT_NAME", event);
     auto context = seams.context();
     INFO(event);
-    CHECK_THROWS_WITH(run_ci_status(o, context),
-                      "strict mode posts gate/gpu only from a workflow_run or workflow_dispatch run of the default "
-                      "branch's workflow, not from a " + event + " run, which may execute the pull request's own "
-                      "workflow file: compute it with post: false there (docs/gpu-gate.md, \"Trust model\")");
+    const auto ran = gatekit::testing::ci_status_framed(o, context);
+    CHECK(ran.code == 2);
+    CHECK(ran.err ==
+          "gpu-gate: error: strict mode posts gate/gpu only from a workflow_run or workflow_dispatch run of the "
+          "default branch's workflow, not from a " + event + " run, which may execute the pull request's own "
+          "workflow file: compute it with post: false there (docs/gpu-gate.md, \"Trust model\")\n");
     CHECK(posts(server) == 0);  // not even an error status
+    CHECK(seams.workflow.outputs.at("result") == "error");
     CHECK(seams.workflow.outputs.at("posted") == "false");
   }
   GitHubServer server(kState);

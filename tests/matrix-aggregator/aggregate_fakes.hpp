@@ -1,11 +1,14 @@
 #pragma once
 // A whole aggregate run over the core's fakes (FakeSeams): `needs` in an environment
 // variable, file or the input stream; the run's legs served by a fake jobs API.
+#include <iostream>
 #include <memory>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gatekit/cli.hpp"
 #include "gatekit/fake_context.hpp"
 #include "gatekit/github.hpp"
 #include "gatekit/json.hpp"
@@ -66,17 +69,31 @@ inline void serve_legs(FakeSeams& seams, JobsApi& api) {
 struct Ran {
   ExitCode code = ExitCode::pass;
   std::optional<Error> error;
+  std::string err;  // what the frame printed
 };
 
-inline Ran aggregate(const matrix_aggregator::Options& options, Context context) {
+// The tool's frame (gatekit/cli.hpp) over `context`, with matrix-aggregator's no verdict and
+// `configure`'s options: what a run without a verdict leaves is the frame's and the hook's.
+inline Ran run_framed(const matrix_aggregator::Options& options, Context context, std::vector<const char*> argv,
+                      const Configure& configure) {
   Ran ran;
-  try {
-    ran.code = matrix_aggregator::run_aggregate(options, context);
-  } catch (const Failure& f) {
-    ran.error = f.error();
-    ran.code = exit_code_of(f.error());
-  }
+  const NoVerdict no_verdict{true, [&](const Error& error, Context& c) {
+                               ran.error = error;
+                               matrix_aggregator::report_no_verdict(options, error, c);
+                             }};
+  std::ostringstream err;
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int code = run_tool({"matrix-aggregator", "", no_verdict}, static_cast<int>(argv.size()), argv.data(), context,
+                            configure,
+                            [&](CLI::App&, Context& c) { return matrix_aggregator::run_aggregate(options, c); });
+  std::cerr.rdbuf(old_err);
+  ran.code = static_cast<ExitCode>(code);
+  ran.err = err.str();
   return ran;
+}
+
+inline Ran aggregate(const matrix_aggregator::Options& options, Context context) {
+  return run_framed(options, context, {"matrix-aggregator"}, [](CLI::App&) {});
 }
 inline Ran aggregate(const matrix_aggregator::Options& options, FakeSeams& seams) {
   return aggregate(options, seams.context());

@@ -10,6 +10,7 @@
 using namespace gatekit;
 using namespace gatekit::matrix_aggregator;
 using gatekit::testing::aggregate;
+using gatekit::testing::run_framed;
 
 namespace {
 
@@ -104,8 +105,11 @@ TEST_CASE("aggregate: a rejected command line leaves the outputs of a run withou
   FakeSeams seams;
   Options o;
   o.title = "CPU tests";
-  auto context = seams.context();
-  report_usage_error(o, "The following argument was not expected: --allowed-skip", context);
+  // Through the frame: the option is rejected before any run.
+  auto ran = run_framed(o, seams.context(), {"matrix-aggregator", "--allowed-skip"}, [](CLI::App&) {});
+  CHECK(ran.code == ExitCode::usage_error);
+  REQUIRE(ran.error);
+  CHECK(ran.error->kind == ErrorKind::bad_input);
   CHECK(seams.workflow.outputs.at("result") == "error");
   CHECK(seams.workflow.outputs.at("reasons") == "{}");
   CHECK(seams.workflow.outputs.at("error") == "The following argument was not expected: --allowed-skip");

@@ -16,7 +16,7 @@ namespace {
 
 struct GrowthSetup {
   FakeSeams seams;
-  Options options;
+  GrowthOptions options;
 
   GrowthSetup() {
     seams.files.files["cpu.xml"] = "<testsuite name='pytest'>"
@@ -26,7 +26,6 @@ struct GrowthSetup {
     seams.files.files["base.xml"] =
         "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.0'/></testsuite>";
     seams.env.set("GITHUB_SHA", "0123456789abcdef");
-    options.command = "growth";
     options.selection = "ci/suite.yml";
     options.leg = "cpu";
     options.context = "pr";

@@ -50,7 +50,7 @@ struct Run {
 Run run_with(FakeProcessRunner& runner, const std::string& selection_yaml, std::vector<std::string> contexts = {}) {
   FakeSeams seams;
   seams.files.files["ci/suite.yml"] = selection_yaml;
-  Options options;
+  PartitionOptions options;
   options.selection = "ci/suite.yml";
   options.contexts = std::move(contexts);
   Run run;

@@ -29,7 +29,7 @@ struct Run {
 
 const std::string kYaml = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {device: gpu, markers: gpu}\n";
 
-Run shard(const std::string& pytest_out, Options options, const std::string& baseline = "") {
+Run shard(const std::string& pytest_out, ShardOptions options, const std::string& baseline = "") {
   FakeSeams seams;
   seams.files.files["suite.yml"] = kYaml;
   if (!baseline.empty()) seams.files.files["base.xml"] = baseline;
@@ -60,7 +60,7 @@ const std::string kBaseline = R"(<?xml version="1.0"?><testsuites><testsuite nam
 }  // namespace
 
 TEST_CASE("shard: the baseline's durations decide, the list is a file of node ids") {
-  Options options;
+  ShardOptions options;
   options.shards = 2;
   options.index = 2;
   options.out = "mine.txt";
@@ -77,7 +77,7 @@ TEST_CASE("shard: the baseline's durations decide, the list is a file of node id
 }
 
 TEST_CASE("shard: without --index every list is written into the folder") {
-  Options options;
+  ShardOptions options;
   options.shards = 3;
   options.out = "lists";
   auto run = shard("t.py::a\nt.py::b\n\n2 tests\n", options);
@@ -90,7 +90,7 @@ TEST_CASE("shard: without --index every list is written into the folder") {
 }
 
 TEST_CASE("shard: node ids pytest would read as an option or an argument file are refused") {
-  Options options;
+  ShardOptions options;
   options.shards = 2;
   options.index = 1;
   options.out = "mine.txt";
@@ -104,7 +104,7 @@ TEST_CASE("shard: node ids pytest would read as an option or an argument file ar
 }
 
 TEST_CASE("shard: --index beyond --shards is a usage error") {
-  Options options;
+  ShardOptions options;
   options.shards = 2;
   options.index = 3;
   options.out = "mine.txt";

@@ -58,4 +58,10 @@ std::vector<std::string> expand_command(const std::vector<std::string>& words, c
   return test_run::expand(words, expanded);
 }
 
+Result<std::vector<std::string>> command_words(const std::string& text, const std::vector<std::string>& words) {
+  if (!text.empty() && !words.empty())
+    return bad_input("--command and a command after -- are both given; use one");
+  return words.empty() ? split_words(text) : words;
+}
+
 }  // namespace gatekit::flaky_tracker

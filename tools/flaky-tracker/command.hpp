@@ -27,6 +27,10 @@ std::vector<std::string> default_rerun_command();
 // goes after `--` on the command line instead).
 std::vector<std::string> split_words(std::string_view text);
 
+// The command given as --command TEXT (split_words) or as words after `--`; both given is a
+// usage error. Neither: an empty list.
+Result<std::vector<std::string>> command_words(const std::string& text, const std::vector<std::string>& words);
+
 enum class TargetForm { node_ids, names };
 
 struct RerunTemplate {

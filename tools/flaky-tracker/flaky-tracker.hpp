@@ -11,6 +11,7 @@
 // See docs/actions/flaky-tracker.md.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gatekit/context.hpp"
@@ -23,7 +24,8 @@ namespace gatekit::flaky_tracker {
 struct RerunOptions {
   std::string report;                // --report: the run's JUnit XML
   std::string output;                // --output: the merged report (default: --report, in place)
-  std::vector<std::string> command;  // --command TEMPLATE, split into words (default: pytest)
+  std::string command_text;          // --command TEMPLATE, split into words at spaces
+  std::vector<std::string> command;  // or the command's words after `--` (neither: pytest)
   int max_failures = 20;             // --max-failures K: more means broken, no rerun
   int times = 1;                     // --times N: reruns of a test that keeps failing
   std::string junit_prefix;          // --junit-prefix: pytest's, when the run used one
@@ -36,7 +38,7 @@ enum class RunKind { pr, main, daily, stress };
 
 struct IssuesOptions {
   std::vector<std::string> reports;  // --report (repeatable: every report of the run)
-  RunKind kind = RunKind::pr;        // --kind
+  std::optional<RunKind> kind;       // --kind (default: from GITHUB_EVENT_NAME, run_kind_of_event)
   std::string repo;                  // --repo (default GITHUB_REPOSITORY)
   std::string label = "flaky";       // --label
   int close_after_greens = 20;       // --close-after-greens
@@ -51,7 +53,8 @@ struct IssuesOptions {
 };
 
 struct StressOptions {
-  std::vector<std::string> command;  // --command TEMPLATE ({report} and {copy} placeholders)
+  std::string command_text;          // --command TEMPLATE ({report} and {copy} placeholders)
+  std::vector<std::string> command;  // or the command's words after `--` (one of them is required)
   int times = 10;                    // --times N copies in all
   int parallel = 1;                  // --parallel P copies at a time
   int hog = 0;                       // --hog T busy threads while the copies run
@@ -61,6 +64,10 @@ struct StressOptions {
   std::string cwd;                   // --cwd: where the copies run (default: here)
   int timeout_s = 3600;              // --timeout per copy
 };
+
+// The kind of run a workflow event makes: pull_request, pull_request_target and merge_group
+// are pr, schedule is daily, any other event (push, workflow_dispatch, none) is main.
+RunKind run_kind_of_event(std::string_view event_name);
 
 ExitCode run_rerun(const RerunOptions& options, Context& context);
 ExitCode run_issues(const IssuesOptions& options, Context& context);

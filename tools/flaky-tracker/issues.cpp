@@ -11,6 +11,7 @@
 #include "gatekit/github.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
+#include "gatekit/workflow_run.hpp"
 #include "issues_summary.hpp"
 #include "summary.hpp"
 #include "tracker.hpp"
@@ -27,17 +28,14 @@ std::string env_or(const Environment& env, const std::string& name, const std::s
 RunStamp stamp_of(const IssuesOptions& o, Context& ctx) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ctx.clock.now().time_since_epoch()).count();
   RunStamp run;
-  run.kind = o.kind;
+  run.kind = o.kind ? *o.kind : run_kind_of_event(env_or(ctx.env, "GITHUB_EVENT_NAME", ""));
   run.scope = o.scope;
   run.time = format_utc(seconds);
   const std::string run_id = env_or(ctx.env, "GITHUB_RUN_ID", "");
   run.key = !o.run_key.empty() ? o.run_key
             : !run_id.empty()  ? run_id + "." + env_or(ctx.env, "GITHUB_RUN_ATTEMPT", "1")
                                : "local-" + std::to_string(seconds);
-  run.url = !o.run_url.empty() ? o.run_url
-            : !run_id.empty()  ? env_or(ctx.env, "GITHUB_SERVER_URL", "https://github.com") + "/" +
-                                    env_or(ctx.env, "GITHUB_REPOSITORY", "") + "/actions/runs/" + run_id
-                               : "";
+  run.url = !o.run_url.empty() ? o.run_url : workflow_run_url(ctx.env).value_or("");
   return run;
 }
 
@@ -180,6 +178,13 @@ github::ClientOptions client_options(const IssuesOptions& o, Context& ctx) {
 }
 
 }  // namespace
+
+RunKind run_kind_of_event(std::string_view event_name) {
+  if (event_name == "pull_request" || event_name == "pull_request_target" || event_name == "merge_group")
+    return RunKind::pr;
+  if (event_name == "schedule") return RunKind::daily;
+  return RunKind::main;
+}
 
 ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   const std::string repo = !o.repo.empty() ? o.repo : env_or(ctx.env, "GITHUB_REPOSITORY", "");

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <unordered_map>
 
+#include "command.hpp"
 #include "flaky-tracker.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/process.hpp"
@@ -130,8 +131,8 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
 
 // A report that is missing or unreadable (pytest crashed before writing it) is the run's
 // failure: an annotation on the run's page, not a line lost in the log.
+// (The frame writes `result=error`, as for every rerun without a verdict.)
 [[noreturn]] void refuse_report(const Error& error, Context& ctx) {
-  ctx.workflow.set_output("result", "error");
   ctx.workflow.annotate({Severity::error, error.message, kNoReportTitle});
   fail(error);
 }
@@ -139,7 +140,8 @@ ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
 }  // namespace
 
 ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
-  const auto checked = value_or_throw(check_rerun_template(o.command.empty() ? default_rerun_command() : o.command));
+  const auto given = value_or_throw(command_words(o.command_text, o.command));
+  const auto checked = value_or_throw(check_rerun_template(given.empty() ? default_rerun_command() : given));
   test_run::warn_old_spellings(ctx.workflow, checked.command, "--command");
   const auto& words = checked.command.words;
   const TargetForm form = checked.form;
@@ -156,10 +158,7 @@ ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
   const Histories histories = rerun_targets(plan, words, form, o, ctx);
   const RerunVerdict verdict = decide_verdict(report->cases, plan, histories, o.times);
   const std::string output = o.output.empty() ? o.report : o.output;
-  if (auto written = ctx.files.write(output, write_junit(merge_reruns(report->cases, histories))); !written) {
-    ctx.workflow.set_output("result", "error");
-    fail(written.error());
-  }
+  throw_if_error(ctx.files.write(output, write_junit(merge_reruns(report->cases, histories))));
   ctx.workflow.set_output("report", output);
   report_verdict(verdict, ctx);
   ctx.workflow.append_summary(rerun_summary(verdict, plan, report->cases.size(), o.times));

@@ -105,10 +105,12 @@ std::string stress_summary(const StressResult& r, const StressOptions& o, std::s
 
 }  // namespace
 
-ExitCode run_stress(const StressOptions& options, Context& ctx) {
-  const auto command = value_or_throw(check_stress_template(options.command));
+ExitCode run_stress(const StressOptions& given, Context& ctx) {
+  StressOptions o = given;
+  o.command = value_or_throw(command_words(given.command_text, given.command));
+  if (o.command.empty()) fail_bad_input("stress: --command is required");
+  const auto command = value_or_throw(check_stress_template(o.command));
   test_run::warn_old_spellings(ctx.workflow, command, "--command");
-  StressOptions o = options;
   o.command = command.words;  // in the current spelling
   const fs::path output(o.output);
   const fs::path dir = value_or_throw(

@@ -1,4 +1,4 @@
-// Maps argv to the options structs of gpu-gate's subcommands, then runs the one chosen.
+// gpu-gate's subcommand table: each subcommand's options mapped onto its own Options struct.
 #include "scope/affected.hpp"
 #include "status/ci_status.hpp"
 #include "gatekit/cli.hpp"
@@ -10,102 +10,73 @@
 namespace gatekit::gpu_gate {
 namespace {
 
-struct AllOptions {
-  SetupOptions setup;
-  RunOptions run;
-  StatusOptions status;
-  PruneOptions prune;
-  ScopeOptions scope;
-  AffectedOptions affected;
-  CiStatusOptions ci_status;
-};
-
 // -C and --config, on every subcommand.
 void add_repo_options(CLI::App& sub, std::string& repo_dir, std::string& config) {
   sub.add_option("-C,--repo", repo_dir, "The clone to work in");
   sub.add_option("--config", config, "The gate's configuration (default: .github/gatekit/gpu-gate.yml in the clone)");
 }
 
-void add_setup(CLI::App& app, SetupOptions& o) {
-  auto* sub = app.add_subcommand("setup", "Make a plain `git push` send the branch and this machine's results, "
-                                          "and `git fetch` bring everyone's results");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("--remote", o.remote, "The remote results go to");
-  sub->add_flag("--undo", o.undo, "Restore the clone's push and fetch settings");
+void configure_setup(CLI::App& sub, SetupOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("--remote", o.remote, "The remote results go to");
+  sub.add_flag("--undo", o.undo, "Restore the clone's push and fetch settings");
 }
 
-void add_run(CLI::App& app, RunOptions& o) {
-  auto* sub = app.add_subcommand("run", "Test the committed HEAD tree in a temporary worktree and record the result");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("-n,--workers", o.workers, "Test workers (default: the configuration's, 8)")->check(CLI::Range(1, 1024));
-  sub->add_option("--machine", o.machine, "This machine's id in result refs (default: GATEKIT_GATE_MACHINE, else the host name)");
-  sub->add_option("--remote", o.remote, "The remote of --publish and of the base branch");
-  sub->add_option("--base", o.base, "The base branch for the change since the merge base (default: the remote's default branch)");
-  sub->add_flag("--full", o.full, "Every test, nightly included, on the GPU then the CPU; check the scope; write the test map");
-  sub->add_flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
-  sub->add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
-  sub->add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
-  sub->add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
-  sub->add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
+void configure_run(CLI::App& sub, RunOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("-n,--workers", o.workers, "Test workers (default: the configuration's, 8)")->check(CLI::Range(1, 1024));
+  sub.add_option("--machine", o.machine, "This machine's id in result refs (default: GATEKIT_GATE_MACHINE, else the host name)");
+  sub.add_option("--remote", o.remote, "The remote of --publish and of the base branch");
+  sub.add_option("--base", o.base, "The base branch for the change since the merge base (default: the remote's default branch)");
+  sub.add_flag("--full", o.full, "Every test, nightly included, on the GPU then the CPU; check the scope; write the test map");
+  sub.add_flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
+  sub.add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
+  sub.add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
+  sub.add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
+  sub.add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
 }
 
-void add_status(CLI::App& app, StatusOptions& o) {
-  auto* sub = app.add_subcommand("status", "The status a revision would get, and whether this machine's result reached the remote");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("rev", o.rev, "The revision (default: HEAD)");
-  sub->add_option("--base", o.base, "The pull request's base branch, for \"no code change\" (default: the remote's default branch)");
-  sub->add_option("--machine", o.machine, "This machine's id (default: GATEKIT_GATE_MACHINE, else the host name)");
-  sub->add_option("--remote", o.remote, "The remote results are published to");
-  sub->add_flag("--json", o.json, "Print JSON (state, description, tree, source, published, ...)");
+void configure_status(CLI::App& sub, StatusOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("rev", o.rev, "The revision (default: HEAD)");
+  sub.add_option("--base", o.base, "The pull request's base branch, for \"no code change\" (default: the remote's default branch)");
+  sub.add_option("--machine", o.machine, "This machine's id (default: GATEKIT_GATE_MACHINE, else the host name)");
+  sub.add_option("--remote", o.remote, "The remote results are published to");
+  sub.add_flag("--json", o.json, "Print JSON (state, description, tree, source, published, ...)");
 }
 
-void add_prune(CLI::App& app, PruneOptions& o) {
-  auto* sub = app.add_subcommand("prune", "Delete expired results here and on the remote, sparing open pull requests' heads");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("--remote", o.remote, "The remote to prune");
-  sub->add_option("--repository", o.repository, "owner/name for the open pull requests (default: GITHUB_REPOSITORY)");
-  sub->add_flag("--dry-run", o.dry_run, "Say what would be deleted; delete nothing");
+void configure_prune(CLI::App& sub, PruneOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("--remote", o.remote, "The remote to prune");
+  sub.add_option("--repository", o.repository, "owner/name for the open pull requests (default: GITHUB_REPOSITORY)");
+  sub.add_flag("--dry-run", o.dry_run, "Say what would be deleted; delete nothing");
 }
 
-void add_ci_status(CLI::App& app, CiStatusOptions& o) {
-  auto* sub = app.add_subcommand("ci-status", "CI side: set the gate/gpu status of a pull request's head from the published results");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
-  sub->add_option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
-  sub->add_option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
-  sub->add_option("--context", o.context, "The commit status context");
-  sub->add_option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
-  sub->add_option("--remote", o.remote, "The remote the results are fetched from");
-  sub->add_option("--allowed-signers", o.allowed_signers, "The allowed-signers file on the base branch (default: the configuration's)");
-  sub->add_flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
-  sub->add_option("--target-url", o.target_url, "The status link");
-  sub->add_option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
-  sub->add_option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
+void configure_ci_status(CLI::App& sub, CiStatusOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
+  sub.add_option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
+  sub.add_option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
+  sub.add_option("--context", o.context, "The commit status context");
+  sub.add_option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
+  sub.add_option("--remote", o.remote, "The remote the results are fetched from");
+  sub.add_option("--allowed-signers", o.allowed_signers, "The allowed-signers file on the base branch (default: the configuration's)");
+  sub.add_flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
+  sub.add_option("--target-url", o.target_url, "The status link");
+  sub.add_option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
+  sub.add_option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
 }
 
-void add_scope(CLI::App& app, ScopeOptions& o) {
-  auto* sub = app.add_subcommand("scope", "List the device-dependent test files the gate runs");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("--why", o.why, "Say which rule took FILE into the scope (or that none did)");
-  sub->add_flag("--json", o.json, "Print JSON");
+void configure_scope(CLI::App& sub, ScopeOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("--why", o.why, "Say which rule took FILE into the scope (or that none did)");
+  sub.add_flag("--json", o.json, "Print JSON");
 }
 
-void add_affected(CLI::App& app, AffectedOptions& o) {
-  auto* sub = app.add_subcommand("affected", "The tests a change touches, from the test map of the last full run");
-  add_repo_options(*sub, o.repo_dir, o.config);
-  sub->add_option("--base", o.base, "The base of the change (default: origin/HEAD, else main)");
-  sub->add_flag("--json", o.json, "Print JSON");
-}
-
-ExitCode act(CLI::App& app, Context& context, const AllOptions& o) {
-  if (app.got_subcommand("setup")) return run_setup(o.setup, context);
-  if (app.got_subcommand("run")) return run_run(o.run, context);
-  if (app.got_subcommand("status")) return run_status(o.status, context);
-  if (app.got_subcommand("prune")) return run_prune(o.prune, context);
-  if (app.got_subcommand("ci-status")) return run_ci_status(o.ci_status, context);
-  if (app.got_subcommand("scope")) return run_scope(o.scope, context);
-  if (app.got_subcommand("affected")) return run_affected(o.affected, context);
-  fail_bad_input("no subcommand given (see --help)");
+void configure_affected(CLI::App& sub, AffectedOptions& o) {
+  add_repo_options(sub, o.repo_dir, o.config);
+  sub.add_option("--base", o.base, "The base of the change (default: origin/HEAD, else main)");
+  sub.add_flag("--json", o.json, "Print JSON");
 }
 
 }  // namespace
@@ -113,20 +84,28 @@ ExitCode act(CLI::App& app, Context& context, const AllOptions& o) {
 
 int gpu_gate_main(int argc, const char* const* argv) {
   using namespace gatekit::gpu_gate;
+  using gatekit::subcommand;
   // A cancelled run ends in order: the worktree removed, no test process left.
   gatekit::install_termination_handlers();
-  AllOptions options;
-  return gatekit::run_tool(
-      {"gpu-gate", "Tests a tree on a GPU machine and records the result as a git ref."}, argc, argv,
-      [&](CLI::App& app) {
-        app.require_subcommand(1);
-        add_setup(app, options.setup);
-        add_run(app, options.run);
-        add_status(app, options.status);
-        add_prune(app, options.prune);
-        add_scope(app, options.scope);
-        add_affected(app, options.affected);
-        add_ci_status(app, options.ci_status);
-      },
-      [&](CLI::App& app, gatekit::Context& context) { return act(app, context, options); });
+  const std::vector<gatekit::Subcommand> table = {
+      subcommand<SetupOptions>("setup",
+                               "Make a plain `git push` send the branch and this machine's results, "
+                               "and `git fetch` bring everyone's results",
+                               configure_setup, run_setup),
+      subcommand<RunOptions>("run", "Test the committed HEAD tree in a temporary worktree and record the result",
+                             configure_run, run_run),
+      subcommand<StatusOptions>("status",
+                                "The status a revision would get, and whether this machine's result reached the remote",
+                                configure_status, run_status),
+      subcommand<PruneOptions>("prune", "Delete expired results here and on the remote, sparing open pull requests' heads",
+                               configure_prune, run_prune),
+      subcommand<ScopeOptions>("scope", "List the device-dependent test files the gate runs", configure_scope, run_scope),
+      subcommand<AffectedOptions>("affected", "The tests a change touches, from the test map of the last full run",
+                                  configure_affected, run_affected),
+      subcommand<CiStatusOptions>("ci-status",
+                                  "CI side: set the gate/gpu status of a pull request's head from the published results",
+                                  configure_ci_status, run_ci_status, true, ci_status_no_verdict),
+  };
+  return gatekit::run_tool({"gpu-gate", "Tests a tree on a GPU machine and records the result as a git ref."}, argc,
+                           argv, table);
 }

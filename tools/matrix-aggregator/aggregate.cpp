@@ -73,27 +73,6 @@ void log_policy(const Policy& policy, Workflow& wf) {
   if (!policy.allowed_leg_failures.empty()) wf.log("allowed-leg-failures: " + join(policy.allowed_leg_failures, ", "));
 }
 
-// No verdict: `result=error`, the error output and summary.
-void report_no_verdict(const Options& options, const std::string& message, bool usage_error, Workflow& wf) {
-  wf.set_output("result", "error");
-  wf.set_output("reasons", "{}");
-  wf.set_output("error", message);
-  wf.append_summary(error_summary_markdown(options.title, message, usage_error));
-  // The one trace the API keeps of "could not evaluate" (check-run annotations): ci-report
-  // counts required checks that could not evaluate by it.
-  if (!usage_error) wf.annotate({Severity::error, "could not evaluate: " + message, options.title, "", 0, 0});
-}
-
-// The value, or no verdict reported, then the Error thrown for the frame (exit 2 for bad
-// input, 3 when it could not evaluate).
-template <class T>
-T or_no_verdict(Result<T> result, const Options& options, Workflow& wf) {
-  if (result) return std::move(result).value();
-  const Error& error = result.error();
-  report_no_verdict(options, error.message, error.kind == ErrorKind::bad_input, wf);
-  fail(error);
-}
-
 // The run's legs, when asked for (--legs) or when an allowance needs them.
 LegView legs_for(const Options& options, const Policy& policy, Context& ctx) {
   if (!options.legs && policy.allowed_leg_failures.empty()) return {};
@@ -133,19 +112,26 @@ void report(const Options& options, const Decision& decision, const LegView& leg
 
 }  // namespace
 
-void report_usage_error(const Options& options, const std::string& message, Context& ctx) {
-  report_no_verdict(options, message, true, ctx.workflow);
+void report_no_verdict(const Options& options, const Error& error, Context& ctx) {
+  const bool usage_error = error.kind == ErrorKind::bad_input;
+  Workflow& wf = ctx.workflow;
+  wf.set_output("reasons", "{}");
+  wf.set_output("error", error.message);
+  wf.append_summary(error_summary_markdown(options.title, error.message, usage_error));
+  // The one trace the API keeps of "could not evaluate" (check-run annotations): ci-report
+  // counts required checks that could not evaluate by it.
+  if (!usage_error) wf.annotate({Severity::error, "could not evaluate: " + error.message, options.title, "", 0, 0});
 }
 
 ExitCode run_aggregate(const Options& options, Context& ctx) {
   auto& wf = ctx.workflow;
-  const auto policy = or_no_verdict(build_policy(options), options, wf);
+  const auto policy = value_or_throw(build_policy(options));
   std::string source;
-  const auto text = or_no_verdict(read_needs_text(options, ctx, source), options, wf);
-  const auto needs = or_no_verdict(parse_needs(text, source), options, wf);
+  const auto text = value_or_throw(read_needs_text(options, ctx, source));
+  const auto needs = value_or_throw(parse_needs(text, source));
   log_policy(policy, wf);
   const auto legs = legs_for(options, policy, ctx);
-  auto decision = or_no_verdict(decide(needs, policy, legs), options, wf);
+  auto decision = value_or_throw(decide(needs, policy, legs));
   wf.begin_group("needed jobs (" + std::to_string(decision.jobs.size()) + ")");
   for (const auto& line : log_lines(decision)) wf.log(line);
   wf.end_group();

@@ -23,8 +23,12 @@ void add_repeatable(CLI::App& app, const std::string& name, std::vector<std::str
 int matrix_aggregator_main(int argc, const char* const* argv) {
   using namespace gatekit;
   matrix_aggregator::Options options;
+  // No verdict (exit 2 or 3, a rejected argv too): `result=error`, then report_no_verdict.
+  const NoVerdict no_verdict{true, [&options](const Error& error, Context& context) {
+                               matrix_aggregator::report_no_verdict(options, error, context);
+                             }};
   return run_tool(
-      {"matrix-aggregator", "Collapses a gated job matrix into one stable required check."}, argc, argv,
+      {"matrix-aggregator", "Collapses a gated job matrix into one stable required check.", no_verdict}, argc, argv,
       [&](CLI::App& app) {
         app.add_option("--needs-file", options.needs_file, "Read toJSON(needs) from this file ('-' = stdin)");
         app.add_option("--needs-env", options.needs_env, "Read toJSON(needs) from this environment variable");
@@ -42,8 +46,5 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
         // under the check's own title.
         app.add_option("--title", options.title, "Heading of the job summary (the check name)")->trigger_on_parse();
       },
-      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); },
-      [&](const std::string& message, Context& context) {
-        matrix_aggregator::report_usage_error(options, message, context);
-      });
+      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); });
 }

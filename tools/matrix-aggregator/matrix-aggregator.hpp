@@ -7,6 +7,7 @@
 
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
+#include "gatekit/result.hpp"
 
 int matrix_aggregator_main(int argc, const char* const* argv);
 
@@ -27,12 +28,13 @@ struct Options {
 // Reads `needs`, decides, reports (outputs `result` and `reasons`, the job summary,
 // annotations). Returns pass (exit 0) or verdict_fail (exit 1). Without a verdict (a bad
 // option: bad_input; unreadable `needs`, or a verdict that depends on what cannot be read:
-// could_not_evaluate) it writes `result=error`, the `error` output and an error summary,
-// then throws the Error as a Failure.
+// could_not_evaluate) it throws the Error as a Failure: the frame writes `result=error`,
+// then calls report_no_verdict.
 ExitCode run_aggregate(const Options& options, Context& context);
 
-// A rejected command line (exit 2, printed by the frame): `result=error`, the `error` output
-// and the error summary, as for any other run without a verdict.
-void report_usage_error(const Options& options, const std::string& message, Context& context);
+// No verdict (a rejected command line, or a run that threw; the frame has written
+// `result=error`): `reasons={}`, the `error` output, the error summary and, when it could not
+// evaluate, an error annotation.
+void report_no_verdict(const Options& options, const Error& error, Context& context);
 
 }  // namespace gatekit::matrix_aggregator

@@ -6,11 +6,11 @@
 
 namespace gatekit::suite_report {
 
-Selection load_selection(const Options& options, const Files& files) {
+Selection load_selection(const SelectionOptions& options, const Files& files) {
   return value_or_throw(load_selection_file(files, options.selection));
 }
 
-std::string resolve_context(const Options& options, const Environment& env) {
+std::string resolve_context(const ContextOptions& options, const Environment& env) {
   if (!options.context.empty()) {
     if (!known_context(options.context))
       fail_bad_input("unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");
@@ -19,7 +19,7 @@ std::string resolve_context(const Options& options, const Environment& env) {
   return value_or_throw(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
 }
 
-std::vector<std::string> matrix_values(const Options& options) {
+std::vector<std::string> matrix_values(const VariantsOptions& options) {
   std::vector<std::string> values;
   for (const auto& given : options.variants) {
     std::string value;

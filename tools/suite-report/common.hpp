@@ -18,12 +18,12 @@ class Files;
 namespace gatekit::suite_report {
 
 // The selection file named by --selection, read through `files`.
-Selection load_selection(const Options& options, const Files& files);
+Selection load_selection(const SelectionOptions& options, const Files& files);
 // --context, else the context of the workflow event.
-std::string resolve_context(const Options& options, const Environment& env);
+std::string resolve_context(const ContextOptions& options, const Environment& env);
 // --variants split at commas and spaces, each value checked (one line, at most 100
 // characters); a usage error otherwise.
-std::vector<std::string> matrix_values(const Options& options);
+std::vector<std::string> matrix_values(const VariantsOptions& options);
 // The leg named by --leg; a usage error naming the legs there are when it is missing.
 const Leg& require_leg(const Selection& selection, const std::string& name);
 

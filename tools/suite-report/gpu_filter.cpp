@@ -22,7 +22,7 @@ constexpr std::size_t kSummaryRows = 100;
 constexpr std::size_t kMaxAnswerBytes = std::size_t{64} << 20;
 
 // The test files every GPU leg selects in the context: one collection per leg.
-std::vector<std::string> gpu_test_files(const Options& options, Context& context, const Selection& selection,
+std::vector<std::string> gpu_test_files(const GpuFilterOptions& options, Context& context, const Selection& selection,
                                         const std::string& when, std::vector<std::string>& legs) {
   CollectSpec spec;
   spec.python = options.python;
@@ -44,7 +44,7 @@ std::vector<std::string> gpu_test_files(const Options& options, Context& context
 }
 
 // path-classifier's answer for each path: relevant to `filter` or not.
-std::map<std::string, bool> ask_classifier(const Options& options, Context& context, const std::vector<std::string>& paths) {
+std::map<std::string, bool> ask_classifier(const GpuFilterOptions& options, Context& context, const std::vector<std::string>& paths) {
   ProcessSpec spec;
   const std::string rules = options.rules.starts_with('-') ? "./" + options.rules : options.rules;
   spec.argv = {options.path_classifier, "--rules", rules, "--match-batch"};
@@ -73,13 +73,13 @@ std::string located(const Escape& e) {
   return e.importer.empty() ? e.file : e.importer + ":" + std::to_string(e.line);
 }
 
-std::string message_of(const Escape& e, const Options& options) {
+std::string message_of(const Escape& e, const GpuFilterOptions& options) {
   const std::string how = e.importer.empty() ? "the GPU leg runs it" : "the GPU leg reads it: " + e.chain;
   return e.file + " is not in the " + options.filter + " filter of " + options.rules + " (" + how +
          "), so a pull request changing it runs no GPU job; add " + e.pattern + " to the filter";
 }
 
-std::string summary(const GpuFilterResult& result, const Options& options, const std::vector<std::string>& legs,
+std::string summary(const GpuFilterResult& result, const GpuFilterOptions& options, const std::vector<std::string>& legs,
                     std::size_t tests) {
   std::string md = result.ok() ? "## ✅ GPU filter: it covers every file the GPU legs read\n\n"
                                : "## ❌ GPU filter: " + std::to_string(result.escapes.size()) +
@@ -105,7 +105,7 @@ std::string summary(const GpuFilterResult& result, const Options& options, const
 
 }  // namespace
 
-ExitCode run_gpu_filter(const Options& options, Context& context) {
+ExitCode run_gpu_filter(const GpuFilterOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   if (!options.context.empty() && !known_context(options.context))
     fail_bad_input("unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");

@@ -26,7 +26,7 @@ using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdent
 
 // The workflow's file name (what the runs API takes), from --workflow or GITHUB_WORKFLOW_REF;
 // nullopt when neither says it (a local run, or a runner that does not set the ref).
-std::optional<std::string> known_workflow_file(const Options& options, const Environment& env) {
+std::optional<std::string> known_workflow_file(const GrowthOptions& options, const Environment& env) {
   if (!options.workflow.empty()) return options.workflow;
   if (auto ref = env.get_nonempty("GITHUB_WORKFLOW_REF")) {
     std::string path = ref->substr(0, ref->find('@'));
@@ -36,12 +36,12 @@ std::optional<std::string> known_workflow_file(const Options& options, const Env
 }
 
 // The key's workflow: the file name, else the display name (keys stay distinct locally).
-std::string workflow_file(const Options& options, const Environment& env) {
+std::string workflow_file(const GrowthOptions& options, const Environment& env) {
   if (auto file = known_workflow_file(options, env)) return *file;
   return env.get_nonempty("GITHUB_WORKFLOW").value_or("local");
 }
 
-std::string python_version(const Options& options, Context& context) {
+std::string python_version(const GrowthOptions& options, Context& context) {
   if (!options.python_version.empty()) return options.python_version;
   ProcessSpec spec;
   spec.argv = {options.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"};
@@ -53,7 +53,7 @@ std::string python_version(const Options& options, Context& context) {
   return "unknown";
 }
 
-ConfigKey make_key(const Options& options, Context& context, const Selection& selection, const Leg& leg,
+ConfigKey make_key(const GrowthOptions& options, Context& context, const Selection& selection, const Leg& leg,
                    const std::string& ctx) {
   ConfigKey key;
   key.workflow = workflow_file(options, context.env);
@@ -71,7 +71,7 @@ void notice(Workflow& workflow, const std::string& message) {
   workflow.annotate(annotation);
 }
 
-ExitCode find_baseline(const Options& options, Context& context, const ConfigKey& key) {
+ExitCode find_baseline(const GrowthOptions& options, Context& context, const ConfigKey& key) {
   const std::string repo = options.repo.empty() ? context.env.get_nonempty("GITHUB_REPOSITORY").value_or("") : options.repo;
   if (repo.empty()) fail_bad_input("--find-baseline needs --repo or GITHUB_REPOSITORY");
   auto client_options = github::options_from_environment(context.env);
@@ -111,7 +111,7 @@ constexpr std::size_t kListed = 200;
 
 // The baseline to compare with, its tests read into `tally`; nullopt (and `tally` empty) with
 // the reason in `note`, noticed once this run's own report has been read.
-std::optional<Baseline> usable_baseline(const Options& options, Context& context, const ConfigKey& key,
+std::optional<Baseline> usable_baseline(const GrowthOptions& options, Context& context, const ConfigKey& key,
                                         GrowthTally& tally, std::string& note) {
   if (options.baseline.empty() || !context.files.exists(options.baseline)) {
     note = "no suite baseline yet for this configuration (" + key.text() + "); the next push to " + options.branch +
@@ -134,7 +134,7 @@ std::optional<Baseline> usable_baseline(const Options& options, Context& context
 
 // The display names of the first kListed of the tests this run no longer has, in the
 // baseline's order: a second reading of the baseline that stops once it has them.
-Names removed_names(const Options& options, Context& context, const GrowthTally& tally, std::size_t removed) {
+Names removed_names(const GrowthOptions& options, Context& context, const GrowthTally& tally, std::size_t removed) {
   const std::size_t wanted = std::min(removed, kListed);
   IdentitySet asked;
   BaselineVisit visit{[](const TestIdentity&, double) -> Result<bool> { return true; },
@@ -196,7 +196,7 @@ std::string compared_summary(const GrowthResult& g, const Baseline& base, const 
   return md;
 }
 
-void report_written(const Options& options, Context& context, const Status& written, std::size_t tests) {
+void report_written(const GrowthOptions& options, Context& context, const Status& written, std::size_t tests) {
   if (written) {
     context.workflow.log("wrote the next baseline (" + std::to_string(tests) + " tests) to " + options.write_baseline);
     return;
@@ -210,7 +210,7 @@ void report_written(const Options& options, Context& context, const Status& writ
 
 // This run's report, read once: each case into `tally` (after the baseline's tests), and the
 // slowest new tests' display names kept as they come.
-SlowestNew read_report(const Options& options, const Files& files, GrowthTally& tally, bool compared) {
+SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthTally& tally, bool compared) {
   SlowestNew slowest(compared ? kListed : 0);
   throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     auto seen = tally.add_now(c.identity, c.seconds);
@@ -228,7 +228,7 @@ SlowestNew read_report(const Options& options, const Files& files, GrowthTally& 
 // once the report is read); and the display names of `wanted` when some test repeats (the
 // slowest new tests are then only known at the end). The identities come from `tally`: no
 // case is hashed again, and no more than the wanted few names are kept.
-void second_pass(const Options& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
+void second_pass(const GrowthOptions& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
                  const GrowthTally& tally, const HistoryPoint& point, const IdentitySet& wanted, Names& names) {
   const bool write = !options.write_baseline.empty();
   const bool name = tally.repeats() && !wanted.empty();
@@ -273,7 +273,7 @@ void report_compared(const GrowthResult& growth, const Baseline& base, const Nam
   workflow.set_output("notice", growth.notice ? "true" : "false");
 }
 
-void report_uncompared(const Options& options, const ConfigKey& key, const HistoryPoint& point, Workflow& workflow) {
+void report_uncompared(const GrowthOptions& options, const ConfigKey& key, const HistoryPoint& point, Workflow& workflow) {
   workflow.append_summary("## Suite size: " + std::to_string(point.tests) + " tests, " + duration(point.seconds) +
                           "\n\nNo baseline to compare with for " + markdown_code(key.text()) +
                           ": growth is reported once a push to " + markdown_text(options.branch, false) +
@@ -284,7 +284,7 @@ void report_uncompared(const Options& options, const ConfigKey& key, const Histo
 
 }  // namespace
 
-ExitCode run_growth(const Options& options, Context& context) {
+ExitCode run_growth(const GrowthOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   const std::string ctx = resolve_context(options, context.env);

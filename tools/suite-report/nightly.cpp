@@ -39,7 +39,7 @@ namespace {
 
 // The docs leg's jobs are given every value of their matrix (--variants): a docs variant that
 // is none of them would leave a documentation-only change untested while every job passes.
-void check_docs_variant(const Options& options, const Selection& selection, const Leg& leg, Workflow& workflow) {
+void check_docs_variant(const NightlyOptions& options, const Selection& selection, const Leg& leg, Workflow& workflow) {
   const auto values = matrix_values(options);
   if (values.empty() || !selection.docs || selection.docs->leg != leg.name) return;
   if (!options.variant.empty() && std::find(values.begin(), values.end(), options.variant) == values.end())
@@ -57,7 +57,7 @@ void check_docs_variant(const Options& options, const Selection& selection, cons
 
 }  // namespace
 
-ExitCode run_nightly(const Options& options, Context& context) {
+ExitCode run_nightly(const NightlyOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   const std::string ctx = resolve_context(options, context.env);

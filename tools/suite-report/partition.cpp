@@ -14,7 +14,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::vector<std::string> requested_contexts(const Options& options) {
+std::vector<std::string> requested_contexts(const PartitionOptions& options) {
   if (options.contexts.empty()) return {kContexts.begin(), kContexts.end()};
   for (const auto& context : options.contexts)
     if (!known_context(context))
@@ -111,7 +111,7 @@ std::string summary(const Selection& selection, const std::vector<ContextGroup>&
 
 }  // namespace
 
-ExitCode run_partition(const Options& options, Context& context) {
+ExitCode run_partition(const PartitionOptions& options, Context& context) {
   const auto started = context.clock.now();
   const Selection selection = load_selection(options, context.files);
   // A docs variant that is none of the matrix's values: a documentation-only change would run

@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::size_t kSkipMessages = 10'000;  // skip messages kept for grouping (each already bounded)
 
-std::vector<ImportProblem> check_imports(const Options& options, const Leg& leg, Context& context) {
+std::vector<ImportProblem> check_imports(const RanOptions& options, const Leg& leg, Context& context) {
   std::vector<ImportProblem> problems;
   for (const auto& module : leg.imports) {
     ProcessSpec spec;
@@ -36,7 +36,7 @@ std::vector<ImportProblem> check_imports(const Options& options, const Leg& leg,
   return problems;
 }
 
-std::size_t collect_selected(const Options& options, const Selection& selection, const Leg& leg, Context& context) {
+std::size_t collect_selected(const RanOptions& options, const Selection& selection, const Leg& leg, Context& context) {
   const std::string ctx = resolve_context(options, context.env);
   CollectSpec spec;
   spec.python = options.python;
@@ -74,7 +74,7 @@ std::string summary(const Leg& leg, const RanVerdict& verdict, const junit::Read
 
 }  // namespace
 
-ExitCode run_ran(const Options& options, Context& context) {
+ExitCode run_ran(const RanOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   RanFacts facts;

@@ -30,7 +30,7 @@ std::string seconds_text(std::int64_t ms) {
 
 std::string shard_file_name(int index) { return "shard-" + std::to_string(index) + ".txt"; }
 
-void check_options(const Options& options) {
+void check_options(const ShardOptions& options) {
   if (options.index > options.shards)
     fail_bad_input("--index " + std::to_string(options.index) + " is more than --shards " + std::to_string(options.shards));
   if (options.out.empty())
@@ -39,7 +39,7 @@ void check_options(const Options& options) {
 }
 
 // The recorded durations, or none with a notice saying why (the split is then by count).
-Snapshot recorded_durations(const Options& options, Context& context, const std::string& expression) {
+Snapshot recorded_durations(const ShardOptions& options, Context& context, const std::string& expression) {
   auto say = [&](const std::string& message) {
     Annotation annotation;
     annotation.severity = Severity::notice;
@@ -95,7 +95,7 @@ std::string file_text(const std::vector<std::string>& tests) {
   return text;
 }
 
-std::string summary(const Options& options, const Leg& leg, const ShardPlan& plan) {
+std::string summary(const ShardOptions& options, const Leg& leg, const ShardPlan& plan) {
   const auto ms = [](std::int64_t v) { return format_duration(milliseconds(v)); };
   std::string md = "## Shards of leg " + markdown_text(leg.name, false) + ": " + std::to_string(plan.tests) +
                    " tests over " + std::to_string(options.shards) + " shards\n\n";
@@ -116,7 +116,7 @@ std::string summary(const Options& options, const Leg& leg, const ShardPlan& pla
 
 }  // namespace
 
-ExitCode run_shard(const Options& options, Context& context) {
+ExitCode run_shard(const ShardOptions& options, Context& context) {
   const auto started = context.clock.now();
   check_options(options);
   const Selection selection = load_selection(options, context.files);

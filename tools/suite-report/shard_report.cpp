@@ -35,7 +35,7 @@ struct ShardRun {
 // The shard's artifact of the newest attempt: DIR/gpu-shard-K-attemptA, for A from this
 // run's attempt (GITHUB_RUN_ATTEMPT) down to 1. A rerun of failed jobs reruns only the failed
 // shards; the others keep their first attempt's artifact.
-std::string folder_of(const Options& options, Context& context, int index) {
+std::string folder_of(const ShardReportOptions& options, Context& context, int index) {
   long attempt = 1;
   if (auto text = context.env.get_nonempty("GITHUB_RUN_ATTEMPT")) {
     try {
@@ -74,7 +74,7 @@ JunitCase to_case(const junit::TestCase& test) {
   return c;
 }
 
-ShardRun read_shard(const Options& options, Context& context, int index) {
+ShardRun read_shard(const ShardReportOptions& options, Context& context, int index) {
   ShardRun run;
   run.index = index;
   const std::string folder = folder_of(options, context, index);
@@ -102,7 +102,7 @@ ShardRun read_shard(const Options& options, Context& context, int index) {
   return run;
 }
 
-Snapshot baseline_durations(const Options& options, Context& context) {
+Snapshot baseline_durations(const ShardReportOptions& options, Context& context) {
   if (options.baseline.empty() || !context.files.exists(options.baseline)) return {};
   auto baseline = read_baseline(context.files, options.baseline);
   if (!baseline) {
@@ -121,7 +121,7 @@ void predict(std::vector<ShardRun>& runs, const Snapshot& durations) {
     for (std::size_t k = 0; k < r.tests.size(); ++k) r.predicted_ms += estimated.ms[i++];
 }
 
-std::string summary(const Options& options, const std::vector<ShardRun>& runs) {
+std::string summary(const ShardReportOptions& options, const std::vector<ShardRun>& runs) {
   const auto ms = [](std::int64_t v) { return format_duration(milliseconds(v)); };
   std::string md = "## Shards of leg " + markdown_text(options.leg, false) + ": predicted and actual time\n\n";
   std::vector<std::vector<std::string>> rows;
@@ -152,7 +152,7 @@ std::string summary(const Options& options, const std::vector<ShardRun>& runs) {
 
 }  // namespace
 
-ExitCode run_shard_report(const Options& options, Context& context) {
+ExitCode run_shard_report(const ShardReportOptions& options, Context& context) {
   if (options.reports.empty()) fail_bad_input("shard-report needs --reports DIR (the downloaded shard artifacts)");
   const Snapshot durations = baseline_durations(options, context);
   std::vector<ShardRun> runs;

@@ -45,7 +45,7 @@ std::optional<DeviceSkip> match_device_skip(const std::vector<DeviceSkip>& skips
   return std::nullopt;
 }
 
-ExitCode run_unmarked(const Options& options, Context& context) {
+ExitCode run_unmarked(const UnmarkedOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
   if (leg.device != Device::cpu)

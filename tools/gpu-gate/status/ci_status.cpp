@@ -13,6 +13,7 @@
 #include "gatekit/git.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
+#include "gatekit/workflow_run.hpp"
 #include "scope/docs_rule.hpp"
 #include "status/merge_group.hpp"
 #include "status/posting_mode.hpp"
@@ -255,7 +256,10 @@ void post_error(const CiStatusOptions& o, Context& context, const Resolved& reso
 
 }  // namespace
 
-ExitCode run_ci_status(const CiStatusOptions& given, Context& context) {
+ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
+  CiStatusOptions given = asked;
+  // The status links to this workflow run unless --target-url says otherwise.
+  if (given.target_url.empty()) given.target_url = workflow_run_url(context.env).value_or("");
   Git git(context.processes, given.repo_dir);
   Resolved resolved;  // the head is known (an error can be posted on it) once checked
   bool posting = false;
@@ -285,11 +289,14 @@ ExitCode run_ci_status(const CiStatusOptions& given, Context& context) {
     write_report(report, context);
     return ExitCode::pass;
   } catch (const Failure& failure) {
-    context.workflow.set_output("result", "error");
-    context.workflow.set_output("posted", "false");
+    // The frame then writes `result=error` and calls ci_status_no_verdict.
     if (!posting) post_error(given, context, resolved, failure.error());
     throw;
   }
+}
+
+void ci_status_no_verdict(const CiStatusOptions&, const Error&, Context& context) {
+  context.workflow.set_output("posted", "false");
 }
 
 }  // namespace gatekit::gpu_gate

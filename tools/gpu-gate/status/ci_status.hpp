@@ -23,6 +23,7 @@
 
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
+#include "gatekit/result.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -44,7 +45,7 @@ struct CiStatusOptions {
   // configuration's `allowed-signers` (none there: results are not verified).
   std::string allowed_signers;
   bool post = false;        // post the status (needs a token: GITHUB_TOKEN or GH_TOKEN)
-  std::string target_url;   // the status link ("" = none)
+  std::string target_url;   // the status link ("" = this workflow run's, workflow_run_url; none outside one)
   // Which runs may post (posting_mode.hpp): "strict", "pull-request", "" = not checked.
   std::string mode;
   // A merge queue's branch, gh-readonly-queue/<base>/pr-<n>-<commit> (merge_group.hpp): `sha`
@@ -53,5 +54,7 @@ struct CiStatusOptions {
 };
 
 ExitCode run_ci_status(const CiStatusOptions& options, Context& context);
+// No verdict (after the frame wrote `result=error`): `posted=false`.
+void ci_status_no_verdict(const CiStatusOptions& options, const Error& error, Context& context);
 
 }  // namespace gatekit::gpu_gate

@@ -43,10 +43,16 @@ std::vector<std::string> with_empty_values(int argc, const char* const* argv) {
   return args;
 }
 
-}  // namespace
+// No verdict: `result=error` when the step has a `result` output, then the hook.
+void report_no_verdict(const NoVerdict& no_verdict, const Error& error, Context& context) {
+  if (no_verdict.result_output) context.workflow.set_output("result", "error");
+  if (no_verdict.hook) no_verdict.hook(error, context);
+}
 
-int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
-             const Configure& configure, const Act& act, const UsageErrorHook& on_usage_error) {
+// The frame; `act` may name the NoVerdict of the subcommand it runs in `chosen`.
+int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context, const Configure& configure,
+              const std::function<ExitCode(CLI::App&, Context&, const NoVerdict*&)>& act,
+              const UsageErrorHook& on_usage_error) {
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
   app.option_defaults()->always_capture_default();
@@ -68,11 +74,13 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
   } catch (const CLI::ParseError& e) {
     context.err << inert_lines(info.name + ": error: " + e.what()) << "\n"
               << "Run '" << info.name << " --help' for usage.\n";
+    report_no_verdict(info.no_verdict, bad_input(e.what()), context);
     if (on_usage_error) on_usage_error(e.what(), context);
     return to_int(ExitCode::usage_error);
   }
+  const NoVerdict* chosen = &info.no_verdict;
   try {
-    const ExitCode code = act(app, context);
+    const ExitCode code = act(app, context, chosen);
     const auto& unwritten = context.workflow.write_errors();
     if (!unwritten.empty() && code != ExitCode::usage_error)
       return report(info, context,
@@ -81,10 +89,41 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
                     worst(code, ExitCode::could_not_evaluate));
     return to_int(code);
   } catch (const Failure& failure) {
+    report_no_verdict(*chosen, failure.error(), context);
     return report(info, context, failure.error().message, exit_code_of(failure.error()));
   } catch (const std::exception& e) {
+    report_no_verdict(*chosen, could_not_evaluate(e.what()), context);
     return report(info, context, e.what(), ExitCode::could_not_evaluate);
   }
+}
+
+}  // namespace
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
+             const Configure& configure, const Act& act, const UsageErrorHook& on_usage_error) {
+  return run_frame(
+      info, argc, argv, context, configure,
+      [&](CLI::App& app, Context& ctx, const NoVerdict*&) { return act(app, ctx); }, on_usage_error);
+}
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
+             const std::vector<Subcommand>& subcommands, const Configure& configure) {
+  return run_frame(
+      info, argc, argv, context,
+      [&](CLI::App& app) {
+        app.require_subcommand(1);
+        if (configure) configure(app);
+        for (const auto& row : subcommands) row.configure(*app.add_subcommand(row.name, row.description));
+      },
+      [&](CLI::App& app, Context& ctx, const NoVerdict*& chosen) -> ExitCode {
+        for (const auto& row : subcommands) {
+          if (!app.got_subcommand(row.name)) continue;
+          chosen = &row.no_verdict;
+          return row.run(ctx);
+        }
+        fail_bad_input("no subcommand given (see --help)");
+      },
+      {});
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
@@ -93,6 +132,13 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Conf
   std::signal(SIGPIPE, SIG_IGN);
   SystemSeams seams;
   return run_tool(info, argc, argv, seams.context(), configure, act, on_usage_error);
+}
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, const std::vector<Subcommand>& subcommands,
+             const Configure& configure) {
+  std::signal(SIGPIPE, SIG_IGN);
+  SystemSeams seams;
+  return run_tool(info, argc, argv, seams.context(), subcommands, configure);
 }
 
 }  // namespace gatekit

@@ -1,0 +1,33 @@
+#pragma once
+// ci-status run as gpu-gate's subcommand table runs it: through the frame (gatekit/cli.hpp),
+// so that a run without a verdict leaves what the frame writes (`result=error`) and what
+// ci_status_no_verdict adds (`posted=false`), and its error is printed as the tool prints it.
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "gatekit/cli.hpp"
+#include "status/ci_status.hpp"
+
+namespace gatekit::testing {
+
+struct Framed {
+  int code = 0;
+  std::string err;  // what the frame printed
+};
+
+inline Framed ci_status_framed(const gpu_gate::CiStatusOptions& options, Context& context) {
+  using gpu_gate::CiStatusOptions;
+  const std::vector<Subcommand> table = {subcommand<CiStatusOptions>(
+      "ci-status", "", [](CLI::App&, CiStatusOptions&) {},
+      [&options](const CiStatusOptions&, Context& c) { return gpu_gate::run_ci_status(options, c); }, true,
+      gpu_gate::ci_status_no_verdict)};
+  const char* argv[] = {"gpu-gate", "ci-status"};
+  std::ostringstream err;
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int code = run_tool({"gpu-gate", ""}, 2, argv, context, table);
+  std::cerr.rdbuf(old_err);
+  return {code, err.str()};
+}
+
+}  // namespace gatekit::testing
