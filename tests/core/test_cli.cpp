@@ -153,8 +153,6 @@ TEST_CASE("an empty --name= is an empty value, never the next argument (every to
     Parsed p;
     FakeSeams seams;
     auto context = seams.context();
-    std::ostringstream err;
-    auto* old_err = std::cerr.rdbuf(err.rdbuf());
     p.code = run_tool(
         {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
         [&](CLI::App& app) {
@@ -163,7 +161,6 @@ TEST_CASE("an empty --name= is an empty value, never the next argument (every to
           app.add_option("rest", p.rest, "The rest");
         },
         pass);
-    std::cerr.rdbuf(old_err);
     return p;
   };
   auto before_an_option = parse({"demo-tool", "--name=", "--other=x"});
@@ -228,13 +225,10 @@ struct Table {
               return behave(context);
             }),
     };
-    std::ostringstream err;
-    auto* old_err = std::cerr.rdbuf(err.rdbuf());
     auto context = seams.context();
     const int code = run_tool({"demo-tool", "A demo.", tool}, static_cast<int>(argv.size()), argv.data(), context,
                               table, [](CLI::App& app) { app.footer("The footer."); });
-    std::cerr.rdbuf(old_err);
-    return {code, seams.out.str(), err.str()};
+    return {code, seams.out.str(), seams.err.str()};
   }
 };
 
@@ -323,16 +317,14 @@ TEST_CASE("a rejected argv reports the tool's own no verdict: result=error, then
 TEST_CASE("a tool without subcommands reports its no verdict when its action fails") {
   FakeSeams seams;
   std::vector<std::string> hooked;
-  std::ostringstream err;
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
   auto context = seams.context();
   const char* argv[] = {"demo-tool"};
   const int code = run_tool(
       {"demo-tool", "A demo.", NoVerdict{true, [&](const Error& e, Context&) { hooked.push_back(e.message); }}}, 1,
       argv, context, [](CLI::App&) {},
       [](CLI::App&, Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
-  std::cerr.rdbuf(old_err);
   CHECK(code == 3);
+  CHECK(seams.err.str() == "demo-tool: error: the API did not answer\n");
   CHECK(hooked == std::vector<std::string>{"the API did not answer"});
   CHECK(seams.workflow.outputs.at("result") == "error");
 }

@@ -2,7 +2,6 @@
 // ci-status run as gpu-gate's subcommand table runs it: through the frame (gatekit/cli.hpp),
 // so that a run without a verdict leaves what the frame writes (`result=error`) and what
 // ci_status_no_verdict adds (`posted=false`), and its error is printed as the tool prints it.
-#include <iostream>
 #include <sstream>
 #include <string>
 
@@ -23,10 +22,10 @@ inline Framed ci_status_framed(const gpu_gate::CiStatusOptions& options, Context
       [&options](const CiStatusOptions&, Context& c) { return gpu_gate::run_ci_status(options, c); }, true,
       gpu_gate::ci_status_no_verdict)};
   const char* argv[] = {"gpu-gate", "ci-status"};
-  std::ostringstream err;
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = run_tool({"gpu-gate", ""}, 2, argv, context, table);
-  std::cerr.rdbuf(old_err);
+  std::ostringstream err;  // the frame prints to the Context's stderr: this run's is read here
+  Context framed{context.env, context.clock,  context.files, context.processes, context.make_transport,
+                 context.workflow, context.in, context.out, context.gpus, err};
+  const int code = run_tool({"gpu-gate", ""}, 2, argv, framed, table);
   return {code, err.str()};
 }
 

@@ -19,9 +19,8 @@ ProcessResult exited(int code, std::string err = "") {
   return r;
 }
 
-Options ran_options() {
-  Options o;
-  o.command = "ran";
+RanOptions ran_options() {
+  RanOptions o;
   o.selection = "suite.yml";
   o.leg = "gpu";
   o.context = "pr";

@@ -11,12 +11,10 @@ using namespace gatekit::suite_report;
 
 namespace {
 
-Options unmarked_options() {
-  Options o;
-  o.command = "unmarked";
+UnmarkedOptions unmarked_options() {
+  UnmarkedOptions o;
   o.selection = "suite.yml";
   o.leg = "cpu";
-  o.context = "pr";
   o.report = "cpu.xml";
   return o;
 }
