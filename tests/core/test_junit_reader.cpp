@@ -139,6 +139,46 @@ TEST_CASE("gotestsum: package classnames, skip messages with newlines") {
   CHECK(cases[0].node_id.empty());
 }
 
+// Every form of a `time` attribute: the runners' plain decimals, and the rest (an exponent,
+// more than 15 digits, Surefire's thousands separators), which take a slower path that must
+// read the same numbers with every standard library (libc++ has no floating-point from_chars).
+TEST_CASE("time attributes: decimals, exponents, separators, and what is not a number") {
+  struct Row {
+    const char* time;
+    double seconds;
+  };
+  const Row rows[] = {
+      {"1.5", 1.5},
+      {"0.00126249", 0.00126249},
+      {"1.5e3", 1500},
+      {"2E-3", 0.002},
+      {"1234567890123456.5", 1234567890123456.5},
+      {"1,234.5", 1234.5},
+      {"1 234.5", 1234.5},
+      {".5e1", 5},
+      {"", 0},
+      {"-1.5e0", 0},
+      {"+2e0", 0},
+      {"0x1p3", 0},
+      {"inf", 0},
+      {"nan", 0},
+      {"1e999", 0},
+      {"1e", 0},
+      {"1.5e3s", 0},
+      {"abc", 0},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.time);
+    std::vector<TestCase> cases;
+    const std::string text = std::string("<testsuite name='s'><testcase classname='a.B' name='c' time='") + row.time +
+                             "'/></testsuite>";
+    auto stats = junit::read_text(text, "t.xml", [&](const TestCase& c) { cases.push_back(c); });
+    REQUIRE(stats.ok());
+    REQUIRE(cases.size() == 1);
+    CHECK(cases[0].time_s == row.seconds);
+  }
+}
+
 TEST_CASE("nested testsuites, entities, unreadable times, a case without classname") {
   std::size_t suites = 0;
   std::vector<TestCase> cases;

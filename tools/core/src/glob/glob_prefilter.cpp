@@ -91,7 +91,7 @@ std::vector<std::uint32_t> consuming(const Program& p, const std::vector<std::ui
 // Every match starts with: follow the first bytes while they are one literal.
 std::string literal_prefix(const Program& p, Closure& closure) {
   std::string prefix;
-  auto front = closure.of({0});
+  auto front = closure.of(std::uint32_t{0});
   while (prefix.size() < kMaxLiteral && !has_match(p, front)) {
     const auto steps = consuming(p, front);
     const int byte = common_byte(p, steps);
@@ -109,7 +109,7 @@ std::string literal_prefix(const Program& p, Closure& closure) {
 // longer than the suffix found so far).
 std::string literal_suffix(const Program& p, Closure& closure) {
   const std::size_t n = p.code.size();
-  const auto start = closure.of({0});
+  const auto start = closure.of(std::uint32_t{0});
   if (has_match(p, start)) return {};
   const std::vector<std::uint32_t> starts = consuming(p, start);
   // The closure of i + 1, for every consuming i: pool[begin[i] .. begin[i + 1]) (one flat

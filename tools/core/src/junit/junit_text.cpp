@@ -1,10 +1,12 @@
 #include "junit_text.hpp"
 
-#include <charconv>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 
 #include "gatekit/utf8.hpp"
 
@@ -181,7 +183,7 @@ std::string bounded(std::string_view text, std::size_t limit) {
 }
 
 // "123.456": at most 15 digits and no exponent, the form every runner writes. Both the digits
-// and the power of ten are exact doubles, so one division rounds exactly as from_chars does.
+// and the power of ten are exact doubles, so one division rounds exactly as strtod does.
 std::optional<double> plain_decimal(std::string_view text) {
   static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   std::uint64_t mantissa = 0;
@@ -208,9 +210,18 @@ double parse_seconds(std::string_view text) {
       if (c != ',' && c != ' ') digits += c;
     text = digits;
   }
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0) return 0;
+  // The other forms ("1.5e3", longer digits): strtod, as libc++ (macOS's included) has no
+  // floating-point std::from_chars before LLVM 20. Only a decimal number is read, as from_chars
+  // reads one: strtod's leading blanks, '+', "inf", "nan" and hex digits are refused up front.
+  // The tools never set a locale, so the decimal point is '.'.
+  if (text.empty() || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.' || text[0] == '-') ||
+      text.find_first_of("xX") != std::string_view::npos)
+    return 0;
+  const std::string terminated(text);
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(terminated.c_str(), &end);
+  if (errno == ERANGE || end != terminated.c_str() + terminated.size() || !std::isfinite(value) || value < 0) return 0;
   return value;
 }
 
