@@ -52,6 +52,6 @@ if [ "${GATEKIT_SKIP_ASAN:-0}" != "1" ]; then
   step "Building (asan preset)"
   cmake --preset asan >/dev/null
   cmake --build --preset asan -j "$jobs"
-  step "Testing (asan preset; the workflow checks and the act runs of the templates ran above)"
-  ctest --preset asan -j "$jobs" -E '^pytest\.(workflows|e2e)\.'
+  step "Testing (asan preset; the workflow checks, the act runs of the templates and the wheel ran above)"
+  ctest --preset asan -j "$jobs" -E '^pytest\.(workflows|e2e|wheel)\.'
 fi
