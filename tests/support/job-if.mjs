@@ -41,22 +41,29 @@ function expressionOf(rawIf) {
   return m ? m[1].trim() : t;
 }
 
-// Whether a job with this `if:` runs, given the `github` context, the `needs` it sees, the
-// configuration variables (`vars`) and whether the run was cancelled.
-export function evaluateJobIf(rawIf, { github = {}, needs = {}, vars = {}, cancelled = false } = {}) {
+// An `if:` evaluated in `context` (named contexts, e.g. {github, needs}) with the given values
+// of the four status functions; without a status function it means `success() && (if)`.
+// evaluateJobIf and the step-level evaluator (tests/suite-report/eval-step-if.mjs) use it.
+export function evaluateIf(rawIf, context, status) {
   let text = expressionOf(rawIf);
   const tokens = new Lexer(text).lex().tokens;
   const usesStatus = tokens.some((t, i) => t.type === TokenType.IDENTIFIER && STATUS.includes(t.lexeme.toLowerCase()) &&
     tokens[i + 1]?.type === TokenType.LEFT_PAREN);
   if (!usesStatus) text = `success() && (${text})`;
+  const fns = new Map(STATUS.map((name) =>
+    [name, { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(status[name]) }]));
+  const expr = new Parser(new Lexer(text).lex().tokens, Object.keys(context), [...fns.values()]).parse();
+  return truthy(new Evaluator(expr, toData(context), fns).evaluate());
+}
+
+// Whether a job with this `if:` runs, given the `github` context, the `needs` it sees, the
+// configuration variables (`vars`) and whether the run was cancelled.
+export function evaluateJobIf(rawIf, { github = {}, needs = {}, vars = {}, cancelled = false } = {}) {
   const results = Object.values(needs).map((n) => n.result);
-  const fns = new Map([
-    ["always", () => true],
-    ["cancelled", () => cancelled],
-    ["failure", () => results.includes("failure")],
-    ["success", () => !cancelled && results.every((r) => r === "success")],
-  ].map(([name, f]) => [name, { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(f()) }]));
-  const expr = new Parser(new Lexer(text).lex().tokens, ["github", "needs", "vars", "inputs"], [...fns.values()]).parse();
-  const context = toData({ github, needs, vars, inputs: {} });
-  return truthy(new Evaluator(expr, context, fns).evaluate());
+  return evaluateIf(rawIf, { github, needs, vars, inputs: {} }, {
+    always: true,
+    cancelled,
+    failure: results.includes("failure"),
+    success: !cancelled && results.every((r) => r === "success"),
+  });
 }
