@@ -44,7 +44,8 @@ inline std::string metal_facts_violation(std::string_view text) {
     if (d.cores && *d.cores < 1) return "a core count below 1";
     if (!d.metal && !d.metal_family.empty()) return "a Metal family on a device without Metal";
   }
-  for (const auto* value : {&facts->chip, &facts->machine_model, &facts->memory, &facts->macos_version, &facts->macos_build}) {
+  for (const auto* value : {&facts->chip, &facts->machine_model, &facts->memory, &facts->macos_version,
+                             &facts->macos_version_extra, &facts->macos_build}) {
     if (!clean_metal_text(*value)) return "an unclean machine value: " + *value;
   }
   const auto inventory = metal_inventory(*facts);

@@ -117,6 +117,66 @@ TEST_CASE("metal facts: a Mac whose display devices have no Metal support counts
   CHECK(metal_inventory(*empty).probes[0].error == "no display device");
 }
 
+TEST_CASE("metal facts: a VMware virtual machine on macOS 10.15.3 whose display device has no Metal") {
+  // Recorded (see PROVENANCE): the VM's one display device has no sppci_model, no
+  // spdisplays_vendor and no Metal member; only its PCI vendor id (0x15ad, VMware).
+  auto facts = decode_metal_facts(data("vmware-vm-macos-10.15.3-no-metal.json"), "vmware.json");
+  REQUIRE(facts.ok());
+  REQUIRE(facts->devices.size() == 1);
+  const auto& display = facts->devices[0];
+  CHECK(display.name == "spdisplays_display");  // _name, as system_profiler wrote it
+  CHECK(display.vendor == "0x15ad");            // spdisplays_vendor-id, no name known for it
+  CHECK_FALSE(display.metal);
+  CHECK(display.metal_family.empty());
+  CHECK_FALSE(display.cores);
+  CHECK_FALSE(display.unified_memory);
+  CHECK(display.vram == "128 MB");
+  CHECK(facts->metal_device_count() == 0);
+  CHECK(facts->macos_version == "10.15.3");
+  CHECK(facts->macos_build == "19D76");
+  CHECK(facts->macos_version_extra.empty());
+  CHECK(facts->chip.empty());  // a VM's SPHardwareDataType has neither chip_type nor cpu_type
+  CHECK(facts->machine_model == "VMware7,1");
+  CHECK(facts->memory == "22.63 GB");
+
+  const auto inventory = metal_inventory(*facts);
+  CHECK(inventory.count == 0);
+  CHECK(inventory.backend == "none");
+  CHECK(inventory.devices.empty());
+  CHECK(inventory.driver_version == "macOS 10.15.3 (19D76)");
+  CHECK(inventory.describe() == "0 GPUs (metal: no device supports Metal)");
+}
+
+TEST_CASE("metal facts: the vendor from spdisplays_vendor, else from the PCI vendor id") {
+  struct Case {
+    std::string gpu;  // the members of one SPDisplaysDataType entry
+    std::string vendor;
+    bool unified_memory;
+  };
+  const std::vector<Case> cases = {
+      {R"("spdisplays_vendor" : "sppci_vendor_Apple")", "Apple", true},   // Apple silicon
+      {R"("spdisplays_vendor" : "Intel")", "Intel", false},               // macOS 11 Intel UHD
+      {R"("spdisplays_vendor" : "sppci_vendor_amd")", "AMD", false},
+      {R"("spdisplays_vendor" : "sppci_vendor_intel")", "Intel", false},
+      {R"("spdisplays_vendor-id" : "0x8086")", "Intel", false},
+      {R"("spdisplays_vendor-id" : "0x1002")", "AMD", false},
+      {R"("spdisplays_vendor-id" : "0x10de")", "NVIDIA", false},
+      {R"("spdisplays_vendor-id" : "0x106b")", "Apple", true},
+      {R"("spdisplays_vendor-id" : "0x15ad")", "0x15ad", false},  // VMware: kept as given
+      {R"("spdisplays_vendor" : "sppci_vendor_amd", "spdisplays_vendor-id" : "0x8086")", "AMD", false},
+      {R"("spdisplays_vram" : "512 MB")", "", false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.gpu);
+    auto facts = decode_metal_facts(R"({"SPDisplaysDataType" : [{"sppci_model" : "GPU", )" + c.gpu + "}]}", "sp");
+    REQUIRE(facts.ok());
+    CHECK(facts->devices[0].vendor == c.vendor);
+    CHECK(facts->devices[0].unified_memory == c.unified_memory);
+  }
+  CHECK(error_of(R"({"SPDisplaysDataType" : [{"_name" : "a", "spdisplays_vendor-id" : 4318}]})") ==
+        "system_profiler: SPDisplaysDataType[0].spdisplays_vendor-id: expected a string, got a number");
+}
+
 TEST_CASE("metal facts: every spelling of Metal support system_profiler used") {
   struct Case {
     std::string gpu;  // the members of one SPDisplaysDataType entry
@@ -149,12 +209,22 @@ TEST_CASE("metal facts: macOS versions as SPSoftwareDataType writes them") {
     std::string os_version;
     std::string version;
     std::string build;
+    std::string extra;  // a Rapid Security Response: "(a)"
   };
-  const std::vector<Case> cases = {{"macOS 11.4 (20F71)", "11.4", "20F71"},
-                                   {"macOS 26.0 (25A354)", "26.0", "25A354"},
-                                   {"macOS 14.6.1 (23G93)", "14.6.1", "23G93"},
-                                   {"macOS 10.15.7 (19H2)", "10.15.7", "19H2"},
-                                   {"Mac OS X 10.13.6 (17G66)", "10.13.6", "17G66"}};
+  const std::vector<Case> cases = {
+      {"macOS 11.4 (20F71)", "11.4", "20F71", ""},
+      {"macOS 26.0 (25A354)", "26.0", "25A354", ""},
+      {"macOS 14.6.1 (23G93)", "14.6.1", "23G93", ""},
+      {"macOS 10.15.7 (19H2)", "10.15.7", "19H2", ""},
+      {"Mac OS X 10.13.6 (17G66)", "10.13.6", "17G66", ""},
+      // Printed by system_profiler on real Macs (PROVENANCE, "os_version values"): a VMware
+      // VM, an Apple Virtual Machine, an M1 Pro with a Rapid Security Response installed.
+      {"macOS 10.15.3 (19D76)", "10.15.3", "19D76", ""},
+      {"macOS 15.3 (24D60)", "15.3", "24D60", ""},
+      {"macOS 13.3.1 (a) (22E772610a)", "13.3.1", "22E772610a", "(a)"},
+      // Apple's name for a later response of the same kind (not recorded here).
+      {"macOS 13.4.1 (c) (22F770820d)", "13.4.1", "22F770820d", "(c)"},
+  };
   for (const auto& c : cases) {
     CAPTURE(c.os_version);
     auto facts = decode_metal_facts(
@@ -162,6 +232,16 @@ TEST_CASE("metal facts: macOS versions as SPSoftwareDataType writes them") {
     REQUIRE(facts.ok());
     CHECK(facts->macos_version == c.version);
     CHECK(facts->macos_build == c.build);
+    CHECK(facts->macos_version_extra == c.extra);
+    CHECK(metal_inventory(*facts).driver_version ==
+          "macOS " + c.version + (c.extra.empty() ? "" : " " + c.extra) + " (" + c.build + ")");
+  }
+
+  for (std::string bad : {"macOS 13.3.1 (A) (22E772610a)", "macOS 13.3.1 (a1) (22E772610a)", "macOS 13.3.1 () (22E772610a)",
+                          "macOS (a) (22E772610a)", "macOS 13.3.1 (a) (b) (22E772610a)"}) {
+    CAPTURE(bad);
+    CHECK(error_of(R"({"SPDisplaysDataType" : [], "SPSoftwareDataType" : [{"os_version" : ")" + bad + R"("}]})") ==
+          "system_profiler: SPSoftwareDataType[0].os_version: not \"macOS VERSION (BUILD)\": '" + bad + "'");
   }
 }
 

@@ -11,7 +11,9 @@
 //   spdisplays_mtlgpufamilysupport "spdisplays_metal3"           (macOS 13 and later)
 //   spdisplays_metalfamily "spdisplays_mtlgpufamilymac2"         (macOS 11 and 12)
 //   spdisplays_metal "spdisplays_supported" / "spdisplays_metalfeaturesetfamily..." (10.14, 10.15)
-// A device without any of them has no Metal support.
+// A device without any of them has no Metal support (a virtual machine's display adapter).
+// The macOS version is SPSoftwareDataType's os_version: "macOS 15.3 (24D60)", and with a Rapid
+// Security Response installed "macOS 13.3.1 (a) (22E772610a)".
 #include <chrono>
 #include <map>
 #include <optional>
@@ -29,7 +31,8 @@ namespace gatekit {
 
 struct MetalDevice {
   std::string name;          // "Apple M1 Max", "AMD Radeon Pro 5500M" (sppci_model, else _name)
-  std::string vendor;        // "Apple", "Intel", "AMD", "NVIDIA" or as given
+  std::string vendor;        // "Apple", "Intel", "AMD", "NVIDIA" or as given (spdisplays_vendor,
+                             // else the PCI id spdisplays_vendor-id: "0x15ad" for VMware's display)
   bool metal = false;        // Metal is supported
   std::string metal_family;  // "Metal 3", "Mac 2", "" when supported but not named
   std::optional<int> cores;  // GPU cores (Apple silicon reports them)
@@ -40,7 +43,8 @@ struct MetalDevice {
 struct MetalFacts {
   std::vector<MetalDevice> devices;  // in system_profiler's order
   std::string macos_version;         // "11.4" ("" when SPSoftwareDataType is absent)
-  std::string macos_build;           // "20F71"
+  std::string macos_version_extra;   // "(a)": a Rapid Security Response is installed; "" when none
+  std::string macos_build;           // "20F71", "22E772610a"
   std::string chip;                  // "Apple M1 Max" (chip_type) or "8-Core Intel Core i9" (cpu_type)
   std::string machine_model;         // "MacBookPro16,1"
   std::string memory;                // "16 GB" (physical_memory)

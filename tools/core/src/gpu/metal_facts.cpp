@@ -60,6 +60,17 @@ std::string vendor_name(std::string_view raw) {
   return name;
 }
 
+// A device without spdisplays_vendor (a virtual machine's display) names its vendor only by
+// PCI id: "0x8086" -> "Intel"; ids of no GPU vendor gatekit knows are kept ("0x15ad", VMware).
+std::string vendor_from_pci_id(std::string_view id) {
+  static constexpr std::pair<std::string_view, std::string_view> kVendors[] = {
+      {"0x106b", "Apple"}, {"0x8086", "Intel"}, {"0x1002", "AMD"}, {"0x10de", "NVIDIA"}};
+  for (const auto& [pci_id, name] : kVendors) {
+    if (id == pci_id) return std::string(name);
+  }
+  return std::string(id);
+}
+
 // "spdisplays_metal3" -> "Metal 3"; "spdisplays_mtlgpufamilymac2" -> "Mac 2";
 // "spdisplays_mtlgpufamilyapple7" -> "Apple 7"; anything else without its prefix.
 std::string family_name(std::string_view raw) {
@@ -138,7 +149,9 @@ Result<MetalDevice> decode_device(const json::value& item, const std::string& wh
   if (device.name.empty()) return could_not_evaluate(where + ": no sppci_model and no _name");
   auto vendor = string_field(gpu, "spdisplays_vendor", where);
   if (!vendor) return vendor.error();
-  device.vendor = vendor_name(vendor->value_or(""));
+  auto vendor_id = string_field(gpu, "spdisplays_vendor-id", where);
+  if (!vendor_id) return vendor_id.error();
+  device.vendor = *vendor ? vendor_name(**vendor) : vendor_from_pci_id(vendor_id->value_or(""));
   auto support = metal_support(gpu, where);
   if (!support) return support.error();
   device.metal = support->metal;
@@ -169,13 +182,32 @@ Result<const json::object*> overview(const json::object& root, std::string_view 
   return &array[0].get_object();
 }
 
+// "macOS 13.3.1 (a)" -> "macOS 13.3.1" and "(a)", the Rapid Security Response's letter (sw_vers'
+// ProductVersionExtra); "macOS 13.3.1" is left as it is. False when the parentheses hold
+// anything but one or two lower-case letters.
+bool take_version_extra(std::string& head, std::string& extra) {
+  if (head.empty() || head.back() != ')') return true;
+  const auto open = head.rfind(" (");
+  if (open == std::string::npos) return false;
+  const std::string letters = head.substr(open + 2, head.size() - open - 3);
+  if (letters.empty() || letters.size() > 2 ||
+      !std::all_of(letters.begin(), letters.end(), [](unsigned char c) { return c >= 'a' && c <= 'z'; }))
+    return false;
+  extra = "(" + letters + ")";
+  head.erase(open);
+  return true;
+}
+
 // "macOS 11.4 (20F71)", "macOS 26.0 (25A354)", "Mac OS X 10.13.6 (17G66)" -> version, build.
+// With a Rapid Security Response installed: "macOS 13.3.1 (a) (22E772610a)" -> extra "(a)".
 Status decode_os_version(const std::string& text, const std::string& field, MetalFacts& facts) {
   auto bad = [&] { return could_not_evaluate(field + ": not \"macOS VERSION (BUILD)\": " + quote_for_message(text)); };
   const auto open = text.rfind(" (");
   if (open == std::string::npos || text.back() != ')') return bad();
   const std::string build = text.substr(open + 2, text.size() - open - 3);
-  const std::string head = text.substr(0, open);
+  std::string head = text.substr(0, open);
+  std::string extra;
+  if (!take_version_extra(head, extra)) return bad();
   const auto space = head.rfind(' ');
   if (space == std::string::npos) return bad();
   const std::string version = head.substr(space + 1);
@@ -186,6 +218,7 @@ Status decode_os_version(const std::string& text, const std::string& field, Meta
   const bool build_ok = !build.empty() && std::all_of(build.begin(), build.end(), [](unsigned char c) { return std::isalnum(c); });
   if (!version_ok || !build_ok) return bad();
   facts.macos_version = version;
+  facts.macos_version_extra = extra;
   facts.macos_build = build;
   return Status{};
 }
@@ -283,7 +316,9 @@ GpuInventory metal_inventory(const MetalFacts& facts) {
   const MetalDevice* device = facts.first_metal_device();
   inventory.backend = device != nullptr ? "metal" : "none";
   if (!facts.macos_version.empty())
-    inventory.driver_version = "macOS " + facts.macos_version + (facts.macos_build.empty() ? "" : " (" + facts.macos_build + ")");
+    inventory.driver_version = "macOS " + facts.macos_version +
+                               (facts.macos_version_extra.empty() ? "" : " " + facts.macos_version_extra) +
+                               (facts.macos_build.empty() ? "" : " (" + facts.macos_build + ")");
   GpuBackendProbe probe;
   probe.backend = "metal";
   probe.library = "system_profiler";
