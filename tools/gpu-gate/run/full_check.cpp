@@ -3,7 +3,6 @@
 #include <cctype>
 #include <set>
 
-#include "common.hpp"
 #include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "run/run_pass.hpp"
