@@ -101,6 +101,26 @@ TEST_CASE("lines, trim and join") {
   CHECK(join({"a", "b"}, ", ") == "a, b");
 }
 
+TEST_CASE("replace_all replaces every occurrence once, left to right") {
+  struct Row {
+    std::string text, from, to, expected;
+  };
+  const std::vector<Row> rows = {
+      {"it's", "'", "''", "it''s"},                    // YAML's single-quote escape
+      {"a'b'c", "'", "'\\''", "a'\\''b'\\''c"},        // a shell's
+      {"-m {markers}", "{markers}", "not slow", "-m not slow"},
+      {"{x}", "{x}", "{x}{x}", "{x}{x}"},              // what it puts in is not searched again
+      {"aaa", "aa", "b", "ba"},                        // left to right, no overlaps
+      {"abc", "", "x", "abc"},                         // an empty pattern changes nothing
+      {"", "a", "b", ""},
+      {"abc", "z", "y", "abc"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text << " / " << row.from);
+    CHECK(replace_all(row.text, row.from, row.to) == row.expected);
+  }
+}
+
 TEST_CASE("exit codes keep the worst outcome; could-not-evaluate never becomes pass") {
   CHECK(to_int(ExitCode::pass) == 0);
   CHECK(to_int(ExitCode::verdict_fail) == 1);

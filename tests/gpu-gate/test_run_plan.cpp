@@ -110,3 +110,63 @@ TEST_CASE("the verdict passes only when the gate pass and every stress repeat pa
   CHECK(verdict_of(empty, {}) == Verdict::fail);
   CHECK(stress_text(false, "", {}, {}, 3) == "not needed (no concurrency change)");
 }
+
+TEST_CASE("the plan: run and run --full are one pipeline; --full changes the passes, the markers and the checks") {
+  Config config;
+  config.workers = 8;
+  config.command = {"python", "-m", "pytest", "-n", "{workers}", "--junitxml={junit}", "{tests}"};
+  RunOptions options;
+  options.publish = true;
+
+  const RunPlan gate = plan_run(options, config);
+  CHECK_FALSE(gate.full);  // the selection context `gate`: the nightly tests stay out
+  CHECK(gate.workers == 8);
+  REQUIRE(gate.passes.size() == 1);
+  CHECK(gate.passes[0].name == "gate");
+  CHECK_FALSE(gate.passes[0].every_test);  // the scope's files, filled in once the scope is known
+  CHECK(gate.passes[0].env == std::map<std::string, std::string>{{"GATEKIT_DEVICE", "gpu"}});
+  CHECK(gate.passes[0].extra_args.empty());
+  CHECK_FALSE(gate.passes[0].coverage);
+  CHECK(gate.stress);
+  CHECK(gate.needs_scope);
+  CHECK_FALSE(gate.scope_check);
+  CHECK_FALSE(gate.test_map);
+  CHECK(gate.publish);
+
+  options.full = true;
+  options.workers = 3;  // the option wins over the configuration
+  const RunPlan full = plan_run(options, config);
+  CHECK(full.full);  // the selection context `gate-full`: every test, nightly included
+  CHECK(full.workers == 3);
+  REQUIRE(full.passes.size() == 2);
+  CHECK(full.passes[0].name == "GPU");
+  CHECK(full.passes[1].name == "CPU");
+  for (const auto& pass : full.passes) {
+    CHECK(pass.every_test);
+    CHECK(pass.workers == 3);
+    CHECK(pass.env.at("GATEKIT_NIGHTLY") == "1");
+  }
+  CHECK(full.passes[0].env.at("GATEKIT_DEVICE") == "gpu");
+  CHECK(full.passes[1].env.at("GATEKIT_DEVICE") == "cpu");
+  CHECK(full.passes[0].coverage);  // the test map's data comes from the GPU pass
+  CHECK(full.passes[0].extra_args == std::vector<std::string>{"--cov=.", "--cov-context=test", "--cov-report="});
+  CHECK_FALSE(full.passes[1].coverage);
+  CHECK(full.passes[1].extra_args.empty());
+  CHECK_FALSE(full.stress);
+  CHECK_FALSE(full.needs_scope);
+  CHECK(full.scope_check);
+  CHECK(full.test_map);
+  CHECK_FALSE(full.publish);  // a full run's result is recorded, not pushed
+
+  config.command = {"make", "test", "JUNIT={junit}"};  // not pytest: no coverage options to add
+  CHECK(plan_run(options, config).passes[0].extra_args.empty());
+}
+
+TEST_CASE("a pass of every test passes with none passing; the gate pass needs one") {
+  PassResult cpu{"CPU", 0, {0, 0, 3, 0}, {}, /*may_pass_empty=*/true};
+  PassResult gate{"gate", 0, {0, 0, 3, 0}, {}};
+  CHECK(cpu.passed());
+  CHECK_FALSE(gate.passed());
+  cpu.counts.errors = 1;
+  CHECK_FALSE(cpu.passed());
+}

@@ -66,11 +66,6 @@ Result<std::vector<std::string>> config_values(const Git& git, const std::string
   return split_lines(result->out);
 }
 
-std::string replace_all(std::string text, std::string_view from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
-}
-
 std::vector<std::string> split_nul(std::string_view text) {
   std::vector<std::string> items;
   for (std::size_t start = 0; start < text.size();) {

@@ -34,9 +34,6 @@ void check_remote(const std::string& remote);
 // `git config` reads of one key: every value (empty when unset).
 Result<std::vector<std::string>> config_values(const Git& git, const std::string& key);
 
-// Every occurrence of `from` in `text` replaced by `to` (left to right, not rescanning `to`).
-std::string replace_all(std::string text, std::string_view from, const std::string& to);
-
 // NUL-separated items (git's -z output); a trailing NUL ends the last item, it adds none.
 std::vector<std::string> split_nul(std::string_view text);
 

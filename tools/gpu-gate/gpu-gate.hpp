@@ -21,7 +21,8 @@ struct SetupOptions {
   bool undo = false;
 };
 
-// `run [--full] [--publish]`. Stable: h-gate-scope's run_full (full.hpp) takes it too.
+// `run [--full] [--publish]`: one pipeline (run/run.cpp); `full` is a parameter of its plan
+// (run/run_plan.hpp): which passes, which markers, which checks.
 struct RunOptions {
   std::string repo_dir = ".";
   std::string config;    // "" = .github/gatekit/gpu-gate.yml in the repository (may be absent)
@@ -31,7 +32,7 @@ struct RunOptions {
   std::string base;      // the base branch for "the change since the merge base"; "" = the
                          // remote's default branch (refs/remotes/<remote>/HEAD), else main
   bool full = false;     // every test, nightly included, GPU then CPU, scope check, test map
-  bool publish = false;  // push the results; with a token, dispatch the gate workflow
+  bool publish = false;  // push the results; with a token, dispatch the gate workflow (not with `full`)
   std::string repository;          // owner/name for the dispatch; "" = GITHUB_REPOSITORY
   std::string workflow = "gate.yml";  // the workflow file the dispatch starts
   std::string pr;                  // the dispatch's `pr` input ("" = each open pull request whose head was tested)

@@ -22,6 +22,8 @@ Error bad_report(std::string_view what) {
 
 std::vector<std::string> coverage_arguments() { return {"--cov=.", "--cov-context=test", "--cov-report="}; }
 
+std::filesystem::path coverage_data_file(const std::filesystem::path& scratch) { return scratch / ".coverage"; }
+
 Result<std::map<std::string, std::vector<std::string>>> parse_coverage_report(std::string_view json) {
   boost::system::error_code ec;
   const auto value = boost::json::parse(json, ec);

@@ -17,6 +17,10 @@ namespace gatekit::gpu_gate {
 // The pytest-cov arguments the GPU pass appends to a pytest command.
 std::vector<std::string> coverage_arguments();
 
+// Where a pass with coverage leaves coverage's data file (COVERAGE_FILE): in the run's
+// scratch folder, beside the JUnit reports, never in the tested checkout.
+std::filesystem::path coverage_data_file(const std::filesystem::path& scratch);
+
 // node id -> files it executed (relative to `root`), from coverage's data file.
 Result<std::map<std::string, std::vector<std::string>>> read_coverage(ProcessRunner& processes,
                                                                       const std::string& python,

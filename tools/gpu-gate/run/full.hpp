@@ -1,6 +1,8 @@
 #pragma once
 // `gpu-gate run --full`: every test, nightly included, on the GPU and then on the CPU, in a
-// temporary worktree of the committed HEAD; then the scope check; then the test map.
+// temporary worktree of the committed HEAD; then the scope check; then the test map. It is
+// `run`'s pipeline (run.cpp) with the full run's plan (plan_run in run_plan.hpp): these are
+// the parts only that plan uses.
 //
 // How the device is chosen: the test command runs twice with GATEKIT_DEVICE=gpu, then
 // GATEKIT_DEVICE=cpu, in its environment; the project's conftest reads it (and hides the GPUs
@@ -66,6 +68,7 @@ PassSpec full_pass(const Config& config, Device device, int workers);
 std::vector<std::string> full_command(const Config& config, int workers, const std::string& junit, Device device);
 bool is_pytest_command(const std::vector<std::string>& argv);
 
+// run_run with `full` set: the same pipeline.
 ExitCode run_full(const RunOptions& options, Context& context);
 
 }  // namespace gatekit::gpu_gate

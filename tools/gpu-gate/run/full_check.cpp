@@ -3,7 +3,6 @@
 #include <cctype>
 #include <set>
 
-#include "common.hpp"
 #include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "run/run_pass.hpp"
@@ -106,6 +105,7 @@ PassSpec full_pass(const Config& config, Device device, int workers) {
   pass.workers = workers;
   pass.every_test = true;
   pass.env = {{"GATEKIT_DEVICE", std::string(to_string(device))}, {"GATEKIT_NIGHTLY", "1"}};
+  pass.coverage = device == Device::gpu;
   if (device == Device::gpu && is_pytest_command(config.command)) {
     pass.extra_args = coverage_arguments();
     pass.usage_hint = "pytest refused its arguments: the GPU pass adds pytest-cov's --cov options, is pytest-cov installed?";

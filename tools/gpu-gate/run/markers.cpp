@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "common.hpp"
+#include "gatekit/text.hpp"
 #include "run/full.hpp"
 
 namespace gatekit::gpu_gate {

@@ -1,34 +1,33 @@
-// gpu-gate run: test the committed HEAD tree in a temporary worktree, stress it when the
-// change touches concurrency code, record the result, optionally publish it.
+// gpu-gate run, `--full` or not: one pipeline. Refuse a dirty tree, plan, probe the GPUs,
+// test the committed HEAD tree in a temporary worktree (the plan's passes: the gate pass, or
+// every test on the GPU then the CPU; the stress repeats when a concurrency change calls for
+// them), check what the plan asks (the scope check and the test map of a full run), record
+// the result, publish it when asked, and write the job summary.
 #include "common.hpp"
-#include "run/device_facts.hpp"
-#include "run/full.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/text.hpp"
-#include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
 #include "record/publish.hpp"
+#include "run/device_facts.hpp"
 #include "run/run_pass.hpp"
-#include "run/run_report.hpp"
-#include "scope/scope.hpp"
+#include "run/steps.hpp"
 #include "status/status_decide.hpp"
-#include "run/worktree.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
 
-struct Head {
-  std::string commit;
-  std::string tree;
-};
-
-Head head_of(const Git& git) {
+RunOutcome outcome_of_head(const Git& git, const std::string& machine, int workers) {
   const std::string line = trim(value_or_throw(git.run(GitCommand{"log", "-1", "--format=%H %T"}.revision("HEAD", "^{commit}").paths({}))));
   if (line.size() != 81 || !is_object_name(line.substr(0, 40)) || !is_object_name(line.substr(41)))
     fail_could_not_evaluate("unexpected git log output for HEAD: " + quote_for_message(line));
-  return {line.substr(0, 40), line.substr(41)};
+  RunOutcome outcome;
+  outcome.commit = line.substr(0, 40);
+  outcome.tree = line.substr(41);
+  outcome.machine = machine;
+  outcome.workers = workers;
+  return outcome;
 }
 
 // The change since the merge base with the base branch (empty when there is no base).
@@ -42,76 +41,82 @@ std::vector<FileChange> change_since_base(Context& context, const Git& git, cons
   return value_or_throw(git.diff(base, "HEAD", /*three_dot=*/true));
 }
 
+// Whether the plan's stress pass is due, and on which tests (it reads the test map).
+void plan_stress(Context& context, const Git& git, const RunOptions& options, const Config& config, const Scope& scope,
+                 RunOutcome& outcome, const std::vector<FileChange>& change) {
+  outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
+  if (!outcome.stress_needed) return;
+  outcome.stress_targets = find_stress_targets(context, test_map_place(git, config, options.repo_dir),
+                                               touched_paths(config.concurrency_patterns, change), scope);
+}
+
+// The line that says what is about to run; a plan that needs the scope's files refuses an empty one.
+void announce(Context& context, const RunPlan& plan, const Config& config, const Scope& scope, const RunOutcome& o) {
+  if (plan.full) {
+    context.workflow.log("Full run of " + o.commit + " on " + o.machine + ": " + std::to_string(scope.files.size()) +
+                         " of " + std::to_string(scope.test_files.size()) + " test files in scope");
+    return;
+  }
+  if (plan.needs_scope && o.paths.empty())
+    fail_bad_input("the gate's scope holds no test file: set scope.folders, scope.modules or scope.extras in " +
+                   (config.source.empty() ? std::string(default_config_path) : config.source.string()));
+  context.workflow.log("testing " + short_commit(o.commit) + " (tree " + short_commit(o.tree) + "): " +
+                       std::to_string(o.paths.size()) + " test files, " + std::to_string(o.workers) + " workers");
+}
+
 std::int64_t now_seconds(const Context& context) {
   return std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
 }
 
-// The gate pass, then (when due and the gate pass passed) the stress repeats, stopping at
-// the first failure.
-void run_passes(Context& context, const Config& config, const GateWorktree& worktree, RunOutcome& outcome) {
-  const std::map<std::string, std::string> gpu_env{{"GATEKIT_DEVICE", "gpu"}};
-  outcome.gate = value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(),
-                                              {"gate", outcome.paths, outcome.workers, gpu_env}));
-  if (!outcome.stress_needed || !outcome.gate.passed()) return;
-  const auto& paths = outcome.stress_targets.tests;
-  auto env = gpu_env;
-  env["GATEKIT_STRESS"] = "1";
-  for (int i = 1; i <= config.stress_repeats; ++i) {
-    const std::string name = "stress " + std::to_string(i) + "/" + std::to_string(config.stress_repeats);
-    outcome.stress.push_back(value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(),
-                                                          {name, paths, outcome.workers * 2, env})));
-    if (!outcome.stress.back().passed()) return;
+// The result as a ref of this machine's (signed when the configuration says so).
+GateRecord record_result(Context& context, const Git& git, const Config& config, const RunPlan& plan, RunOutcome& outcome) {
+  GateRecord record = record_of(outcome, plan, config, now_seconds(context));
+  const RefHalf half = half_for(record.device, config.cpu_gate);
+  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign, half));
+  context.workflow.log(std::string(plan.full ? "Verdict: " : "verdict: ") + std::string(to_string(record.verdict)) +
+                       ", recorded as " + outcome.ref);
+  if (half == RefHalf::no_gpu) context.workflow.log(no_gpu_note(outcome.ref));
+  return record;
+}
+
+Status publish(Context& context, const Git& git, const RunOptions& options, const Config& config, const RunPlan& plan,
+               RunOutcome& outcome) {
+  if (!plan.publish) {
+    outcome.publish_note = "not pushed: `git push` (after gpu-gate setup) or `gpu-gate run --publish` sends it";
+    return {};
   }
+  Status published = publish_result(context, git, options, config, outcome.commit, outcome.ref);
+  outcome.publish_note = published ? "pushed to " + options.remote : published.error().message;
+  return published;
 }
 
 }  // namespace
 
 ExitCode run_run(const RunOptions& options, Context& context) {
-  if (options.full) return run_full(options, context);
   check_remote(options.remote);
   Config config = load_gate_config(context, options.repo_dir, options.config);
   const std::string machine = resolve_machine(context, options.machine);
-  const int workers = options.workers > 0 ? options.workers : config.workers;
+  const RunPlan plan = plan_run(options, config);
   Git git(context.processes, options.repo_dir);
   refuse_uncommitted_changes(git);
-  const Head head = head_of(git);
+  RunOutcome outcome = outcome_of_head(git, machine, plan.workers);
   const auto started = context.clock.now();
-  RunOutcome outcome;
-  outcome.commit = head.commit;
-  outcome.tree = head.tree;
-  outcome.machine = machine;
-  outcome.workers = workers;
   outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
-  const auto change = change_since_base(context, git, options);
-  outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
+  const auto change = plan.stress ? change_since_base(context, git, options) : std::vector<FileChange>{};
 
-  GateWorktree worktree(git, context.files, head.commit);
-  use_selection(context, worktree.tree(), config, /*full=*/false);  // the nightly tests stay out
+  GateWorktree worktree(git, context.files, outcome.commit);
+  use_selection(context, worktree.tree(), config, plan.full);  // the nightly tests: out of `run`, in `--full`
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
-  if (outcome.stress_needed)
-    outcome.stress_targets = find_stress_targets(context, test_map_place(git, config, options.repo_dir),
-                                                 touched_paths(config.concurrency_patterns, change), scope);
-  if (outcome.paths.empty())
-    fail_bad_input("the gate's scope holds no test file: set scope.folders, scope.modules or scope.extras in " +
-                   (config.source.empty() ? std::string(default_config_path) : config.source.string()));
-  context.workflow.log("testing " + short_commit(head.commit) + " (tree " + short_commit(head.tree) + "): " +
-                       std::to_string(outcome.paths.size()) + " test files, " + std::to_string(workers) + " workers");
-  run_passes(context, config, worktree, outcome);
+  plan_stress(context, git, options, config, scope, outcome, change);
+  announce(context, plan, config, scope, outcome);
+  run_passes(context, config, plan, worktree, outcome);
+  check_passes(context, git, options.repo_dir, config, plan, scope, worktree, outcome);
   outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.now() - started);
-  const GateRecord record = record_of(outcome, config, now_seconds(context));
-  const RefHalf half = half_for(record.device, config.cpu_gate);
-  outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign, half));
-  context.workflow.log("verdict: " + std::string(to_string(record.verdict)) + ", recorded as " + outcome.ref);
-  if (half == RefHalf::no_gpu) context.workflow.log(no_gpu_note(outcome.ref));
-  Status published;
-  if (options.publish) {
-    published = publish_result(context, git, options, config, head.commit, outcome.ref);
-    outcome.publish_note = published ? "pushed to " + options.remote : published.error().message;
-  } else {
-    outcome.publish_note = "not pushed: `git push` (after gpu-gate setup) or `gpu-gate run --publish` sends it";
-  }
-  context.workflow.append_summary(run_summary(outcome, record));
+
+  const GateRecord record = record_result(context, git, config, plan, outcome);
+  const Status published = publish(context, git, options, config, plan, outcome);
+  context.workflow.append_summary(run_summary(plan, outcome, record, config_file_of(config)));
   throw_if_error(published);
   return record.verdict == Verdict::pass ? ExitCode::pass : ExitCode::verdict_fail;
 }

@@ -1,6 +1,6 @@
 #include "run/run_pass.hpp"
 
-#include "run/device_facts.hpp"
+#include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "gatekit/gpu.hpp"
 #include "gatekit/test_run.hpp"
@@ -43,6 +43,7 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
   run.argv = pass_command(config, run.junit, pass);
   run.cwd = worktree;
   run.env = pass.env;
+  if (pass.coverage) run.env["COVERAGE_FILE"] = coverage_data_file(scratch).string();
   run.group = group_title(pass, run.argv);
   run.on_case = pass.on_case;
   auto ran = test_run::run_test_pass(context, run);
@@ -56,7 +57,7 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
   PassResult result{pass.name, ran->process.exit_code,
                     {static_cast<std::int64_t>(stats.passed), static_cast<std::int64_t>(stats.failures),
                      static_cast<std::int64_t>(stats.skipped), static_cast<std::int64_t>(stats.errors)},
-                    ran->process.duration};
+                    ran->process.duration, pass.every_test};
   return result;
 }
 

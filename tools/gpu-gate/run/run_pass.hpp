@@ -1,32 +1,20 @@
 #pragma once
 // One run of the test command in the worktree, for `run` and `run --full` alike, through the
 // core's test-run module (gatekit/test_run.hpp): output streamed to the log, counts from its
-// JUnit report. And the device probe both start with.
+// JUnit report.
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "config.hpp"
 #include "gatekit/context.hpp"
-#include "gatekit/junit_reader.hpp"
 #include "run/run_plan.hpp"
 #include "run/test_map_place.hpp"
 #include "scope/scope.hpp"
 
 namespace gatekit::gpu_gate {
 
-struct PassSpec {
-  std::string name;                         // "gate", "stress 2/3", "GPU"
-  std::vector<std::string> paths;           // the test files ({tests})
-  int workers = 8;
-  std::map<std::string, std::string> env;   // added to the command's environment
-  bool every_test = false;                  // run --full: {tests} is dropped, the command runs every test
-  std::vector<std::string> extra_args;      // appended to the command (the GPU pass's coverage options)
-  junit::CaseHandler on_case;               // each test case of the report (may be empty)
-  std::string usage_hint;                   // added to the error when the command exits 4 (pytest: usage)
-};
-
+// A pass with `coverage` gets COVERAGE_FILE=coverage_data_file(scratch) (coverage.hpp).
 // could_not_evaluate when the command cannot start, ends other than with 0 or 1 (pytest: 2
 // interrupted, 3 internal error, 4 usage error, 5 no tests collected; a signal; ...) or
 // leaves no readable JUnit report.

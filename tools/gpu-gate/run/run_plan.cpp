@@ -6,6 +6,7 @@
 
 #include "common.hpp"
 #include "gatekit/glob.hpp"
+#include "run/full.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
@@ -74,6 +75,27 @@ StressTargets stress_targets(const std::vector<std::string>& touched, const pyth
     targets.reasons.push_back(std::move(reason));
   }
   return targets;
+}
+
+RunPlan plan_run(const RunOptions& options, const Config& config) {
+  RunPlan plan;
+  plan.full = options.full;
+  plan.workers = options.workers > 0 ? options.workers : config.workers;
+  if (plan.full) {
+    plan.passes = {full_pass(config, Device::gpu, plan.workers), full_pass(config, Device::cpu, plan.workers)};
+    plan.scope_check = true;
+    plan.test_map = true;
+    return plan;
+  }
+  PassSpec gate;  // on the scope's test files, once the scope is known
+  gate.name = "gate";
+  gate.workers = plan.workers;
+  gate.env = {{"GATEKIT_DEVICE", "gpu"}};
+  plan.passes = {gate};
+  plan.stress = true;
+  plan.needs_scope = true;
+  plan.publish = options.publish;
+  return plan;
 }
 
 Verdict verdict_of(const PassResult& gate, const std::vector<PassResult>& stress) {

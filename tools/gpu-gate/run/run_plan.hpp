@@ -1,16 +1,52 @@
 #pragma once
-// The pure parts of `gpu-gate run`: whether the stress pass is
-// due and on which tests, and the verdict.
+// The pure parts of `gpu-gate run` (`--full` or not): the plan (which passes, which markers,
+// which checks), whether the stress pass is due and on which tests, and the verdict.
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "gatekit/git.hpp"
+#include "gatekit/junit_reader.hpp"
 #include "gatekit/python_modules.hpp"
 #include "record/record.hpp"
+#include "gpu-gate.hpp"
 #include "run/test_map.hpp"
 
 namespace gatekit::gpu_gate {
+
+// One run of the test command, as planned; run_pass.hpp runs it.
+struct PassSpec {
+  std::string name;                         // "gate", "stress 2/3", "GPU"
+  std::vector<std::string> paths;           // the test files ({tests})
+  int workers = 8;
+  std::map<std::string, std::string> env;   // added to the command's environment
+  bool every_test = false;                  // run --full: {tests} is dropped, the command runs every test
+  std::vector<std::string> extra_args;      // appended to the command (the GPU pass's coverage options)
+  bool coverage = false;                    // COVERAGE_FILE in the run's scratch folder (the test map's data)
+  junit::CaseHandler on_case;               // each test case of the report (may be empty)
+  std::string usage_hint;                   // added to the error when the command exits 4 (pytest: usage)
+};
+
+// What one `gpu-gate run` does, decided from its options and configuration before anything
+// runs. `run` and `run --full` are one pipeline (run.cpp): check the tree, probe the GPUs,
+// check out HEAD, select the tests, run the passes, check, record, summarize; the plan is
+// where they differ.
+struct RunPlan {
+  bool full = false;             // the selection context: gate-full (every test, nightly included), else gate
+  int workers = 8;
+  std::vector<PassSpec> passes;  // run: the gate pass on the scope (paths filled in once the scope is known);
+                                 // --full: every test on the GPU, then on the CPU (full_pass)
+  bool stress = false;           // run: stress the tests of a concurrency change once the passes passed
+  bool needs_scope = false;      // run: a scope with no test file is a configuration error
+  bool scope_check = false;      // --full: the GPU and CPU passes compared test by test (check_scope)
+  bool test_map = false;         // --full: the test map written from the GPU pass's coverage
+  bool publish = false;          // --publish; a full run's result is recorded, not pushed
+};
+
+// Pure. `config.command` as loaded (its markers are applied when the passes run).
+RunPlan plan_run(const RunOptions& options, const Config& config);
 
 // Whether any changed path (either side of a rename) matches the patterns (github dialect,
 // last match wins); `touched` receives the first such path.
@@ -41,7 +77,11 @@ struct PassResult {
   int exit_code = 0;
   TestCounts counts;
   std::chrono::milliseconds duration{0};
-  bool passed() const { return exit_code == 0 && counts.failed == 0 && counts.errors == 0 && counts.passed > 0; }
+  bool may_pass_empty = false;  // a pass of every test (--full): none passing is no failure (the CPU
+                                // pass of a GPU-only suite skips them all)
+  bool passed() const {
+    return exit_code == 0 && counts.failed == 0 && counts.errors == 0 && (may_pass_empty || counts.passed > 0);
+  }
 };
 
 // pass when the gate pass and every stress repeat passed.

@@ -54,6 +54,9 @@ std::optional<std::int64_t> parse_utc(std::string_view text);
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 std::vector<std::string> split_lines(std::string_view text);
 std::string trim(std::string_view text);
+// Every occurrence of `from` in `text` replaced by `to`, left to right; what `to` puts in is
+// never searched again (so `{x}` -> `{x}{x}` ends). An empty `from` changes nothing.
+std::string replace_all(std::string text, std::string_view from, std::string_view to);
 // True when the text holds an ASCII control character (below 0x20, or DEL): outside text that
 // must be one line of plain words (a test name, a node id, a marker expression) is refused then.
 bool has_control(std::string_view text);

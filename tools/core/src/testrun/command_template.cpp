@@ -4,16 +4,11 @@
 #include <utility>
 
 #include "gatekit/test_run.hpp"
+#include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit::test_run {
 namespace {
-
-std::string replace_all(std::string word, std::string_view from, std::string_view to) {
-  for (auto at = word.find(from); at != std::string::npos; at = word.find(from, at + to.size()))
-    word.replace(at, from.size(), to);
-  return word;
-}
 
 // Each `{name}` (one or more letters and '_' between braces) in the word, in order: `{}` and
 // `{1}` are text (Python's, a shell's), not placeholders.
