@@ -227,3 +227,60 @@ TEST_CASE("test_run: a report that is not JUnit, and a command that cannot start
         "the gate pass could not start 'pytest': no process expected in this test: pytest");
   CHECK(none.workflow.groups_closed == 1);
 }
+
+TEST_CASE("test_run: a report an earlier run left is never read as the pass's") {
+  FakeSeams seams;
+  seams.files.files["out/j.xml"] = kReport;  // the earlier run's: 1 passed, 1 failed, 1 skipped
+  seams.processes = FakeProcessRunner([&](const ProcessSpec&) -> Result<ProcessResult> {
+    CHECK(seams.files.files.count("out/j.xml") == 0);  // gone before the command starts
+    return exited(0);                                 // and this one writes none
+  });
+  auto context = seams.context();
+  auto result = run_test_pass(context, pass_of());
+  REQUIRE(result);
+  CHECK_FALSE(result->report);
+  CHECK(result->report_error == "out/j.xml: cannot read the report (missing or unreadable)");
+  CHECK(result->could_not_evaluate ==
+        Words{"the gate pass left no readable JUnit report: out/j.xml: cannot read the report (missing or unreadable)"});
+  REQUIRE(seams.processes.calls.size() == 1);
+}
+
+TEST_CASE("test_run: a pass whose report cannot be written does not start") {
+  FakeSeams seams;
+  seams.files.write_failure = "Read-only file system";
+  auto context = seams.context();
+  auto result = run_test_pass(context, pass_of());
+  REQUIRE_FALSE(result);
+  CHECK(result.error().kind == ErrorKind::could_not_evaluate);
+  CHECK(result.error().message == "the gate pass did not start: cannot write out/j.xml: Read-only file system");
+  CHECK(seams.processes.calls.empty());
+  CHECK(seams.workflow.groups.empty());
+}
+
+TEST_CASE("test_run: a pass that does not log its output writes nothing to the workflow") {
+  FakeSeams seams;
+  seams.processes = FakeProcessRunner([&](const ProcessSpec& spec) -> Result<ProcessResult> {
+    CHECK_FALSE(spec.on_output);
+    CHECK(spec.capture_limit == 0);  // nor kept in memory
+    seams.files.files["out/j.xml"] = kReport;
+    return exited(1);
+  });
+  auto context = seams.context();
+  auto pass = pass_of();
+  pass.log_output = false;
+  auto result = run_test_pass(context, pass);
+  REQUIRE(result);
+  CHECK(result->evaluated());
+  CHECK(result->report_error.empty());
+  REQUIRE(result->report);
+  CHECK(result->report->failures == 1);
+  CHECK(seams.workflow.groups.empty());
+  CHECK(seams.workflow.groups_closed == 0);
+  CHECK(seams.workflow.lines.empty());
+
+  FakeSeams none;  // the command cannot start: still nothing in the workflow
+  auto context2 = none.context();
+  REQUIRE_FALSE(run_test_pass(context2, pass));
+  CHECK(none.workflow.groups.empty());
+  CHECK(none.workflow.groups_closed == 0);
+}

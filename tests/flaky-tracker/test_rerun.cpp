@@ -73,3 +73,61 @@ TEST_CASE("rerun over fakes: a report missing from the Files seam is the run's f
   REQUIRE(seams.workflow.annotations.size() == 1);
   CHECK(seams.workflow.annotations[0].title == kNoReportTitle);
 }
+
+namespace {
+
+// The report path a fake command was given (--junitxml=PATH).
+std::string junit_of(const ProcessSpec& spec) {
+  for (const auto& word : spec.argv)
+    if (word.rfind("--junitxml=", 0) == 0) return word.substr(11);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("rerun over fakes: the rerun's output is logged in its group, and an earlier run's report is not read") {
+  FakeSeams seams;
+  seams.files.cwd = "/work/project";
+  seams.files.files["out/report.xml"] = kRun;
+  seams.files.files["/work/project/out/rerun-1.xml"] = kRerun;  // an earlier run's, where test_flip passed
+  seams.processes = FakeProcessRunner([&](const ProcessSpec& spec) -> Result<ProcessResult> {
+    CHECK(seams.files.files.count(junit_of(spec)) == 0);
+    spec.on_output(OutputStream::out, "collected 1 item\n::error::from the test\n");
+    ProcessResult ran;
+    ran.exit_code = 4;  // and no report
+    return ran;
+  });
+  auto context = seams.context();
+  RerunOptions options;
+  options.report = "out/report.xml";
+  CHECK(run_rerun(options, context) == ExitCode::verdict_fail);
+  CHECK(seams.workflow.groups == std::vector<std::string>{"rerun 1 of 1: 1 test"});
+  CHECK(seams.workflow.groups_closed == 1);
+  CHECK(seams.workflow.lines.at(1) == "collected 1 item");
+  CHECK(seams.workflow.lines.at(2) == "::error::from the test");  // Workflow::log keeps it inert
+  REQUIRE(seams.workflow.annotations.size() == 2);
+  CHECK(seams.workflow.annotations[0].title == "Rerun without a report");
+  CHECK(seams.workflow.annotations[0].message ==
+        "the rerun left no readable report (exit code 4): /work/project/out/rerun-1.xml: cannot read the report "
+        "(missing or unreadable)");
+  CHECK(seams.workflow.annotations[1].message ==
+        "tests/test_a.py::test_flip: failed again on 1 rerun: the rerun left no readable report (exit code 4)");
+  CHECK(seams.workflow.outputs.at("failed") == "1");
+}
+
+TEST_CASE("rerun over fakes: a rerun command that cannot start could not be evaluated") {
+  FakeSeams seams;  // every start fails
+  seams.files.files["out/report.xml"] = kRun;
+  RerunOptions options;
+  options.report = "out/report.xml";
+  try {
+    auto context = seams.context();
+    run_rerun(options, context);
+    FAIL("a rerun that did not run must not give a verdict");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "the rerun 1 could not start 'python3': no process expected in this test: python3");
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+  }
+  CHECK(seams.workflow.groups_closed == 1);
+  CHECK(seams.files.files.at("out/report.xml") == kRun);  // left as it was
+}

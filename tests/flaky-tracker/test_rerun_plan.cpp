@@ -100,14 +100,14 @@ TEST_CASE("command templates: checked, then expanded word by word") {
   CHECK(ctest->command.old_spellings == std::vector<std::string>{"{report}"});
   CHECK(check_rerun_template(default_rerun_command())->command.old_spellings.empty());
 
-  Placeholders values;
+  test_run::CommandValues values;
   values.tests = {"t.py::a", "t.py::b[x y]"};
-  values.report = "/w/rerun-1.xml";
-  CHECK(expand_command(default_rerun_command(), values) ==
+  values.junit = "/w/rerun-1.xml";
+  CHECK(test_run::expand(default_rerun_command(), values) ==
         std::vector<std::string>{"python3", "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:rerunfailures",
                                  "--junitxml=/w/rerun-1.xml", "--", "t.py::a", "t.py::b[x y]"});
-  values.names = {"a.b", "c(d)|e"};
-  CHECK(expand_command(ctest->command.words, values) ==
+  values.names = test_run::names_regex({"a.b", "c(d)|e"});
+  CHECK(test_run::expand(ctest->command.words, values) ==
         std::vector<std::string>{"ctest", "-R", R"(^(a\.b|c\(d\)\|e)$)", "--output-junit", "/w/rerun-1.xml"});
   CHECK(split_words("  a\tb  c ") == std::vector<std::string>{"a", "b", "c"});
   CHECK(check_stress_template(split_words("pytest --junitxml={report} -k {copy}")).ok());

@@ -2,6 +2,7 @@
 with pytest-rerunfailures absent (blocked with -p no:rerunfailures) and present, and on a
 real CTest run (the {names} form)."""
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -34,10 +35,12 @@ def test_failures_that_pass_alone_are_flaky_warnings_and_the_leg_passes(tmp_path
     assert len(warnings) == 4
     assert warnings[0].startswith("::warning file=test_mixed.py,title=Flaky test::test_mixed.py::test_flaky is flaky: "
                                   "failed, then passed on rerun 1 of 1: AssertionError: failed the first time")
-    # The tests' own output ran between stop-commands and its token; every other command is ours.
-    commands = [line[2:].split("::")[0].split(" ")[0] for line in run.stdout.splitlines() if line.startswith("::")]
-    tokens = {line.split("::")[2] for line in run.stdout.splitlines() if line.startswith("::stop-commands::")}
-    assert set(commands) - {"warning", "group", "endgroup", "stop-commands"} == tokens and len(tokens) == 1
+    # The rerun's own output is in the log, inside its group, line by line through the inert
+    # log (the core's test pass): every workflow command in stdout is ours.
+    commands = {line[2:].split("::")[0].split(" ")[0] for line in run.stdout.splitlines() if line.startswith("::")}
+    assert commands == {"warning", "group", "endgroup"}
+    rerun_log = run.stdout.split("::group::rerun 1 of 1: 4 tests\n")[1].split("::endgroup::")[0]
+    assert re.search(r"^=+ 4 passed in ", rerun_log, re.M), rerun_log
     merged = cases(project / "report.xml")
     flaky = merged[("test_mixed", "test_flaky")]
     assert flaky.find("failure") is None
@@ -57,6 +60,9 @@ def test_a_test_that_fails_again_fails_the_leg_and_errors_are_never_rerun(tmp_pa
     assert run.outputs["result"] == "fail"
     assert run.outputs["failed"] == "2"
     assert "failed: test_mixed.py::test_broken (failed again on 2 reruns: AssertionError: always broken" in run.stdout
+    # pytest printed the broken test's output with its failure: in the log, never a command.
+    assert run.stdout.count("\\x3a:error::printed by test_broken\n") == 2
+    assert not [line for line in run.stdout.splitlines() if line.lstrip().startswith("::error::printed")]
     assert ("failed: test_mixed.py::test_setup_error (an error (collection, setup or teardown) is never flaky: "
             "failed on setup with \"RuntimeError: setup cannot start\")") in run.stdout
     merged = cases(project / "report.xml")

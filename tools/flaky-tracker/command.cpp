@@ -49,15 +49,6 @@ Result<test_run::CommandTemplate> check_stress_template(std::vector<std::string>
   return parse(std::move(words), {test_run::kJunit, test_run::kCopy});
 }
 
-std::vector<std::string> expand_command(const std::vector<std::string>& words, const Placeholders& values) {
-  test_run::CommandValues expanded;
-  expanded.tests = values.tests;
-  expanded.junit = values.report;
-  expanded.names = test_run::names_regex(values.names);
-  expanded.copy = values.copy;
-  return test_run::expand(words, expanded);
-}
-
 Result<std::vector<std::string>> command_words(const std::string& text, const std::vector<std::string>& words) {
   if (!text.empty() && !words.empty())
     return bad_input("--command and a command after -- are both given; use one");

@@ -7,6 +7,7 @@
 //   {junit}   inside a word: the path the command must write its JUnit report to (old
 //             spelling: {report}, read with a deprecation warning)
 //   {copy}    inside a word: the number of the stress copy (1..N)
+// The checked template is expanded with test_run::expand (test_run::names_regex for {names}).
 // Test names come from outside; they reach the child only as whole arguments in a place the
 // template chose, and node ids that could read as options or leave the project are refused
 // before (see decide_rerun).
@@ -43,14 +44,5 @@ struct RerunTemplate {
 // in command.old_spellings (test_run::warn_old_spellings warns of them).
 Result<RerunTemplate> check_rerun_template(std::vector<std::string> words);
 Result<test_run::CommandTemplate> check_stress_template(std::vector<std::string> words);
-
-struct Placeholders {
-  std::vector<std::string> tests;  // node ids
-  std::vector<std::string> names;  // test names for {names}
-  std::string report;              // {junit}
-  std::string copy;
-};
-// A checked template (current spelling) expanded through test_run::expand.
-std::vector<std::string> expand_command(const std::vector<std::string>& words, const Placeholders& values);
 
 }  // namespace gatekit::flaky_tracker

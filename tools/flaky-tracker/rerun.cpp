@@ -5,12 +5,12 @@
 #include "command.hpp"
 #include "flaky-tracker.hpp"
 #include "gatekit/files.hpp"
-#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "report.hpp"
 #include "rerun_merge.hpp"
 #include "summary.hpp"
+#include "test_pass.hpp"
 
 namespace gatekit::flaky_tracker {
 
@@ -25,20 +25,6 @@ JunitAttempt attempt_of(const junit::TestCase& c) {
   return {c.outcome == JunitOutcome::error, c.message, c.type, c.detail};
 }
 
-Result<ProcessResult> run_command(const std::vector<std::string>& argv, const RerunOptions& o, Context& ctx) {
-  ProcessSpec spec;
-  spec.argv = argv;
-  spec.cwd = o.cwd;
-  spec.timeout = std::chrono::seconds(o.timeout_s);
-  spec.merge_stderr = true;
-  spec.on_output = [&ctx](OutputStream, std::string_view chunk) { ctx.out << chunk; };
-  ctx.workflow.pause_commands();  // the tests' output cannot act as workflow commands
-  auto result = ctx.processes.run(spec);
-  ctx.out.flush();
-  ctx.workflow.resume_commands();
-  return result;
-}
-
 struct Rerun {
   const std::vector<std::string>& words;
   TargetForm form;
@@ -46,27 +32,38 @@ struct Rerun {
   fs::path work_dir;
 };
 
+// The pass that reruns the remaining targets, its report in the work folder.
+test_run::TestPass rerun_pass(const std::vector<RerunTarget>& remaining, int attempt, const Rerun& r) {
+  const auto& [words, form, o, work_dir] = r;
+  std::vector<std::string> args;
+  for (const auto& t : remaining) args.push_back(t.arg);
+  test_run::TestPass pass;
+  pass.name = "rerun " + std::to_string(attempt);
+  pass.junit = (work_dir / ("rerun-" + std::to_string(attempt) + ".xml")).string();
+  test_run::CommandValues values;
+  if (form == TargetForm::node_ids) values.tests = std::move(args);
+  else values.names = test_run::names_regex(args);
+  values.junit = pass.junit;
+  pass.argv = test_run::expand(words, values);
+  pass.cwd = o.cwd;
+  pass.timeout = std::chrono::seconds(o.timeout_s);
+  pass.group = "rerun " + std::to_string(attempt) + " of " + std::to_string(o.times) + ": " +
+               std::to_string(remaining.size()) + " test" + (remaining.size() == 1 ? "" : "s");
+  pass.read_options.junit_prefix = o.junit_prefix;  // stripped only where present
+  return pass;
+}
+
 // One rerun of the remaining targets; returns those that still did not pass.
 std::vector<RerunTarget> rerun_once(const std::vector<RerunTarget>& remaining, int attempt, const Rerun& r,
                                     Context& ctx, Histories& histories) {
-  const auto& [words, form, o, work_dir] = r;
-  const std::string report = (work_dir / ("rerun-" + std::to_string(attempt) + ".xml")).string();
-  Placeholders values;
-  for (const auto& t : remaining) (form == TargetForm::node_ids ? values.tests : values.names).push_back(t.arg);
-  values.report = report;
-  throw_if_error(ctx.files.write(report, ""));  // no stale report from an earlier run is read
-  ctx.workflow.begin_group("rerun " + std::to_string(attempt) + " of " + std::to_string(o.times) + ": " +
-                           std::to_string(remaining.size()) + " test" + (remaining.size() == 1 ? "" : "s"));
-  auto result = run_command(expand_command(words, values), o, ctx);
-  ctx.workflow.end_group();
-  if (!result) fail_could_not_evaluate("cannot run the rerun command: " + result.error().message);
-  const std::string how = result->describe(std::chrono::seconds(o.timeout_s));
-  auto rerun = load_report(ctx.files, report, o.junit_prefix);  // stripped only where present
+  const auto ran = value_or_throw(run_pass(ctx, rerun_pass(remaining, attempt, r)));
+  const std::string& how = ran.how;
+  const auto& rerun = ran.report;
   std::unordered_map<std::string, const junit::TestCase*> by_id;
   if (rerun)
     for (const auto& c : rerun->cases) by_id.emplace(c.id(), &c);
   else
-    ctx.workflow.annotate({Severity::warning, "the rerun left no readable report (" + how + "): " + rerun.error().message,
+    ctx.workflow.annotate({Severity::warning, "the rerun left no readable report (" + how + "): " + ran.report_error,
                            "Rerun without a report"});
   std::vector<RerunTarget> still;
   for (const auto& t : remaining) {

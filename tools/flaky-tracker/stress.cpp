@@ -9,13 +9,13 @@
 #include "flaky-tracker.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/junit_writer.hpp"
-#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "report.hpp"
 #include "rerun_merge.hpp"
 #include "stress_merge.hpp"
 #include "summary.hpp"
+#include "test_pass.hpp"
 
 namespace gatekit::flaky_tracker {
 
@@ -46,22 +46,30 @@ class CpuHog {
 };
 
 struct Copy {
-  std::string report;
-  std::string how;  // "exit code 1", or why it could not start
+  std::string how;                      // "exit code 1", or why it did not start
+  std::vector<junit::TestCase> cases;   // its report's, when it left one
+  std::string no_report;                // else why not
 };
 
+// One copy, through the core's test pass. The copies run side by side on threads, which
+// share no log: the pass writes nothing to the workflow and its output is dropped; the
+// caller logs how each copy ended.
 Copy run_copy(int n, const StressOptions& o, const fs::path& dir, Context& ctx) {
-  Copy copy{(dir / ("stress-" + std::to_string(n) + ".xml")).string(), ""};
-  if (auto cleared = ctx.files.write(copy.report, ""); !cleared) return {copy.report, cleared.error().message};
-  ProcessSpec spec;
-  spec.argv = expand_command(o.command, Placeholders{{}, {}, copy.report, std::to_string(n)});
-  spec.cwd = o.cwd;
-  spec.timeout = std::chrono::seconds(o.timeout_s);
-  spec.merge_stderr = true;
-  spec.capture_limit = 64 * 1024;
-  auto result = ctx.processes.run(spec);
-  copy.how = result ? result->describe(spec.timeout) : "could not start: " + result.error().message;
-  return copy;
+  test_run::TestPass pass;
+  pass.name = "stress copy " + std::to_string(n);
+  pass.junit = (dir / ("stress-" + std::to_string(n) + ".xml")).string();
+  test_run::CommandValues values;
+  values.junit = pass.junit;
+  values.copy = std::to_string(n);
+  pass.argv = test_run::expand(o.command, values);
+  pass.cwd = o.cwd;
+  pass.timeout = std::chrono::seconds(o.timeout_s);
+  pass.read_options.junit_prefix = o.junit_prefix;
+  pass.log_output = false;
+  auto ran = run_pass(ctx, std::move(pass));
+  if (!ran) return {ran.error().message, {}, ran.error().message};
+  if (!ran->report) return {ran->how, {}, ran->report_error + " (" + ran->how + ")"};
+  return {ran->how, std::move(ran->report->cases), ""};
 }
 
 std::vector<Copy> run_copies(const StressOptions& o, const fs::path& dir, Context& ctx) {
@@ -123,10 +131,9 @@ ExitCode run_stress(const StressOptions& given, Context& ctx) {
     ctx.workflow.end_group();
   }
   std::vector<std::vector<junit::TestCase>> reports;
-  for (const auto& copy : copies) {
-    auto report = load_report(ctx.files, copy.report, o.junit_prefix);
-    if (report) reports.push_back(std::move(report->cases));
-    else ctx.workflow.annotate({Severity::warning, report.error().message + " (" + copy.how + ")", "Stress copy without a report"});
+  for (auto& copy : copies) {
+    if (copy.no_report.empty()) reports.push_back(std::move(copy.cases));
+    else ctx.workflow.annotate({Severity::warning, copy.no_report, "Stress copy without a report"});
   }
   const StressResult result = fold_copies(reports);
   if (auto written = ctx.files.write(o.output, write_junit(merge_reruns(result.cases, {}))); !written)

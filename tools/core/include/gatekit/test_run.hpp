@@ -106,11 +106,16 @@ struct TestPass {
   std::string group;                         // the log group around the output (empty: the name)
   junit::ReadOptions read_options;
   junit::CaseHandler on_case;                // each test case of the report (may be empty)
+  // false: the output is dropped and the pass writes nothing to the workflow (no group, no
+  // lines), for passes that run side by side on threads (flaky-tracker stress): the workflow
+  // is not shared between threads, so the caller says how each one ended.
+  bool log_output = true;
 };
 
 struct TestPassResult {
   ProcessResult process;                     // exit status and timing (output not kept)
   std::optional<junit::ReadStats> report;    // absent when the report could not be read
+  std::string report_error;                  // then why, as the reader says it ("PATH: ...")
   // Why the pass gives no verdict: it ended other than with 0 or 1 (pytest: 2 interrupted,
   // 3 internal error, 4 usage error, 5 no tests collected; a signal; a timeout), or left no
   // readable report. Empty: the pass has a verdict.
@@ -118,10 +123,14 @@ struct TestPassResult {
   bool evaluated() const { return could_not_evaluate.empty(); }
 };
 
-// Runs the pass through context.processes (stderr merged into stdout, streamed to the log
-// through ChildLog, inside a log group), then reads its JUnit report through context.files
-// (in pieces: bounded memory). An Error (could_not_evaluate) only when the command could not
-// start: "the NAME could not start PROGRAM: REASON".
+// Clears the report's path first: a report an earlier run left there is removed (it would
+// read as this pass's), and the path is proven writable (a report that cannot be written
+// gives no verdict, so the command does not start). Then runs the pass through
+// context.processes (stderr merged into stdout, streamed to the log through ChildLog, inside
+// a log group), then reads its JUnit report through context.files (in pieces: bounded
+// memory). An Error (could_not_evaluate) only when the command did not start: "the NAME did
+// not start: cannot write PATH: REASON" (or "cannot remove PATH: REASON"), "the NAME could
+// not start PROGRAM: REASON".
 Result<TestPassResult> run_test_pass(Context& context, const TestPass& pass);
 
 }  // namespace gatekit::test_run

@@ -33,22 +33,36 @@ Result<junit::ReadStats> read_report(const Files& files, const TestPass& pass) {
   return reader.finish();
 }
 
+// The report's path made ready for this pass: proven writable, and empty of any report an
+// earlier run left (its cases would read as this pass's when the command writes none).
+Status clear_report(Files& files, const TestPass& pass) {
+  auto cleared = files.write(pass.junit, "");
+  if (cleared) cleared = files.remove(pass.junit);
+  if (!cleared) return could_not_evaluate("the " + pass.name + " did not start: " + cleared.error().message);
+  return {};
+}
+
 }  // namespace
 
 Result<TestPassResult> run_test_pass(Context& context, const TestPass& pass) {
+  if (auto cleared = clear_report(context.files, pass); !cleared) return cleared.error();
   ProcessSpec spec;
   spec.argv = pass.argv;
   spec.cwd = pass.cwd;
   spec.env_set = pass.env;
   spec.timeout = pass.timeout;
   spec.merge_stderr = true;
-  spec.capture_limit = 0;  // the output goes to the log, not into memory
+  spec.capture_limit = 0;  // the output goes to the log (or nowhere), not into memory
   ChildLog log(context.workflow);
-  spec.on_output = [&log](OutputStream, std::string_view chunk) { log.feed(chunk); };
-  context.workflow.begin_group(pass.group.empty() ? pass.name : pass.group);
+  if (pass.log_output) {
+    spec.on_output = [&log](OutputStream, std::string_view chunk) { log.feed(chunk); };
+    context.workflow.begin_group(pass.group.empty() ? pass.name : pass.group);
+  }
   auto ran = context.processes.run(spec);
-  log.flush();
-  context.workflow.end_group();
+  if (pass.log_output) {
+    log.flush();
+    context.workflow.end_group();
+  }
   if (!ran) {
     return could_not_evaluate("the " + pass.name + " could not start " +
                               quote_for_message(spec.argv.empty() ? std::string() : spec.argv.front()) + ": " +
@@ -62,8 +76,12 @@ Result<TestPassResult> run_test_pass(Context& context, const TestPass& pass) {
                                         ": no verdict (the test command exits 0 or 1 when its tests ran)");
   }
   auto report = read_report(context.files, pass);
-  if (report) result.report = std::move(*report);
-  else result.could_not_evaluate.push_back("the " + pass.name + " left no readable JUnit report: " + report.error().message);
+  if (report) {
+    result.report = std::move(*report);
+  } else {
+    result.report_error = report.error().message;
+    result.could_not_evaluate.push_back("the " + pass.name + " left no readable JUnit report: " + result.report_error);
+  }
   return result;
 }
 
