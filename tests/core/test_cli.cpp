@@ -102,6 +102,26 @@ TEST_CASE("report_no_verdict: `result` says what the NoVerdict says (error unles
   CHECK(none.workflow.outputs.empty());
 }
 
+TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, the run's data to stdout") {
+  std::ostringstream out;
+  std::ostringstream err;
+  auto* const cout_buffer = std::cout.rdbuf(out.rdbuf());
+  auto* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
+  ToolInfo info{"demo-tool", "A demo."};
+  info.data_on_stdout = true;
+  const char* argv[] = {"demo-tool"};
+  const int code = run_tool(info, 1, argv, [](CLI::App&) {}, [](CLI::App&, Context& context) {
+    context.workflow.log("retrying in 1 s");
+    context.out << "{\"answer\":42}\n";
+    return ExitCode::pass;
+  });
+  std::cout.rdbuf(cout_buffer);
+  std::cerr.rdbuf(cerr_buffer);
+  CHECK(code == 0);
+  CHECK(out.str() == "{\"answer\":42}\n");
+  CHECK(err.str() == "retrying in 1 s\n");
+}
+
 TEST_CASE("the action gets the parsed options and the seams, and its exit code is the tool's") {
   FakeSeams seams;
   seams.files.files["in.txt"] = "hello";

@@ -36,6 +36,10 @@ struct ToolInfo {
   // smoke-runner: its run mode reports its own no verdict, with its counts, before it fails
   // (no_verdict.hpp), and a rejected argv leaves `result=error` and a short summary.
   std::optional<NoVerdict> rejected_argv = {};
+  // stdout carries the tool's data alone (gatekit-api's JSON answer): the workflow (log,
+  // groups, masks, annotations) writes to stderr instead. Used where the frame builds the
+  // seams (SystemSeams); a run over given seams keeps their workflow.
+  bool data_on_stdout = false;
 };
 
 // One row of a tool's subcommand table: its name, its help line, the options it binds to its

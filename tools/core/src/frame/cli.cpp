@@ -2,6 +2,8 @@
 
 #include <csignal>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,25 @@ Error returned_no_verdict(const ToolInfo& info, ExitCode code) {
   const std::string message = info.name + " reached no verdict (exit " + std::to_string(to_int(code)) + ")";
   return code == ExitCode::usage_error ? bad_input(message) : could_not_evaluate(message);
 }
+
+// The seams the frame builds: SystemSeams, with the workflow on stderr for a tool whose
+// stdout is data (ToolInfo::data_on_stdout).
+class FrameSeams {
+ public:
+  explicit FrameSeams(const ToolInfo& info) {
+    if (!info.data_on_stdout) return;
+    Context& c = system_.context();
+    workflow_ = make_workflow(c.env, c.err, c.files);
+    context_.emplace(Context{c.env, c.clock, c.files, c.processes, c.make_transport, *workflow_, c.in, c.out, c.gpus,
+                             c.err});
+  }
+  Context& context() { return context_ ? *context_ : system_.context(); }
+
+ private:
+  SystemSeams system_;
+  std::unique_ptr<StreamWorkflow> workflow_;
+  std::optional<Context> context_;
+};
 
 // The frame; `act` may name the NoVerdict of the subcommand it runs in `chosen`.
 int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context, const Configure& configure,
@@ -134,14 +155,14 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Conf
              const Act& act) {
   // A reader that goes away (a closed pipe) must not kill the tool before it reports.
   std::signal(SIGPIPE, SIG_IGN);
-  SystemSeams seams;
+  FrameSeams seams(info);
   return run_tool(info, argc, argv, seams.context(), configure, act);
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const std::vector<Subcommand>& subcommands,
              const Configure& configure) {
   std::signal(SIGPIPE, SIG_IGN);
-  SystemSeams seams;
+  FrameSeams seams(info);
   return run_tool(info, argc, argv, seams.context(), subcommands, configure);
 }
 
