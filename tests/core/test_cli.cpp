@@ -20,12 +20,13 @@ struct Captured {
 };
 
 // Runs the frame with a --name option over `seams`; `act` is the tool's action.
-Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act, const UsageErrorHook& hook = {}) {
+Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act,
+             const ToolInfo& info = {"demo-tool", "A demo."}) {
   std::string name;
   auto context = seams.context();
   const int code = run_tool(
-      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
-      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act, hook);
+      info, static_cast<int>(argv.size()), argv.data(), context,
+      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act);
   return {code, seams.out.str(), seams.err.str()};
 }
 
@@ -50,18 +51,75 @@ TEST_CASE("the help flag exits 0 and lists options") {
   CHECK(r.out.find("--name") != std::string::npos);
 }
 
-TEST_CASE("unknown options exit 2 with a message naming the tool, and the usage hook sees it") {
+TEST_CASE("unknown options exit 2 with a message naming the tool, and the rejected-argv hook sees it") {
   FakeSeams seams;
-  std::string hooked;
-  auto r = run(seams, {"demo-tool", "--bogus"}, pass, [&](const std::string& message, Context& context) {
-    hooked = message;
-    context.workflow.set_output("result", "error");
-  });
+  std::vector<std::string> hooked;
+  ToolInfo info{"demo-tool", "A demo."};
+  info.no_verdict = {true, [&](const Error& error, Context&) { hooked.push_back("failure: " + error.message); }};
+  info.rejected_argv = NoVerdict{true, [&](const Error& error, Context& context) {
+                                   hooked.push_back("rejected: " + error.message);
+                                   context.workflow.append_summary("usage error");
+                                 }};
+  auto r = run(seams, {"demo-tool", "--bogus"}, pass, info);
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: The following argument was not expected: --bogus\n"
                  "Run 'demo-tool --help' for usage.\n");
-  CHECK(hooked == "The following argument was not expected: --bogus");
+  CHECK(hooked == std::vector<std::string>{"rejected: The following argument was not expected: --bogus"});
   CHECK(seams.workflow.outputs.at("result") == "error");
+  CHECK(seams.workflow.summary == "usage error");
+
+  // A failure of the parsed run is the tool's no_verdict, not the rejected argv's.
+  FakeSeams failed;
+  hooked.clear();
+  r = run(failed, {"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("m.yaml:1:1: bad"); }, info);
+  CHECK(r.code == 2);
+  CHECK(hooked == std::vector<std::string>{"failure: m.yaml:1:1: bad"});
+  CHECK(failed.workflow.outputs.at("result") == "error");
+  CHECK(failed.workflow.summary.empty());
+}
+
+TEST_CASE("report_no_verdict: `result` says what the NoVerdict says (error unless told), then the hook") {
+  FakeSeams seams;
+  auto context = seams.context();
+  std::string seen;
+  const NoVerdict cancelled{true,
+                            [&](const Error& error, Context& c) {
+                              seen = c.workflow.write_errors().empty() ? error.message : "unwritten";
+                              c.workflow.set_output("passed", "0");
+                            },
+                            "cancelled"};
+  report_no_verdict(cancelled, could_not_evaluate("cancelled: the runner received SIGINT"), context);
+  CHECK(seams.workflow.outputs.at("result") == "cancelled");
+  CHECK(seams.workflow.outputs.at("passed") == "0");
+  CHECK(seen == "cancelled: the runner received SIGINT");
+  FakeSeams plain;
+  auto plain_context = plain.context();
+  report_no_verdict(NoVerdict{true}, bad_input("x"), plain_context);
+  CHECK(plain.workflow.outputs.at("result") == "error");
+  FakeSeams none;
+  auto none_context = none.context();
+  report_no_verdict(NoVerdict{}, bad_input("x"), none_context);
+  CHECK(none.workflow.outputs.empty());
+}
+
+TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, the run's data to stdout") {
+  std::ostringstream out;
+  std::ostringstream err;
+  auto* const cout_buffer = std::cout.rdbuf(out.rdbuf());
+  auto* const cerr_buffer = std::cerr.rdbuf(err.rdbuf());
+  ToolInfo info{"demo-tool", "A demo."};
+  info.data_on_stdout = true;
+  const char* argv[] = {"demo-tool"};
+  const int code = run_tool(info, 1, argv, [](CLI::App&) {}, [](CLI::App&, Context& context) {
+    context.workflow.log("retrying in 1 s");
+    context.out << "{\"answer\":42}\n";
+    return ExitCode::pass;
+  });
+  std::cout.rdbuf(cout_buffer);
+  std::cerr.rdbuf(cerr_buffer);
+  CHECK(code == 0);
+  CHECK(out.str() == "{\"answer\":42}\n");
+  CHECK(err.str() == "retrying in 1 s\n");
 }
 
 TEST_CASE("the action gets the parsed options and the seams, and its exit code is the tool's") {
@@ -301,6 +359,27 @@ TEST_CASE("no verdict is reported only for the subcommand that declares it, and 
     CHECK(t.calls == std::vector<std::string>{"greet ada"});
     CHECK(t.seams.workflow.outputs.empty());
   }
+}
+
+TEST_CASE("no verdict returned: a run that returns exit 2 or 3 gets result=error and its hook, and no error line") {
+  for (const ExitCode code : {ExitCode::usage_error, ExitCode::could_not_evaluate}) {
+    Table t;
+    t.behave = [code](Context& context) {
+      context.workflow.set_output("ran", "0");
+      return code;
+    };
+    auto r = t.run({"demo-tool", "greet", "--name", "ada"});
+    CHECK(r.code == to_int(code));
+    CHECK(r.err.empty());  // the run reported why (its summary, an annotation)
+    CHECK(t.calls == std::vector<std::string>{"greet ada", "no verdict for ada: demo-tool reached no verdict (exit " +
+                                                               std::to_string(to_int(code)) + ") (result error)"});
+    CHECK(t.seams.workflow.outputs.at("result") == "error");
+    CHECK(t.seams.workflow.outputs.at("greeted") == "false");
+  }
+  Table count;
+  count.behave = [](Context&) { return ExitCode::could_not_evaluate; };
+  CHECK(count.run({"demo-tool", "count"}).code == 3);
+  CHECK(count.seams.workflow.outputs.empty());  // no `result` output: nothing to write
 }
 
 TEST_CASE("a rejected argv reports the tool's own no verdict: result=error, then its hook with the message") {

@@ -52,7 +52,8 @@ TEST_CASE("ran over fakes: the report comes through the Files seam and each extr
   REQUIRE(imports.calls.size() == 2);
   CHECK(imports.calls[0].argv == std::vector<std::string>{"python9", "-c", kImportCheck, "json"});
   CHECK(imports.calls[0].cwd == "project");
-  CHECK(seams.workflow.outputs.at("result") == "error");
+  // No verdict: the frame writes `result=error` when run_ran returns (cli.suite-report.ran-all-skipped).
+  CHECK(!seams.workflow.outputs.contains("result"));
   CHECK(seams.workflow.outputs.at("ran") == "1");
   CHECK(seams.workflow.lines.at(0) == "import json: ok");
   CHECK(seams.workflow.lines.at(1) == "import missing_mod: ModuleNotFoundError: No module named 'missing_mod'");

@@ -1,15 +1,16 @@
 // Maps argv to gatekit_api::Options and calls run_call.
-#include <iostream>
-
 #include "gatekit-api.hpp"
 #include "gatekit/cli.hpp"
-#include "gatekit/workflow.hpp"
 
 int gatekit_api_main(int argc, const char* const* argv) {
   using namespace gatekit;
   gatekit_api::Options options;
+  ToolInfo info{"gatekit-api", "Makes one GitHub REST API call with gatekit's client and prints the JSON answer."};
+  // stdout carries the answer alone (callers pipe it to a JSON reader): the client's masks
+  // and retry lines go to stderr.
+  info.data_on_stdout = true;
   return run_tool(
-      {"gatekit-api", "Makes one GitHub REST API call with gatekit's client and prints the JSON answer."}, argc, argv,
+      info, argc, argv,
       [&](CLI::App& app) {
         app.add_option("method", options.method, "GET, POST, PATCH, PUT or DELETE")->required();
         app.add_option("path", options.path, "path below GITHUB_API_URL, e.g. /repos/o/r/pulls/1/files")->required();
@@ -23,12 +24,5 @@ int gatekit_api_main(int argc, const char* const* argv) {
         app.add_option("--timeout", options.timeout_s, "seconds per HTTP request")->check(CLI::PositiveNumber);
         app.add_option("--max-attempts", options.max_attempts, "attempts per request")->check(CLI::Range(1, 20));
       },
-      [&](CLI::App&, Context& context) {
-        // stdout carries the answer alone (callers pipe it to a JSON reader): the client's
-        // masks and retry lines go to stderr, through a workflow of their own.
-        auto log = make_workflow(context.env, context.err, context.files);
-        Context call_context{context.env, context.clock, context.files, context.processes, context.make_transport,
-                             *log,        context.in,    context.out,   context.gpus,      context.err};
-        return gatekit_api::run_call(options, call_context);
-      });
+      [&](CLI::App&, Context& context) { return gatekit_api::run_call(options, context); });
 }

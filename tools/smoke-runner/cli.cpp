@@ -66,15 +66,17 @@ int smoke_runner_main(int argc, const char* const* argv) {
   install_termination_handlers();
   Options o;
   CLI::Option* tier_env = nullptr;
+  // No verdict: a rejected command line leaves `result=error` and a short summary; the run
+  // mode reports its own (result=error or cancelled, with its counts) before it fails.
+  ToolInfo info{"smoke-runner", "Runs GPU workload smokes from a YAML manifest, by tier and GPU count."};
+  info.rejected_argv = NoVerdict{
+      true, [](const Error& error, Context& context) { smoke_runner::report_usage_error(error.message, context.workflow); }};
   return run_tool(
-      {"smoke-runner", "Runs GPU workload smokes from a YAML manifest, by tier and GPU count."}, argc, argv,
-      [&](CLI::App& app) { tier_env = configure(app, o); },
+      info, argc, argv, [&](CLI::App& app) { tier_env = configure(app, o); },
       [&](CLI::App&, Context& context) -> ExitCode {
         o.tier_env_given = tier_env != nullptr && tier_env->count() > 0;
         if (o.check) return smoke_runner::run_check(o, context);
         if (o.list) return smoke_runner::run_list(o, context);
         return smoke_runner::run_smokes(o, context);
-      },
-      // A rejected command line still tells the workflow: result=error and a summary.
-      [](const std::string& message, Context& context) { smoke_runner::report_usage_error(message, context.workflow); });
+      });
 }

@@ -233,6 +233,10 @@ class Execution {
   }
 
   // Runs the process on a worker thread that posts its output (when streamed) and its end.
+  // Not the core's ChildLog (gatekit/test_run.hpp, docs/architecture.md "Child output"): a
+  // smoke's output is shown as it wrote it (partial lines, a leading `::`) under the
+  // workflow's stop-commands, which ChildLog's inert lines would rewrite; and it is kept as a
+  // head and a tail for the reports (OutputBuffer), streamed up to live_limit, then its tail.
   void launch(Active& active, ProcessSpec spec, const std::string& cwd_field) {
     const auto cwd = spec.cwd.empty() ? Result<FileStatus>(FileStatus{}) : context_.files.stat(spec.cwd);
     if (!spec.cwd.empty() && (!cwd || !cwd->is_directory())) {

@@ -16,8 +16,8 @@ class Workflow;
 
 namespace gatekit::smoke_runner {
 
-// The command line was rejected (exit 2): `result=error` and a short job summary, so a
-// workflow reading the step's outputs sees why nothing ran.
+// The command line was rejected (exit 2): after the frame's `result=error`, a short job
+// summary, so a workflow reading the step's outputs sees why nothing ran.
 void report_usage_error(const std::string& message, Workflow& workflow);
 
 // The GPUs --gpus N names, else the ones the Context's probe detects; could_not_evaluate

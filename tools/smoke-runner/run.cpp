@@ -5,6 +5,7 @@
 #include "executor.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
+#include "gatekit/no_verdict.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
@@ -217,33 +218,45 @@ class SmokeRun {
     return could_not_evaluate("cancelled: the runner received " + sig + "; reports written");
   }
 
-  // An error or a cancellation: the reports and outputs still say what happened, then the
-  // error goes to the frame, which prints it and exits with its kind's code.
+  // An error or a cancellation: the reports, then the step's no verdict the frame's way
+  // (`result` says error or cancelled; the counts and summary follow), all before the error
+  // goes to the frame, which prints it and exits with its kind's code: the reports and
+  // outputs are written on every path, so the run reports its no verdict itself.
   [[noreturn]] void stop(const Error& error) {
     const bool cancelled = error.kind == ErrorKind::could_not_evaluate && termination_signal() != 0;
-    throw_if_error(conclude(exit_code_of(error), cancelled ? "cancelled" : "error", error.message));
+    const NoVerdict no_verdict{true, [this](const Error&, Context&) { write_outputs(); },
+                               cancelled ? "cancelled" : "error"};
+    auto written = conclude(exit_code_of(error), no_verdict.result, error.message);
+    report_no_verdict(no_verdict, error, context_);
+    throw_if_error(written);
     fail(error);
   }
 
   ExitCode finish(const Verdict& verdict) {
-    throw_if_error(conclude(verdict.code, verdict.result, verdict.message));
+    auto written = conclude(verdict.code, verdict.result, verdict.message);
+    context_.workflow.set_output("result", verdict.result);  // passed | failed: the run's verdict
+    write_outputs();
+    throw_if_error(written);
     context_.workflow.log("smoke-runner: " + verdict.result + (verdict.message.empty() ? "" : ": " + verdict.message) +
                           " (reports in " + options_.report_dir + ")");
     return verdict.code;
   }
 
-  // The end of every run: no process left, the final reports, the step outputs and summary.
+  // The end of every run: no process left, the final reports.
   gatekit::Status conclude(ExitCode code, const std::string& result, const std::string& message) {
     end_leftovers();
     report_.result = result;
     report_.exit_code = to_int(code);
     report_.message = message;
     report_.duration = elapsed();
-    auto written = write_reports(report_, options_.report_dir, context_.files);
+    return write_reports(report_, options_.report_dir, context_.files);
+  }
+
+  // The step outputs after `result`, and the summary.
+  void write_outputs() {
     const auto c = count_results(report_.smokes);
     const auto paths = report_paths(options_.report_dir);
     Workflow& wf = context_.workflow;
-    wf.set_output("result", result);
     wf.set_output("passed", std::to_string(c.passed));
     wf.set_output("failed", std::to_string(c.failed + c.timed_out + c.errors));
     wf.set_output("skipped", std::to_string(c.skipped));
@@ -251,7 +264,6 @@ class SmokeRun {
     wf.set_output("json", paths.json.string());
     wf.set_output("junit", paths.junit.string());
     wf.append_summary(report_summary(report_));
-    return written;
   }
 
   // Nothing a smoke started outlives the run, so nothing can write into the step's files (or

@@ -6,7 +6,6 @@
 namespace gatekit::smoke_runner {
 
 void report_usage_error(const std::string& message, Workflow& workflow) {
-  workflow.set_output("result", "error");
   workflow.append_summary(usage_error_summary(message));
 }
 

@@ -7,12 +7,14 @@
 //      frame dispatches to the one chosen;
 //   4. the frame is the one catch site: a Failure (gatekit/result.hpp) prints
 //      `<tool>: error: <message>` and exits with exit_code_of(kind); any other exception
-//      exits 3. Before that it reports "no verdict" (`NoVerdict`): `result=error` for a tool
-//      or subcommand with a `result` output, then its hook. A pass whose step outputs or
-//      summary could not be written becomes exit 3: downstream jobs would read empty outputs.
+//      exits 3. Before that, and for a run that returns exit 2 or 3, it reports "no verdict"
+//      (`NoVerdict`, gatekit/no_verdict.hpp): `result=error` for a tool or subcommand with a
+//      `result` output, then its hook. A pass whose step outputs or summary could not be
+//      written becomes exit 3: downstream jobs would read empty outputs.
 // See docs/contributing.md ("The shape of a tool").
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,23 +22,24 @@
 
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
+#include "gatekit/no_verdict.hpp"
 #include "gatekit/result.hpp"
 
 namespace gatekit {
-
-// What the frame does when a tool or subcommand reaches no verdict (exit 2 or 3: a rejected
-// argv, a Failure, any other exception): writes `result=error` when the step has a `result`
-// output, then calls the hook (more outputs, a summary, an annotation) with the error.
-struct NoVerdict {
-  bool result_output = false;
-  std::function<void(const Error& error, Context& context)> hook;
-};
 
 struct ToolInfo {
   std::string name;         // e.g. "path-classifier"
   std::string description;  // one line for --help
   // A rejected argv, and a failure of a tool without subcommands.
   NoVerdict no_verdict = {};
+  // A rejected argv, when it is reported otherwise than a failure; unset: `no_verdict`.
+  // smoke-runner: its run mode reports its own no verdict, with its counts, before it fails
+  // (no_verdict.hpp), and a rejected argv leaves `result=error` and a short summary.
+  std::optional<NoVerdict> rejected_argv = {};
+  // stdout carries the tool's data alone (gatekit-api's JSON answer): the workflow (log,
+  // groups, masks, annotations) writes to stderr instead. Used where the frame builds the
+  // seams (SystemSeams); a run over given seams keeps their workflow.
+  bool data_on_stdout = false;
 };
 
 // One row of a tool's subcommand table: its name, its help line, the options it binds to its
@@ -76,17 +79,12 @@ Subcommand subcommand(std::string name, std::string description, ConfigureOption
 using Configure = std::function<void(CLI::App&)>;
 // Runs after a successful parse; the app says which subcommand was chosen.
 using Act = std::function<ExitCode(CLI::App&, Context&)>;
-// Called after a rejected argv (exit 2) was printed, for a tool whose own report writes its
-// `result` on every run path (smoke-runner: `error` or `cancelled` with its counts), so that
-// ToolInfo::no_verdict, which also covers a failed run, does not fit it.
-using UsageErrorHook = std::function<void(const std::string& message, Context&)>;
 
-int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
-             const Act& act, const UsageErrorHook& on_usage_error = {});
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure, const Act& act);
 
 // The same frame over given seams (tests; `context.out` receives --help and --version).
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
-             const Configure& configure, const Act& act, const UsageErrorHook& on_usage_error = {});
+             const Configure& configure, const Act& act);
 
 // Runs the subcommand table: one subcommand is required; `configure` (optional) adds what
 // the whole tool shares (a footer). The rows are added to --help in their order.

@@ -2,6 +2,8 @@
 
 #include <csignal>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,16 +45,35 @@ std::vector<std::string> with_empty_values(int argc, const char* const* argv) {
   return args;
 }
 
-// No verdict: `result=error` when the step has a `result` output, then the hook.
-void report_no_verdict(const NoVerdict& no_verdict, const Error& error, Context& context) {
-  if (no_verdict.result_output) context.workflow.set_output("result", "error");
-  if (no_verdict.hook) no_verdict.hook(error, context);
+// The error a hook sees for a run that returned exit 2 or 3 without a Failure: the run has
+// reported why (its summary, an annotation).
+Error returned_no_verdict(const ToolInfo& info, ExitCode code) {
+  const std::string message = info.name + " reached no verdict (exit " + std::to_string(to_int(code)) + ")";
+  return code == ExitCode::usage_error ? bad_input(message) : could_not_evaluate(message);
 }
+
+// The seams the frame builds: SystemSeams, with the workflow on stderr for a tool whose
+// stdout is data (ToolInfo::data_on_stdout).
+class FrameSeams {
+ public:
+  explicit FrameSeams(const ToolInfo& info) {
+    if (!info.data_on_stdout) return;
+    Context& c = system_.context();
+    workflow_ = make_workflow(c.env, c.err, c.files);
+    context_.emplace(Context{c.env, c.clock, c.files, c.processes, c.make_transport, *workflow_, c.in, c.out, c.gpus,
+                             c.err});
+  }
+  Context& context() { return context_ ? *context_ : system_.context(); }
+
+ private:
+  SystemSeams system_;
+  std::unique_ptr<StreamWorkflow> workflow_;
+  std::optional<Context> context_;
+};
 
 // The frame; `act` may name the NoVerdict of the subcommand it runs in `chosen`.
 int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context, const Configure& configure,
-              const std::function<ExitCode(CLI::App&, Context&, const NoVerdict*&)>& act,
-              const UsageErrorHook& on_usage_error) {
+              const std::function<ExitCode(CLI::App&, Context&, const NoVerdict*&)>& act) {
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
   app.option_defaults()->always_capture_default();
@@ -74,13 +95,14 @@ int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& 
   } catch (const CLI::ParseError& e) {
     context.err << inert_lines(info.name + ": error: " + e.what()) << "\n"
               << "Run '" << info.name << " --help' for usage.\n";
-    report_no_verdict(info.no_verdict, bad_input(e.what()), context);
-    if (on_usage_error) on_usage_error(e.what(), context);
+    report_no_verdict(info.rejected_argv ? *info.rejected_argv : info.no_verdict, bad_input(e.what()), context);
     return to_int(ExitCode::usage_error);
   }
   const NoVerdict* chosen = &info.no_verdict;
   try {
     const ExitCode code = act(app, context, chosen);
+    if (code == ExitCode::usage_error || code == ExitCode::could_not_evaluate)
+      report_no_verdict(*chosen, returned_no_verdict(info, code), context);
     const auto& unwritten = context.workflow.write_errors();
     if (!unwritten.empty() && code != ExitCode::usage_error)
       return report(info, context,
@@ -99,11 +121,15 @@ int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& 
 
 }  // namespace
 
+void report_no_verdict(const NoVerdict& no_verdict, const Error& error, Context& context) {
+  if (no_verdict.result_output) context.workflow.set_output("result", no_verdict.result);
+  if (no_verdict.hook) no_verdict.hook(error, context);
+}
+
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
-             const Configure& configure, const Act& act, const UsageErrorHook& on_usage_error) {
-  return run_frame(
-      info, argc, argv, context, configure,
-      [&](CLI::App& app, Context& ctx, const NoVerdict*&) { return act(app, ctx); }, on_usage_error);
+             const Configure& configure, const Act& act) {
+  return run_frame(info, argc, argv, context, configure,
+                   [&](CLI::App& app, Context& ctx, const NoVerdict*&) { return act(app, ctx); });
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
@@ -122,22 +148,21 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
           return row.run(ctx);
         }
         fail_bad_input("no subcommand given (see --help)");
-      },
-      {});
+      });
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
-             const Act& act, const UsageErrorHook& on_usage_error) {
+             const Act& act) {
   // A reader that goes away (a closed pipe) must not kill the tool before it reports.
   std::signal(SIGPIPE, SIG_IGN);
-  SystemSeams seams;
-  return run_tool(info, argc, argv, seams.context(), configure, act, on_usage_error);
+  FrameSeams seams(info);
+  return run_tool(info, argc, argv, seams.context(), configure, act);
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const std::vector<Subcommand>& subcommands,
              const Configure& configure) {
   std::signal(SIGPIPE, SIG_IGN);
-  SystemSeams seams;
+  FrameSeams seams(info);
   return run_tool(info, argc, argv, seams.context(), subcommands, configure);
 }
 
