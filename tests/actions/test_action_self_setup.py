@@ -99,7 +99,8 @@ def test_the_step_sets_the_tools_up_itself_and_runs(name, job, release):
     assert done.returncode == 0, done.stdout + done.stderr
     assert RAN[name] in outputs.splitlines()
     print(f"\n{name}: tools set up from the release archive and the step run in {took:.2f} s")
-    assert took < 10  # well under a second here; the bound only catches a hang or a build
+    # No timed bound: a hang ends at run_step's timeout, and a build or an install would have
+    # called a fake (fakes.log below). The time is printed only.
     assert job.server.requests == [PATH]
     assert job.text("fakes.log") == ""  # no apt, no sudo, no compiler
     assert sorted(p.name for p in job.bin.iterdir()) == TOOLS
