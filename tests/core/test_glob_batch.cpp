@@ -173,3 +173,27 @@ TEST_CASE("a list whose patterns match, each in its own way, goes pattern by pat
     CHECK(per_pattern_byte < 0.35);
   }
 }
+
+TEST_CASE("the list's automaton gives up on matching patterns before it costs, and keeps near misses") {
+  // Each state of a list of matching patterns holds a position of nearly every pattern, so
+  // its cost is counted in positions too: it gives up within a budget fixed by the list's
+  // size, long before the 64 states the per-state rule waits for.
+  std::mt19937 rng(2727);
+  const auto paths = matching_paths(rng, 200);
+  for (const int count : {50, 100, 200}) {
+    auto l = batch_list(matching_patterns(rng, count));
+    check_batch(l, paths);
+    INFO(count << " patterns; DFA states built: " << l.dfa_states());
+    CHECK(l.pattern_by_pattern());
+    CHECK(l.dfa_states() < 32);
+  }
+  // Patterns that match none of the paths share the list's states: it keeps them.
+  std::vector<std::string> near;
+  for (int k = 0; k < 200; ++k) {
+    near.push_back(k % 2 == 0 ? "area" + std::to_string(k) + "/sub/**" : "**/gen_" + std::to_string(k) + "/*.py");
+  }
+  auto l = batch_list(near);
+  check_batch(l, paths);
+  INFO("near misses; DFA states built: " << l.dfa_states());
+  CHECK_FALSE(l.pattern_by_pattern());
+}

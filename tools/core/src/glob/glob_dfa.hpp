@@ -22,6 +22,14 @@ struct Dfa {
   // a state per kBytesPerState bytes walked gives up (step() answers kUnknown).
   static constexpr std::size_t kWarmStates = 64;
   static constexpr std::size_t kBytesPerState = 4;
+  // Building a state costs in proportion to the positions it holds, and lists whose states
+  // explode hold many (a position of nearly every pattern in each). So the same rule is also
+  // applied to positions, with a budget fixed before the first step: past kWarmCode x the
+  // list's code size in positions (and at least kWarmPositions), more than kPositionsPerByte
+  // per byte walked gives up.
+  static constexpr std::size_t kWarmCode = 2;
+  static constexpr std::size_t kWarmPositions = 1024;
+  static constexpr std::size_t kPositionsPerByte = 4;
   bool amortized = false;  // apply that rule (the list's automaton; not a single pattern's)
   std::size_t walked = 0;  // bytes walked by finished paths
 
@@ -186,11 +194,17 @@ struct Dfa {
     return static_cast<std::int32_t>(row_of(static_cast<std::size_t>(id)));
   }
 
+  // The list's automaton no longer pays (see kWarmStates and kWarmCode).
+  bool over_budget() const {
+    return (state_count() >= kWarmStates && state_count() * kBytesPerState > walked) ||
+           (pool.size() >= std::max(kWarmPositions, kWarmCode * code.size()) && pool.size() > walked * kPositionsPerByte);
+  }
+
   // The row after byte `c` from `row`, or kUnknown when the cache is full.
   std::int32_t step(std::int32_t row, unsigned char c) {
     const std::size_t slot = static_cast<std::size_t>(row) + byte_class[c];
     if (next[slot] != kUnknown) return next[slot];
-    if (amortized && state_count() >= kWarmStates && state_count() * kBytesPerState > walked) return kUnknown;
+    if (amortized && over_budget()) return kUnknown;
     auto& seeds = scratch_seeds;
     seeds.clear();
     const auto state = state_of(row);
