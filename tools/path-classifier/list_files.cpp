@@ -107,8 +107,12 @@ json::string json_text(std::string_view name) {
 // `name` as JSON.stringify writes it, appended to `out`: printable ASCII without '"' or '\\'
 // (nearly every file name) is copied between quotes; anything else goes through Boost.JSON's
 // serializer, byte for byte what it writes inside an array.
+bool json_plain(std::string_view name) {
+  return std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != '\\'; });
+}
+
 void append_json_string(std::string& out, std::string_view name) {
-  if (is_printable_ascii(name) && name.find_first_of("\"\\") == std::string_view::npos) {
+  if (json_plain(name)) {
     out += '"';
     out.append(name);
     out += '"';
