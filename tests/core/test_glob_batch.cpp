@@ -197,3 +197,53 @@ TEST_CASE("the list's automaton gives up on matching patterns before it costs, a
   INFO("near misses; DFA states built: " << l.dfa_states());
   CHECK_FALSE(l.pattern_by_pattern());
 }
+
+TEST_CASE("pattern by pattern: a name is not walked by a pattern that needs one more folder") {
+  // `**/zz*/**/*.py` passes every prefilter on `a/bzz/c/xN.py` (it has the bytes, the '/'
+  // count, the suffix), but after `a/bzz/c/` it still needs a `zz*` folder: no name can
+  // finish it, so the folder's state is remembered as dead and no name is walked.
+  std::mt19937 rng(99);
+  auto texts = matching_patterns(rng, 50);
+  texts.push_back("**/zz*/**/*.py");
+  auto l = batch_list(texts);
+  check_batch(l, matching_paths(rng, 50));
+  REQUIRE(l.pattern_by_pattern());
+  std::vector<std::string> paths;
+  std::size_t name_bytes = 0;
+  for (int k = 0; k < 100; ++k) {
+    paths.push_back("a/bzz/c/x" + std::to_string(k) + ".py");
+    name_bytes += paths.back().size() - 8;
+  }
+  check_batch(l, paths);
+  MatchStats stats;
+  for (const auto& path : paths) CHECK_FALSE(l.evaluate(path, &stats).included);
+  INFO("steps: " << stats.steps << ", name bytes: " << name_bytes);
+  CHECK(stats.steps < name_bytes / 4);
+  CHECK(l.evaluate("a/bzz/zz/c/x.py").included);  // (and it matches where a zz* folder is)
+}
+
+TEST_CASE("pattern by pattern agrees with the reference on random patterns over shared folders") {
+  // Random patterns after a list that makes the automaton give up, so the sieve decides;
+  // paths drawn from a few folders, so each folder's remembered states (dead ones included)
+  // are reused by many names.
+  std::mt19937 rng(270027);
+  const auto warm = matching_paths(rng, 20);
+  for (int round = 0; round < 300; ++round) {
+    auto texts = matching_patterns(rng, 30);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    auto l = batch_list(texts);
+    check_batch(l, warm);
+    REQUIRE(l.pattern_by_pattern());
+    std::vector<std::string> folders;
+    for (int f = 0; f < 4; ++f) folders.push_back(gatekit::testing::random_glob_path(rng, 8) + "/");
+    std::vector<std::string> paths;
+    for (int q = 0; q < 40; ++q) {
+      std::string name = gatekit::testing::random_glob_path(rng, 6);
+      std::erase(name, '/');
+      paths.push_back((q % 5 == 0 ? std::string() : folders[rng() % folders.size()]) + name);
+    }
+    INFO("last pattern: " << texts.back());
+    check_batch(l, paths);
+  }
+}

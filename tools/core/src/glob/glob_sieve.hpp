@@ -11,7 +11,8 @@
 //   product), built the first time a path gets past its prefilters, or its NFA when it needs
 //   look-arounds or outgrows its state budget;
 // - changed paths share folders: each pattern's state after a folder is remembered, so a path
-//   walks only its name;
+//   walks only its name; a state from which no '/'-free name can reach a match is remembered
+//   as dead (`**/x*/**/*.py` after a folder with no x* part), so such names are not walked;
 // - the walk stops at the first pattern that decides.
 #include <cstdint>
 #include <memory>
