@@ -247,3 +247,71 @@ TEST_CASE("pattern by pattern agrees with the reference on random patterns over 
     check_batch(l, paths);
   }
 }
+
+namespace {
+
+// A list of `texts` that has gone pattern by pattern (the matching patterns first make its
+// automaton give up), so that its last patterns are decided by the sieve.
+PatternList sieve_list(std::mt19937& rng, const std::vector<std::string>& texts) {
+  auto all = matching_patterns(rng, 30);
+  all.insert(all.end(), texts.begin(), texts.end());
+  auto l = batch_list(all);
+  check_batch(l, matching_paths(rng, 20));
+  REQUIRE(l.pattern_by_pattern());
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("strategy shortcuts: the edges of each shape agree with the automaton") {
+  std::mt19937 rng(5);
+  const std::vector<std::string> paths{"",         "/x.txt",  "x.txt",    "a//x.txt", "a/x.txt", ".txt",    "/.txt",
+                                       "name",     "/name",   "a/name",   "aname",    "//name",  "a/x.py",  "a//x.py",
+                                       "a/b/x.py", "a/.py",   "ab/x.py",  "a.py",     "docs",    "docs/",   "docs/a",
+                                       "x.md",     "a/b.c",   "ab/b.c",   "a/x/b.c",  "x.y",     "x.yz",    "a\nb/x.txt"};
+  for (const std::string text : {"**/*.txt", "**/name", "a/**/*.py", "a/*.py", "docs/**", "**.md", "a*/b.c", "x.y",
+                                 "!**/*.txt", "**", "a/**/b/*.py"}) {
+    INFO(text);
+    auto l = sieve_list(rng, {text});
+    check_batch(l, paths);
+  }
+}
+
+TEST_CASE("strategy shortcuts agree with the automaton on random patterns and paths") {
+  // Patterns of every shape a string test decides, from literals over a tiny alphabet (so
+  // that paths often match, or miss by one byte), in lists that go pattern by pattern.
+  std::mt19937 rng(27027);
+  auto literal = [&](bool slash) {
+    static const std::string bytes = "ab.x", with_slash = "ab.x/";
+    std::string s;
+    for (std::size_t n = 1 + rng() % 3; n-- > 0;) s += (slash ? with_slash : bytes)[rng() % (slash ? 5 : 4)];
+    return s;
+  };
+  int decided = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> texts;
+    for (int k = 0; k < 4; ++k) {
+      const auto head = rng() % 2 ? literal(true) : std::string();
+      std::string t;
+      switch (rng() % 8) {
+        case 0: t = literal(true); break;
+        case 1: t = literal(true) + "/**"; break;
+        case 2: t = "**" + literal(true); break;
+        case 3: t = "**/" + literal(false); break;
+        case 4: t = head + "**/*" + literal(false); break;
+        case 5: t = head + "*" + literal(false); break;
+        case 6: t = literal(true) + "*" + literal(true); break;
+        default: t = "**"; break;
+      }
+      if (!std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) continue;
+      decided += std::get<Pattern>(Pattern::compile(t, Dialect::github)).strategy().empty() ? 0 : 1;
+      texts.push_back(rng() % 4 == 0 ? "!" + t : t);
+    }
+    auto l = sieve_list(rng, texts);
+    std::vector<std::string> paths;
+    for (int q = 0; q < 40; ++q) paths.push_back(gatekit::testing::random_glob_path(rng, 9));
+    INFO("patterns: " << texts.size());
+    check_batch(l, paths);
+  }
+  CHECK(decided > 600);  // (nearly every pattern drawn has a strategy)
+}

@@ -88,6 +88,12 @@ class Pattern {
   BodyFacts body_facts() const;
   bool body_may_match(std::string_view path) const;
 
+  // The string test that decides the body exactly in place of its automaton when a list
+  // matches pattern by pattern (github dialect): "literal", "prefix", "suffix", "basename"
+  // (`**/name`), "extension" (`**/*.ext`, `dir/**/*.ext`, `dir/*.ext`), "name" or "any"; ""
+  // for other shapes (for tests).
+  std::string_view strategy() const;
+
   // The regular expression the body compiles to (for --explain and tests).
   const std::string& regex() const;
   // Automaton size (look-ahead automata included); matching a path of length n costs at

@@ -28,6 +28,7 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
     One one;
     one.filter = analyze(*pattern.program());
     one.friendly = pattern.dfa_friendly();
+    if (dialect == Dialect::github) one.strategy = strategy_of(pattern.regex());
     ones_.push_back(std::move(one));
   }
   build_tables(patterns);
@@ -119,6 +120,7 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.filter, path, facts)) return false;
+  if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
   if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
   Dfa& dfa = *one.dfa;
