@@ -173,3 +173,145 @@ TEST_CASE("a list whose patterns match, each in its own way, goes pattern by pat
     CHECK(per_pattern_byte < 0.35);
   }
 }
+
+TEST_CASE("the list's automaton gives up on matching patterns before it costs, and keeps near misses") {
+  // Each state of a list of matching patterns holds a position of nearly every pattern, so
+  // its cost is counted in positions too: it gives up within a budget fixed by the list's
+  // size, long before the 64 states the per-state rule waits for.
+  std::mt19937 rng(2727);
+  const auto paths = matching_paths(rng, 200);
+  for (const int count : {50, 100, 200}) {
+    auto l = batch_list(matching_patterns(rng, count));
+    check_batch(l, paths);
+    INFO(count << " patterns; DFA states built: " << l.dfa_states());
+    CHECK(l.pattern_by_pattern());
+    CHECK(l.dfa_states() < 32);
+  }
+  // Patterns that match none of the paths share the list's states: it keeps them.
+  std::vector<std::string> near;
+  for (int k = 0; k < 200; ++k) {
+    near.push_back(k % 2 == 0 ? "area" + std::to_string(k) + "/sub/**" : "**/gen_" + std::to_string(k) + "/*.py");
+  }
+  auto l = batch_list(near);
+  check_batch(l, paths);
+  INFO("near misses; DFA states built: " << l.dfa_states());
+  CHECK_FALSE(l.pattern_by_pattern());
+}
+
+TEST_CASE("pattern by pattern: a name is not walked by a pattern that needs one more folder") {
+  // `**/zz*/**/*.py` passes every prefilter on `a/bzz/c/xN.py` (it has the bytes, the '/'
+  // count, the suffix), but after `a/bzz/c/` it still needs a `zz*` folder: no name can
+  // finish it, so the folder's state is remembered as dead and no name is walked.
+  std::mt19937 rng(99);
+  auto texts = matching_patterns(rng, 50);
+  texts.push_back("**/zz*/**/*.py");
+  auto l = batch_list(texts);
+  check_batch(l, matching_paths(rng, 50));
+  REQUIRE(l.pattern_by_pattern());
+  std::vector<std::string> paths;
+  std::size_t name_bytes = 0;
+  for (int k = 0; k < 100; ++k) {
+    paths.push_back("a/bzz/c/x" + std::to_string(k) + ".py");
+    name_bytes += paths.back().size() - 8;
+  }
+  check_batch(l, paths);
+  MatchStats stats;
+  for (const auto& path : paths) CHECK_FALSE(l.evaluate(path, &stats).included);
+  INFO("steps: " << stats.steps << ", name bytes: " << name_bytes);
+  CHECK(stats.steps < name_bytes / 4);
+  CHECK(l.evaluate("a/bzz/zz/c/x.py").included);  // (and it matches where a zz* folder is)
+}
+
+TEST_CASE("pattern by pattern agrees with the reference on random patterns over shared folders") {
+  // Random patterns after a list that makes the automaton give up, so the sieve decides;
+  // paths drawn from a few folders, so each folder's remembered states (dead ones included)
+  // are reused by many names.
+  std::mt19937 rng(270027);
+  const auto warm = matching_paths(rng, 20);
+  for (int round = 0; round < 300; ++round) {
+    auto texts = matching_patterns(rng, 30);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    auto l = batch_list(texts);
+    check_batch(l, warm);
+    REQUIRE(l.pattern_by_pattern());
+    std::vector<std::string> folders;
+    for (int f = 0; f < 4; ++f) folders.push_back(gatekit::testing::random_glob_path(rng, 8) + "/");
+    std::vector<std::string> paths;
+    for (int q = 0; q < 40; ++q) {
+      std::string name = gatekit::testing::random_glob_path(rng, 6);
+      std::erase(name, '/');
+      paths.push_back((q % 5 == 0 ? std::string() : folders[rng() % folders.size()]) + name);
+    }
+    INFO("last pattern: " << texts.back());
+    check_batch(l, paths);
+  }
+}
+
+namespace {
+
+// A list of `texts` that has gone pattern by pattern (the matching patterns first make its
+// automaton give up), so that its last patterns are decided by the sieve.
+PatternList sieve_list(std::mt19937& rng, const std::vector<std::string>& texts) {
+  auto all = matching_patterns(rng, 30);
+  all.insert(all.end(), texts.begin(), texts.end());
+  auto l = batch_list(all);
+  check_batch(l, matching_paths(rng, 20));
+  REQUIRE(l.pattern_by_pattern());
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("strategy shortcuts: the edges of each shape agree with the automaton") {
+  std::mt19937 rng(5);
+  const std::vector<std::string> paths{"",         "/x.txt",  "x.txt",    "a//x.txt", "a/x.txt", ".txt",    "/.txt",
+                                       "name",     "/name",   "a/name",   "aname",    "//name",  "a/x.py",  "a//x.py",
+                                       "a/b/x.py", "a/.py",   "ab/x.py",  "a.py",     "docs",    "docs/",   "docs/a",
+                                       "x.md",     "a/b.c",   "ab/b.c",   "a/x/b.c",  "x.y",     "x.yz",    "a\nb/x.txt"};
+  for (const std::string text : {"**/*.txt", "**/name", "a/**/*.py", "a/*.py", "docs/**", "**.md", "a*/b.c", "x.y",
+                                 "!**/*.txt", "**", "a/**/b/*.py"}) {
+    INFO(text);
+    auto l = sieve_list(rng, {text});
+    check_batch(l, paths);
+  }
+}
+
+TEST_CASE("strategy shortcuts agree with the automaton on random patterns and paths") {
+  // Patterns of every shape a string test decides, from literals over a tiny alphabet (so
+  // that paths often match, or miss by one byte), in lists that go pattern by pattern.
+  std::mt19937 rng(27027);
+  auto literal = [&](bool slash) {
+    static const std::string bytes = "ab.x", with_slash = "ab.x/";
+    std::string s;
+    for (std::size_t n = 1 + rng() % 3; n-- > 0;) s += (slash ? with_slash : bytes)[rng() % (slash ? 5 : 4)];
+    return s;
+  };
+  int decided = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> texts;
+    for (int k = 0; k < 4; ++k) {
+      const auto head = rng() % 2 ? literal(true) : std::string();
+      std::string t;
+      switch (rng() % 8) {
+        case 0: t = literal(true); break;
+        case 1: t = literal(true) + "/**"; break;
+        case 2: t = "**" + literal(true); break;
+        case 3: t = "**/" + literal(false); break;
+        case 4: t = head + "**/*" + literal(false); break;
+        case 5: t = head + "*" + literal(false); break;
+        case 6: t = literal(true) + "*" + literal(true); break;
+        default: t = "**"; break;
+      }
+      if (!std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) continue;
+      decided += std::get<Pattern>(Pattern::compile(t, Dialect::github)).strategy().empty() ? 0 : 1;
+      texts.push_back(rng() % 4 == 0 ? "!" + t : t);
+    }
+    auto l = sieve_list(rng, texts);
+    std::vector<std::string> paths;
+    for (int q = 0; q < 40; ++q) paths.push_back(gatekit::testing::random_glob_path(rng, 9));
+    INFO("patterns: " << texts.size());
+    check_batch(l, paths);
+  }
+  CHECK(decided > 600);  // (nearly every pattern drawn has a strategy)
+}

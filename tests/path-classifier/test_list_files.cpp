@@ -1,9 +1,12 @@
 // list-files formats as dorny/paths-filter writes them, checked against hostile names; the
 // outputs and the `filters` JSON entries.
+#include <random>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
+#include "gatekit/json.hpp"
+#include "gatekit/utf8.hpp"
 #include "list_files.hpp"
 
 using namespace gatekit::path_classifier;
@@ -105,4 +108,62 @@ TEST_CASE("lists_summary_markdown: counts, the first files as inert code spans, 
   CHECK(lists_summary_markdown(d, plan_lists(d, ListFormat::none, false))
             .ends_with("\nThese lists are partial: the gate did not get a complete listing of the change (every "
                        "filter runs).\n"));
+}
+
+namespace {
+
+// The reference: the lists as Boost.JSON serializes them (JSON.stringify's bytes).
+std::string boost_list(const std::vector<std::string>& files) {
+  boost::json::array array;
+  for (const auto& f : files) array.emplace_back(gatekit::to_valid_utf8(f));
+  return boost::json::serialize(array);
+}
+
+std::vector<std::string> random_names(std::mt19937& rng) {
+  // Bytes that every JSON escape and repair path meets: quotes, backslashes, controls,
+  // DEL, valid and broken UTF-8, and plain path bytes.
+  static const std::vector<std::string> pieces{"a", "Z", "/", ".", " ", "\"", "\\", "\n", "\t", "\x01", "\x1f",
+                                               "\x7f", "\xC3\xA9", "\xE2\x80\xA8", "\xFF", "\xC3", "-", "src/"};
+  std::vector<std::string> names(rng() % 6);
+  for (auto& name : names)
+    for (std::size_t n = rng() % 12; n-- > 0;) name += pieces[rng() % pieces.size()];
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("format_list json: the bytes Boost.JSON writes, on random hostile names") {
+  std::mt19937 rng(27);
+  for (int round = 0; round < 5000; ++round) {
+    const auto names = random_names(rng);
+    INFO(boost_list(names));
+    REQUIRE(format_list(names, ListFormat::json) == boost_list(names));
+  }
+}
+
+TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the same bytes as serializing anew") {
+  std::mt19937 rng(2727);
+  for (int round = 0; round < 1000; ++round) {
+    Decision d;
+    for (const char* name : {"cpu", "gpu \"x\"", "docs"}) {
+      FilterDecision f;
+      f.filter = name;
+      f.files = random_names(rng);
+      d.filters.push_back(f);
+    }
+    for (auto format : {ListFormat::json, ListFormat::shell, ListFormat::csv, ListFormat::none}) {
+      const auto plan = plan_lists(d, format, true);
+      REQUIRE(lists_json(d, plan) == lists_json(d));
+    }
+  }
+  // Two filters with one name would be one key of an object: serialized anew, as before.
+  Decision twice;
+  FilterDecision a;
+  a.filter = "same";
+  a.files = {"a"};
+  FilterDecision b = a;
+  b.files = {"b"};
+  twice.filters = {a, b};
+  CHECK(lists_json(twice, plan_lists(twice, ListFormat::json, true)) == lists_json(twice));
+  CHECK(lists_json(twice) == R"({"same":["b"]})");
 }

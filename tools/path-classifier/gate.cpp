@@ -102,7 +102,7 @@ std::string add_lists(const Options& o, const Decision& decision, bool evaluated
   std::string path;
   if (format != ListFormat::none)
     if (auto temp = ctx.env.get_nonempty("RUNNER_TEMP")) {
-      const auto content = lists_json(decision);
+      const auto content = lists_json(decision, plan);
       const auto file = lists_file_name(*temp, content);
       if (auto written = ctx.files.write(file, content)) {
         path = file.string();

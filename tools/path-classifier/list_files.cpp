@@ -104,17 +104,45 @@ json::string json_text(std::string_view name) {
   return is_valid_utf8(name) ? json::string(name) : json::string(to_valid_utf8(name));
 }
 
+// `name` as JSON.stringify writes it, appended to `out`: printable ASCII without '"' or '\\'
+// (nearly every file name) is copied between quotes; anything else goes through Boost.JSON's
+// serializer, byte for byte what it writes inside an array.
+bool json_plain(std::string_view name) {
+  return std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != '\\'; });
+}
+
+void append_json_string(std::string& out, std::string_view name) {
+  if (json_plain(name)) {
+    out += '"';
+    out.append(name);
+    out += '"';
+    return;
+  }
+  out += json::serialize(json_text(name));
+}
+
+// ["a","b"]: what json::serialize writes for an array of the names.
+std::string json_list(const std::vector<std::string>& files) {
+  std::size_t size = 2;
+  for (const auto& f : files) size += f.size() + 3;
+  std::string out;
+  out.reserve(size);
+  out += '[';
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i != 0) out += ',';
+    append_json_string(out, files[i]);
+  }
+  out += ']';
+  return out;
+}
+
 }  // namespace
 
 std::string format_list(const std::vector<std::string>& files, ListFormat format) {
   std::string out;
   switch (format) {
     case ListFormat::none: return "";
-    case ListFormat::json: {
-      json::array array;
-      for (const auto& f : files) array.emplace_back(json_text(f));
-      return json::serialize(array);
-    }
+    case ListFormat::json: return json_list(files);
     case ListFormat::csv:
       for (std::size_t i = 0; i < files.size(); ++i) out += (i ? "," : "") + csv_escape(files[i]);
       return out;
@@ -139,11 +167,10 @@ ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated)
     l.filter = f.filter;
     l.count = f.files.size();
     if (format != ListFormat::none) {
-      auto text = format_list(f.files, format);
-      l.size = text.size();
-      if (l.size <= kInlineListLimit && total + l.size <= kInlineTotalLimit) {
-        total += l.size;
-        l.value = std::move(text);
+      l.text = format_list(f.files, format);
+      if (l.text.size() <= kInlineListLimit && total + l.text.size() <= kInlineTotalLimit) {
+        total += l.text.size();
+        l.inlined = true;
       }
     }
     plan.lists.push_back(std::move(l));
@@ -167,7 +194,7 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
                                      [&](const auto& l) { return l.filter == std::string_view(name); });
         if (it == plan.lists.end()) continue;
         merged[std::string(name) + "_count"] = it->count;
-        if (it->value) merged[std::string(name) + "_files"] = to_valid_utf8(*it->value);
+        if (it->inlined) merged[std::string(name) + "_files"] = to_valid_utf8(it->text);
       }
       out.emplace_back(key, json::serialize(merged));
       continue;
@@ -175,7 +202,7 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
     out.emplace_back(key, std::move(value));
     if (list == plan.lists.end()) continue;
     out.emplace_back(key + "_count", std::to_string(list->count));
-    if (list->value) out.emplace_back(key + "_files", *list->value);
+    if (list->inlined) out.emplace_back(key + "_files", list->text);
   }
   out.emplace_back("files-complete", plan.complete ? "true" : "false");
   return out;
@@ -189,6 +216,30 @@ std::string lists_json(const Decision& decision) {
     root[f.filter] = std::move(files);
   }
   return json::serialize(root);
+}
+
+std::string lists_json(const Decision& decision, const ListPlan& plan) {
+  // The plan's texts are the lists' JSON when the format is JSON and each filter has its
+  // own; otherwise (another format, or names that an object would merge) serialize anew.
+  bool reuse = plan.format == ListFormat::json && plan.lists.size() == decision.filters.size();
+  std::size_t size = 2;
+  for (std::size_t i = 0; reuse && i < plan.lists.size(); ++i) {
+    reuse = plan.lists[i].filter == decision.filters[i].filter;
+    for (std::size_t j = 0; reuse && j < i; ++j) reuse = plan.lists[j].filter != plan.lists[i].filter;
+    size += plan.lists[i].filter.size() + plan.lists[i].text.size() + 4;
+  }
+  if (!reuse) return lists_json(decision);
+  std::string out;
+  out.reserve(size);
+  out += '{';
+  for (std::size_t i = 0; i < plan.lists.size(); ++i) {
+    if (i != 0) out += ',';
+    out += json::serialize(json::string(plan.lists[i].filter));
+    out += ':';
+    out += plan.lists[i].text;
+  }
+  out += '}';
+  return out;
 }
 
 std::string lists_summary_markdown(const Decision& decision, const ListPlan& plan) {
@@ -209,9 +260,9 @@ std::string lists_summary_markdown(const Decision& decision, const ListPlan& pla
 std::vector<std::string> list_warnings(const ListPlan& plan, const std::string& path) {
   std::vector<std::string> out;
   for (const auto& l : plan.lists) {
-    if (l.value || plan.format == ListFormat::none) continue;
+    if (l.inlined || plan.format == ListFormat::none) continue;
     std::string message = "the file list of filter '" + l.filter + "' (" + std::to_string(l.count) + " files, " +
-                          std::to_string(l.size) + " bytes) is too long for a step output, so `" + l.filter +
+                          std::to_string(l.text.size()) + " bytes) is too long for a step output, so `" + l.filter +
                           "_files` is not set";
     message += path.empty() ? " (set RUNNER_TEMP to get every list in a file)"
                             : "; every list is in the file named by the `list-files-path` output";

@@ -47,8 +47,8 @@ inline constexpr std::size_t kInlineTotalLimit = 256 * 1024;
 struct FilterList {
   std::string filter;
   std::size_t count = 0;
-  std::optional<std::string> value;  // the formatted list; nullopt: too long to write inline
-  std::size_t size = 0;              // bytes of the formatted list
+  std::string text;      // the formatted list, serialized once: for the outputs and the lists file
+  bool inlined = false;  // false: too long to write inline (left out of the outputs)
 };
 
 struct ListPlan {
@@ -67,6 +67,8 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
 
 // Every filter's matched files, {"cpu": ["src/a.cpp"], ...} (the file behind `list-files-path`).
 std::string lists_json(const Decision& decision);
+// The same bytes; when the plan's lists are JSON already, they are reused, not serialized again.
+std::string lists_json(const Decision& decision, const ListPlan& plan);
 
 // The job summary's section: per filter, how many files it matched and the first few (as
 // code spans: outside text never acts as markup); says when the lists are partial.

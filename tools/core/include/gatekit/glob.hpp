@@ -88,6 +88,12 @@ class Pattern {
   BodyFacts body_facts() const;
   bool body_may_match(std::string_view path) const;
 
+  // The string test that decides the body exactly in place of its automaton when a list
+  // matches pattern by pattern (github dialect): "literal", "prefix", "suffix", "basename"
+  // (`**/name`), "extension" (`**/*.ext`, `dir/**/*.ext`, `dir/*.ext`), "name" or "any"; ""
+  // for other shapes (for tests).
+  std::string_view strategy() const;
+
   // The regular expression the body compiles to (for --explain and tests).
   const std::string& regex() const;
   // Automaton size (look-ahead automata included); matching a path of length n costs at
@@ -131,8 +137,9 @@ class PatternList {
   PatternList& operator=(const PatternList&) = delete;
 
   // The list's verdict. Through the list's automaton while it pays; once it has built
-  // kListStates states, or more than one state per 4 bytes walked past its first 64, the list
-  // goes pattern by pattern for good (pattern_by_pattern()). Lists in the picomatch dialect,
+  // kListStates states, or more than one state per 4 bytes walked past its first 64, or its
+  // states hold more than 4 positions per byte walked past twice the list's code size (at
+  // least 1024), the list goes pattern by pattern for good (pattern_by_pattern()). Lists in the picomatch dialect,
   // or with look-arounds, always go pattern by pattern.
   ListVerdict evaluate(std::string_view path, MatchStats* stats = nullptr) const;
   // evaluate() for paths[0..count), into out[0..count). The DFA walks of several paths are

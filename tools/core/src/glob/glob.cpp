@@ -9,6 +9,7 @@
 
 #include "glob_dfa.hpp"
 #include "glob_sieve.hpp"
+#include "glob_strategy.hpp"
 
 namespace gatekit::glob {
 
@@ -78,6 +79,10 @@ BodyFacts Pattern::body_facts() const {
 
 bool Pattern::body_may_match(std::string_view path) const {
   return detail::may_match(detail::analyze(*program_), path, detail::path_facts(path));
+}
+
+std::string_view Pattern::strategy() const {
+  return dialect_ == Dialect::github ? detail::to_string(detail::strategy_of(program_->regex).kind) : "";
 }
 
 const std::string& Pattern::regex() const { return program_->regex; }

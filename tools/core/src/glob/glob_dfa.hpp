@@ -22,6 +22,14 @@ struct Dfa {
   // a state per kBytesPerState bytes walked gives up (step() answers kUnknown).
   static constexpr std::size_t kWarmStates = 64;
   static constexpr std::size_t kBytesPerState = 4;
+  // Building a state costs in proportion to the positions it holds, and lists whose states
+  // explode hold many (a position of nearly every pattern in each). So the same rule is also
+  // applied to positions, with a budget fixed before the first step: past kWarmCode x the
+  // list's code size in positions (and at least kWarmPositions), more than kPositionsPerByte
+  // per byte walked gives up.
+  static constexpr std::size_t kWarmCode = 2;
+  static constexpr std::size_t kWarmPositions = 1024;
+  static constexpr std::size_t kPositionsPerByte = 4;
   bool amortized = false;  // apply that rule (the list's automaton; not a single pattern's)
   std::size_t walked = 0;  // bytes walked by finished paths
 
@@ -186,11 +194,52 @@ struct Dfa {
     return static_cast<std::int32_t>(row_of(static_cast<std::size_t>(id)));
   }
 
+  // Whether some input without a '/' leads from `row` to a match, worked out on the positions
+  // of its state (nothing is built) and kept per state: the sieve asks it of the state after
+  // a path's folder, since the rest of the path, its name, has no '/'.
+  bool can_finish_in_name(std::int32_t row) {
+    if (row <= 0) return false;
+    const auto state = state_of(row);
+    if (finishes_in_name.size() <= state) finishes_in_name.resize(state_count(), 0);
+    if (finishes_in_name[state] == 0) finishes_in_name[state] = reaches_match_without(state, '/') ? 1 : -1;
+    return finishes_in_name[state] > 0;
+  }
+  std::vector<std::int8_t> finishes_in_name;  // per state: 0 not asked yet, 1 yes, -1 no
+
+  bool reaches_match_without(std::size_t state, unsigned char c) {
+    ++generation;
+    auto& stack = scratch_stack;
+    stack.assign(pcs_begin(state), pcs_end(state));
+    while (!stack.empty()) {
+      const auto pc = stack.back();
+      stack.pop_back();
+      if (stamp[pc] == generation) continue;
+      stamp[pc] = generation;
+      const auto& inst = code[pc];
+      switch (inst.op) {
+        case Op::match: return true;
+        case Op::jump: stack.push_back(inst.a); break;
+        case Op::split: stack.push_back(inst.a); stack.push_back(inst.b); break;
+        case Op::byte_set:
+          if (inst.set->count() > (inst.set->test(c) ? 1U : 0U)) stack.push_back(pc + 1);
+          break;
+        default: return true;  // (not in a DFA-friendly program) taken as passing
+      }
+    }
+    return false;
+  }
+
+  // The list's automaton no longer pays (see kWarmStates and kWarmCode).
+  bool over_budget() const {
+    return (state_count() >= kWarmStates && state_count() * kBytesPerState > walked) ||
+           (pool.size() >= std::max(kWarmPositions, kWarmCode * code.size()) && pool.size() > walked * kPositionsPerByte);
+  }
+
   // The row after byte `c` from `row`, or kUnknown when the cache is full.
   std::int32_t step(std::int32_t row, unsigned char c) {
     const std::size_t slot = static_cast<std::size_t>(row) + byte_class[c];
     if (next[slot] != kUnknown) return next[slot];
-    if (amortized && state_count() >= kWarmStates && state_count() * kBytesPerState > walked) return kUnknown;
+    if (amortized && over_budget()) return kUnknown;
     auto& seeds = scratch_seeds;
     seeds.clear();
     const auto state = state_of(row);

@@ -28,6 +28,7 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
     One one;
     one.filter = analyze(*pattern.program());
     one.friendly = pattern.dfa_friendly();
+    if (dialect == Dialect::github) one.strategy = strategy_of(pattern.regex());
     ones_.push_back(std::move(one));
   }
   build_tables(patterns);
@@ -119,20 +120,30 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.filter, path, facts)) return false;
+  if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
   if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
   Dfa& dfa = *one.dfa;
   std::int32_t at = dfa.start;
   std::string_view rest = path;
+  std::size_t walked = 0;
   if (folder_ != nullptr) {
     std::int32_t& after = (*folder_)[k];
-    if (after == kNotYet) after = walk(dfa, dfa.start, path.substr(0, folder_length_));
+    if (after == kNotYet) {
+      after = walk(dfa, dfa.start, path.substr(0, folder_length_));
+      walked += folder_length_;
+      // The name after the folder has no '/': a state that needs one to match is as dead.
+      if (after > 0 && !dfa.can_finish_in_name(after)) after = 0;
+    }
     at = after;
     rest.remove_prefix(folder_length_);
   }
-  if (at > 0) at = walk(dfa, at, rest);
+  if (at > 0) {
+    at = walk(dfa, at, rest);
+    walked += rest.size();
+  }
   if (at == Dfa::kUnknown) return pattern.body_matches(path, stats);
-  if (stats != nullptr) stats->steps += path.size();
+  if (stats != nullptr) stats->steps += walked;  // at most: a walk may stop at a dead state
   return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
 }
 

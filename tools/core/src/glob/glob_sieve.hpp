@@ -7,11 +7,14 @@
 // - the prefilters (glob_program.hpp) rule patterns out a machine word at a time: a table per
 //   byte of the patterns that need it, per '/' count of the patterns that allow it, per first
 //   and last byte of the patterns whose literal prefix and suffix allow it;
-// - each remaining pattern has a small automaton of its own (one glob's positions, never a
+// - a remaining pattern whose shape a string test decides (a literal, `dir/**`, `**/name`,
+//   `**/*.ext`: glob_strategy.hpp) is decided by it, never by an automaton;
+// - each other remaining pattern has a small automaton of its own (one glob's positions, never a
 //   product), built the first time a path gets past its prefilters, or its NFA when it needs
 //   look-arounds or outgrows its state budget;
 // - changed paths share folders: each pattern's state after a folder is remembered, so a path
-//   walks only its name;
+//   walks only its name; a state from which no '/'-free name can reach a match is remembered
+//   as dead (`**/x*/**/*.py` after a folder with no x* part), so such names are not walked;
 // - the walk stops at the first pattern that decides.
 #include <cstdint>
 #include <memory>
@@ -22,6 +25,7 @@
 
 #include "gatekit/glob.hpp"
 #include "glob_dfa.hpp"
+#include "glob_strategy.hpp"
 
 namespace gatekit::glob::detail {
 
@@ -39,6 +43,7 @@ class Sieve {
 
   struct One {
     Prefilter filter;
+    Strategy strategy;         // github: a string test that decides it (kind none: the automaton)
     bool friendly = false;     // no look-arounds: a DFA of its own can decide
     std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
   };
