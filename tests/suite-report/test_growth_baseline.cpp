@@ -2,6 +2,7 @@
 // the Files seam, version 1 (what the previous gatekit wrote) still read or refused with a
 // message saying what to do, JUnit reports as baselines, and the errors, verbatim.
 #include <fstream>
+#include <map>
 
 #include "catch.hpp"
 #include "gatekit/files.hpp"
@@ -18,9 +19,9 @@ const ConfigKey kKey{"cpu-tests.yml", "tests", "3.12", "not gpu"};
 std::string written(const std::vector<HistoryPoint>& history,
                     const std::vector<std::pair<std::string, double>>& tests) {
   MemoryFiles files;
-  BaselineWriter writer(files, "b.json", kKey, history, tests.size());
+  BaselineWriter writer(files, "b.json");
   for (const auto& [id, seconds] : tests) REQUIRE(writer.add(TestIdentity::of(id), seconds, display_id(id)).ok());
-  REQUIRE(writer.finish().ok());
+  REQUIRE(writer.finish(kKey, history, tests.size()).ok());
   return files.files.at("b.json");
 }
 
@@ -63,26 +64,50 @@ TEST_CASE("growth: the writer writes in pieces through Files, the reader reads i
   for (Files* files : {static_cast<Files*>(&memory), static_cast<Files*>(&disk)}) {
     const std::string path = (tmp / "b.json").string();
     {
-      BaselineWriter writer(*files, path, kKey, {}, 30000);
+      BaselineWriter writer(*files, path);
       for (int i = 0; i < 30000; ++i) {
         const std::string id = "t.py::test_" + std::to_string(i) + std::string(40, 'p');
         REQUIRE(writer.add(TestIdentity::of(id), 0.25, id).ok());
       }
-      REQUIRE(writer.finish().ok());
+      REQUIRE(writer.finish(kKey, {}, 30000).ok());
     }
     auto back = read_baseline(*files, path);  // some 3 MB: lines cross the 64 KiB pieces
     REQUIRE(back.ok());
     CHECK(back->tests.size() == 30000);
     CHECK(back->tests.seconds_of("t.py::test_29999" + std::string(40, 'p')) == 0.25);
   }
-  BaselineWriter short_writer(memory, "c.json", kKey, {}, 2);
+  BaselineWriter short_writer(memory, "c.json");
   REQUIRE(short_writer.add(TestIdentity::of("a"), 1, "a").ok());
-  CHECK(short_writer.finish().error().message == "cannot write c.json: 1 tests written, 2 announced");
+  CHECK(short_writer.finish(kKey, {}, 2).error().message == "cannot write c.json: 1 tests written, 2 announced");
+  CHECK_FALSE(memory.exists("c.json"));
   // A line no writer makes: refused before it grows past 1 MiB.
   memory.files["long.json"] = "{\"format\":\"gatekit-suite-baseline\",\"version\":2}\n[\"" + std::string(2 << 20, 'a');
   CHECK(read_baseline(memory, "long.json").error().message == "long.json:1: `identity` is not \"sha256-128+64\"");
   memory.files["long.json"] = written({}, {}) + "[\"" + std::string(2 << 20, 'a');
   CHECK(read_baseline(memory, "long.json").error().message == "long.json:2: a line longer than 1048576 bytes");
+}
+
+TEST_CASE("growth: the writer leaves the file as it was until finish() puts the next one there whole") {
+  MemoryFiles files{{"b.json", "the last baseline"}};
+  const auto id = [](int i) { return "t.py::test_" + std::to_string(i) + std::string(100, 'p'); };
+  {
+    BaselineWriter writer(files, "b.json");
+    for (int i = 0; i < 12000; ++i) REQUIRE(writer.add(TestIdentity::of(id(i)), 0.5, id(i)).ok());
+    CHECK(files.files.at("b.json") == "the last baseline");
+    CHECK(files.exists("b.json.tests.tmp"));  // the lines past the first MiB, beside it
+  }  // dropped unfinished: nothing of it stays
+  CHECK(files.files == std::map<std::string, std::string>{{"b.json", "the last baseline"}});
+
+  BaselineWriter writer(files, "b.json");
+  for (int i = 0; i < 12000; ++i) REQUIRE(writer.add(TestIdentity::of(id(i)), 0.5, id(i)).ok());
+  writer.restart();  // the lines turned out wrong: written again
+  for (int i = 0; i < 3; ++i) REQUIRE(writer.add(TestIdentity::of(id(i)), 1.5, id(i)).ok());
+  CHECK_FALSE(files.exists("b.json.tests.tmp"));
+  REQUIRE(writer.finish(kKey, {}, 3).ok());
+  CHECK(files.files.size() == 1);
+  auto back = read_baseline(files, "b.json");
+  REQUIRE(back.ok());
+  CHECK(back->tests == Snapshot{{id(0), 1.5}, {id(1), 1.5}, {id(2), 1.5}});
 }
 
 TEST_CASE("growth: a version 1 baseline, as the previous gatekit wrote it, is still read") {

@@ -220,22 +220,35 @@ Result<Snapshot> read_report_snapshot(const Files& files, const std::string& pat
 
 inline constexpr std::size_t kHistoryLimit = 30;
 
-// Writes a version 2 baseline through `files` in pieces: the header (the last kHistoryLimit
-// points of `history`), then one add() per test, then finish() (which checks the count).
+// Writes a version 2 baseline through `files`, atomically, while this run's report is read:
+// add() gathers each test's line and appends them, 1 MiB at a time, to the sibling
+// PATH.tests.tmp; finish() writes the header (which counts the tests and ends the history
+// with this run, both known only at the end) to the sibling PATH.tmp, copies the lines behind
+// it and renames it over PATH. A reader never sees half a baseline: until the rename PATH is
+// as it was, and a writer that fails, or goes unfinished, removes both siblings.
 class BaselineWriter {
  public:
-  BaselineWriter(Files& files, std::string path, const ConfigKey& key, const std::vector<HistoryPoint>& history,
-                 std::size_t tests);
+  BaselineWriter(Files& files, std::string path);
+  ~BaselineWriter();
+  BaselineWriter(const BaselineWriter&) = delete;
+  BaselineWriter& operator=(const BaselineWriter&) = delete;
   Status add(const TestIdentity& id, double seconds, std::string_view display);
-  Status finish();
+  // Drops the lines added so far, to add them again (when they turn out wrong).
+  void restart();
+  // The header (the last kHistoryLimit points of `history`; `tests`, which must be the number
+  // of lines added), then the lines, into PATH.
+  Status finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests);
 
  private:
   Status flush();
+  Status copy_lines();         // PATH.tests.tmp behind the header in PATH.tmp
+  Status fail(Status failed);  // removes the siblings, keeps and returns the error
   Files& files_;
-  std::string path_;
+  std::string path_, lines_path_, whole_path_;
   std::string pending_;
-  std::size_t expected_ = 0, written_ = 0;
-  bool started_ = false;
+  std::size_t written_ = 0;
+  bool started_ = false;   // PATH.tests.tmp holds lines
+  bool finished_ = false;  // PATH is written: nothing left to remove
   Status status_;
 };
 

@@ -2,6 +2,7 @@
 // (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
 // one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
+#include <limits>
 #include <regex>
 #include <string_view>
 
@@ -372,11 +373,7 @@ json::array history_json(const std::vector<HistoryPoint>& history) {
   return points;
 }
 
-}  // namespace
-
-BaselineWriter::BaselineWriter(Files& files, std::string path, const ConfigKey& key,
-                               const std::vector<HistoryPoint>& history, std::size_t tests)
-    : files_(files), path_(std::move(path)), expected_(tests) {
+std::string baseline_header(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests) {
   json::object root;
   root["format"] = "gatekit-suite-baseline";
   root["version"] = 2;
@@ -384,13 +381,22 @@ BaselineWriter::BaselineWriter(Files& files, std::string path, const ConfigKey& 
   root["key"] = json::object{{"workflow", key.workflow}, {"job", key.job}, {"python", key.python}, {"selection", key.selection}};
   root["history"] = history_json(history);
   root["tests"] = tests;
-  pending_ = json::serialize(root) + "\n";
+  return json::serialize(root) + "\n";
+}
+
+}  // namespace
+
+BaselineWriter::BaselineWriter(Files& files, std::string path)
+    : files_(files), path_(std::move(path)), lines_path_(path_ + ".tests.tmp"), whole_path_(path_ + ".tmp") {}
+
+BaselineWriter::~BaselineWriter() {
+  if (started_) (void)files_.remove(lines_path_);
 }
 
 Status BaselineWriter::flush() {
-  if (!status_) return status_;
-  status_ = started_ ? files_.append(path_, pending_) : files_.write(path_, pending_);
-  started_ = true;
+  if (!status_ || pending_.empty()) return status_;
+  status_ = started_ ? files_.append(lines_path_, pending_) : files_.write(lines_path_, pending_);
+  started_ = true;  // even when it failed: some of it may be there, to remove
   pending_.clear();
   return status_;
 }
@@ -409,11 +415,63 @@ Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_v
   return pending_.size() >= kWriteChunk ? flush() : status_;
 }
 
-Status BaselineWriter::finish() {
-  if (auto flushed = flush(); !flushed) return flushed;
-  if (written_ != expected_)
-    return could_not_evaluate("cannot write " + path_ + ": " + std::to_string(written_) + " tests written, " +
-                              std::to_string(expected_) + " announced");
+void BaselineWriter::restart() {
+  if (started_) (void)files_.remove(lines_path_);
+  started_ = false;
+  pending_.clear();
+  written_ = 0;
+  status_ = {};
+}
+
+Status BaselineWriter::fail(Status failed) {
+  (void)files_.remove(whole_path_);
+  if (started_) (void)files_.remove(lines_path_);
+  started_ = false;
+  pending_.clear();
+  status_ = failed;
+  return failed;
+}
+
+Status BaselineWriter::copy_lines() {
+  std::string chunk;
+  auto read = files_.read_pieces(lines_path_, [&](std::string_view piece) -> Status {
+    chunk += piece;
+    if (chunk.size() < kWriteChunk) return {};
+    auto appended = files_.append(whole_path_, chunk);
+    chunk.clear();
+    return appended;
+  }, std::numeric_limits<std::size_t>::max());  // the file is this writer's own
+  if (!read) return read;
+  if (!chunk.empty()) return files_.append(whole_path_, chunk);
+  return {};
+}
+
+Status BaselineWriter::finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests) {
+  if (finished_) return status_;
+  if (!status_) return status_;
+  if (written_ != tests) {
+    pending_.clear();
+    if (started_) (void)files_.remove(lines_path_);
+    started_ = false;
+    status_ = could_not_evaluate("cannot write " + path_ + ": " + std::to_string(written_) + " tests written, " +
+                                 std::to_string(tests) + " announced");
+    return status_;
+  }
+  std::string header = baseline_header(key, history, tests);
+  if (!started_) {
+    // Every line is still at hand (under 1 MiB of them): the whole file in one write.
+    header += pending_;
+    pending_.clear();
+    if (auto whole = files_.write(whole_path_, header); !whole) return fail(whole);
+  } else {
+    if (auto flushed = flush(); !flushed) return fail(flushed);
+    if (auto whole = files_.write(whole_path_, header); !whole) return fail(whole);
+    if (auto copied = copy_lines(); !copied) return fail(copied);
+    if (auto removed = files_.remove(lines_path_); !removed) return fail(removed);
+    started_ = false;
+  }
+  if (auto renamed = files_.rename(whole_path_, path_); !renamed) return fail(renamed);
+  finished_ = true;
   return {};
 }
 
