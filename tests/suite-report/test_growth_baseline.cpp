@@ -1,11 +1,17 @@
 // growth's baselines on disk (growth_baseline.cpp): version 2 written and read back through
 // the Files seam, version 1 (what the previous gatekit wrote) still read or refused with a
 // message saying what to do, JUnit reports as baselines, and the errors, verbatim.
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <random>
+#include <sstream>
 
 #include "catch.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/json.hpp"
 #include "growth.hpp"
 #include "temp_dir.hpp"
 
@@ -108,6 +114,47 @@ TEST_CASE("growth: the writer leaves the file as it was until finish() puts the 
   auto back = read_baseline(files, "b.json");
   REQUIRE(back.ok());
   CHECK(back->tests == Snapshot{{id(0), 1.5}, {id(1), 1.5}, {id(2), 1.5}});
+}
+
+TEST_CASE("growth: a test line's number and name are written as json::serialize writes them, byte for byte") {
+  // The writer formats a million lines without Boost.JSON's values; the lines must not change.
+  std::vector<double> numbers = {0.0, -0.0, 1.0, 0.1, 0.25, 1e-3, 12.125, 17.125999999999998, 1e21, 1e22, 1e-7, 123456789.0,
+                                 5e-324, 2.2250738585072014e-308, std::numeric_limits<double>::max(), 0.30000000000000004,
+                                 9007199254740993.0, 100.0, 1e100, 3.0e-5, std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+  std::mt19937_64 random(27);
+  while (numbers.size() < 20000) {
+    const std::uint64_t bits = random();
+    double value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    numbers.push_back(std::isfinite(value) ? value : static_cast<double>(bits >> 20) / 1000.0);
+  }
+  std::vector<std::string> names;
+  for (int byte = 0; byte < 256; ++byte) names.push_back("t[" + std::string(1, static_cast<char>(byte)) + "]");
+  names.push_back("tests/test_a.py::test_q[a\"b\\c-\xC3\xA9\xE2\x9C\x93/\x7F\x01\x1F]");
+  names.push_back("");
+  MemoryFiles files;
+  BaselineWriter writer(files, "b.json");
+  std::vector<std::string> expected;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const std::string& name = names[i % names.size()];
+    const auto id = TestIdentity::of(std::to_string(i));
+    REQUIRE(writer.add(id, numbers[i], name).ok());
+    expected.push_back("[\"" + id.hex() + "\"," + boost::json::serialize(boost::json::value(numbers[i])) + "," +
+                       boost::json::serialize(boost::json::string_view(name.data(), name.size())) + "]");
+  }
+  REQUIRE(writer.finish(kKey, {}, numbers.size()).ok());
+  std::istringstream lines(files.files.at("b.json"));
+  std::string line;
+  std::getline(lines, line);  // the header
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    REQUIRE(std::getline(lines, line));
+    if (line != expected[i]) {
+      INFO("test " << i << ", seconds " << numbers[i]);
+      CHECK(line == expected[i]);
+    }
+  }
+  CHECK_FALSE(std::getline(lines, line));
 }
 
 TEST_CASE("growth: a version 1 baseline, as the previous gatekit wrote it, is still read") {

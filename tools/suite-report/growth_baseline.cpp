@@ -2,6 +2,8 @@
 // (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
 // one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <regex>
 #include <string_view>
@@ -401,15 +403,82 @@ Status BaselineWriter::flush() {
   return status_;
 }
 
+namespace {
+
+// A test line's parts as json::serialize writes them, without a json::value or a string per
+// part (a million lines): the tests hold them to json::serialize's output byte for byte.
+void append_hex(std::string& out, const TestIdentity& id) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  char text[48];
+  std::size_t at = 0;
+  for (const std::uint64_t word : {id.hi, id.lo, id.check})
+    for (int shift = 60; shift >= 0; shift -= 4) text[at++] = kHex[(word >> shift) & 0xF];
+  out.append(text, sizeof text);
+}
+
+// A finite double as Boost.JSON writes it (Ryu's shortest digits: 2.5E-1, 1E0, 0E0): the same
+// shortest digits std::to_chars gives, with its exponent written as Ryu does (E, no '+', no
+// leading zeros). Anything else as json::serialize writes it.
+void append_number(std::string& out, double value) {
+  char text[64];
+  const auto made = std::isfinite(value) ? std::to_chars(text, text + sizeof text, value, std::chars_format::scientific)
+                                         : std::to_chars_result{text, std::errc::value_too_large};
+  const std::string_view digits(text, static_cast<std::size_t>(made.ptr - text));
+  const auto e = digits.find('e');
+  if (made.ec != std::errc{} || e == std::string_view::npos) {
+    out += json::serialize(json::value(value));
+    return;
+  }
+  out.append(digits.substr(0, e));
+  out += 'E';
+  std::size_t at = e + 1;
+  if (digits[at] == '-') out += digits[at++];
+  else if (digits[at] == '+') ++at;
+  while (at + 1 < digits.size() && digits[at] == '0') ++at;
+  out.append(digits.substr(at));
+}
+
+// A string as Boost.JSON writes it: quoted; '"' and '\\' escaped; \b \t \n \f \r; any other
+// byte below 0x20 as \u00xx; every other byte as it is.
+void append_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t plain = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.substr(plain, i - plain));
+    plain = i + 1;
+    out += '\\';
+    switch (c) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case '\b': out += 'b'; break;
+      case '\t': out += 't'; break;
+      case '\n': out += 'n'; break;
+      case '\f': out += 'f'; break;
+      case '\r': out += 'r'; break;
+      default:
+        out += "u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text.substr(plain));
+  out += '"';
+}
+
+}  // namespace
+
 Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
   if (!status_) return status_;
-  // ["<identity>", <seconds>, "<display>"]: the identity is hex, the rest serialized as JSON.
+  // ["<identity>", <seconds>, "<display>"]
   pending_ += "[\"";
-  pending_ += id.hex();
+  append_hex(pending_, id);
   pending_ += "\",";
-  pending_ += json::serialize(json::value(seconds));
+  append_number(pending_, seconds);
   pending_ += ',';
-  pending_ += json::serialize(json::string_view(display.data(), display.size()));
+  append_string(pending_, display);
   pending_ += "]\n";
   ++written_;
   return pending_.size() >= kWriteChunk ? flush() : status_;
