@@ -215,13 +215,14 @@ void report_written(const GrowthOptions& options, Context& context, const Status
 SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthTally& tally, bool compared,
                        BaselineWriter* next) {
   SlowestNew slowest(compared ? kListed : 0);
+  std::string made;  // a display name that is not the id as it is
   throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     auto seen = tally.add_now(c.identity, c.seconds);
     if (!seen)
       return could_not_evaluate(options.report + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
                                 seen.error().message);
     if (seen->added && seen->first) slowest.offer(c.identity, c.seconds, c.ordinal, [&] { return c.display(); });
-    if (next != nullptr && seen->first && !tally.repeats()) (void)next->add(c.identity, c.seconds, c.display());
+    if (next != nullptr && seen->first && !tally.repeats()) (void)next->add(c.identity, c.seconds, c.display(made));
     return {};
   }));
   return slowest;
@@ -235,11 +236,12 @@ void second_pass(const GrowthOptions& options, const Files& files, const GrowthT
                  Names& names, BaselineWriter* next) {
   if (!tally.repeats() || (wanted.empty() && next == nullptr)) return;
   if (next != nullptr) next->restart();
+  std::string made;
   throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto test = tally.case_at(c.ordinal);
     if (!test.first) return {};  // a repeat: its seconds are in the first
     if (wanted.count(test.id) > 0) names.emplace(test.id, c.display());
-    if (next != nullptr) (void)next->add(test.id, test.seconds, c.display());  // an error waits for finish()
+    if (next != nullptr) (void)next->add(test.id, test.seconds, c.display(made));  // an error waits for finish()
     return {};
   }, false));
 }

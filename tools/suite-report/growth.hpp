@@ -208,6 +208,9 @@ struct ReportCase {
   int line = 0;              // of the <testcase> element
   // display_id(id), or unnamed_display(k): made when asked, since most cases never show.
   std::string display() const { return unnamed > 0 ? unnamed_display(unnamed) : display_id(id); }
+  // The same, as a view of `id` when it shows as it is (valid UTF-8 of at most kDisplayBytes:
+  // nearly every case), else made into `made`.
+  std::string_view display(std::string& made) const;
 };
 using ReportVisitor = std::function<Status(const ReportCase&)>;
 // This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
