@@ -92,8 +92,8 @@ class LoggingFiles final : public Files {
   std::vector<TempFolder> held_;
 };
 
-// A report of `tests` cases of some 130 bytes of baseline line each: over 1 MiB of lines
-// from 9,000 tests.
+// A report of `tests` cases whose display names take some 65 bytes each in a baseline: over
+// 1 MiB of them from 17,000 tests.
 std::string large_report(int tests) {
   std::string xml = "<testsuite name='pytest'>";
   for (int i = 0; i < tests; ++i)
@@ -114,14 +114,14 @@ std::vector<std::string> files_named(const MemoryFiles& files, const std::string
 
 TEST_CASE("growth: the next baseline is written while the report is read once, and replaces the last one at once") {
   GrowthSetup s;
-  s.seams.files.files["cpu.xml"] = large_report(12000);
+  s.seams.files.files["cpu.xml"] = large_report(20000);
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
   testing::CountingFiles counting(s.seams.files);
   LoggingFiles files(counting);
   Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
                   s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
   REQUIRE(run_growth(s.options, context) == ExitCode::pass);
-  CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (12000 tests) to next/suite-baseline.json");
+  CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (20000 tests) to next/suite-baseline.json");
   CHECK(counting.reads["cpu.xml"] == 1);
   // Never written in place: a reader sees the last baseline, then the next one whole.
   std::vector<std::string> in_place;
@@ -131,13 +131,13 @@ TEST_CASE("growth: the next baseline is written while the report is read once, a
   CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
   auto next = read_baseline(s.seams.files, "next/suite-baseline.json");
   REQUIRE(next.ok());
-  CHECK(next->tests.size() == 12000);
-  CHECK(next->tests.seconds_of("tests/test_m239.py::test_case[11999-" + std::string(40, 'p') + "]") == 0.25);
+  CHECK(next->tests.size() == 20000);
+  CHECK(next->tests.seconds_of("tests/test_m399.py::test_case[19999-" + std::string(40, 'p') + "]") == 0.25);
 }
 
 TEST_CASE("growth: a next baseline that cannot be written whole leaves the last one as it was, and no part of it") {
   GrowthSetup s;
-  s.seams.files.files["cpu.xml"] = large_report(12000);  // some 1.6 MB of lines: written in pieces
+  s.seams.files.files["cpu.xml"] = large_report(20000);  // some 1.3 MB of names: written in pieces
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
   LoggingFiles files(s.seams.files);
   files.failing_prefix = "next/";  // the disk fills after the first MiB

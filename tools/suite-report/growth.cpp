@@ -209,9 +209,8 @@ void report_written(const GrowthOptions& options, Context& context, const Status
 }
 
 // This run's report, read once: each case into `tally` (after the baseline's tests), the
-// slowest new tests' display names kept as they come, and with `next` each test's line of the
-// next baseline written at its first case, as long as no test has repeated (a repeat's
-// seconds are whole only at the end).
+// slowest new tests' display names kept as they come, and with `next` each test's display
+// name for the next baseline, at its first case.
 SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthTally& tally, bool compared,
                        BaselineWriter* next) {
   SlowestNew slowest(compared ? kListed : 0);
@@ -222,38 +221,40 @@ SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthT
       return could_not_evaluate(options.report + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
                                 seen.error().message);
     if (seen->added && seen->first) slowest.offer(c.identity, c.seconds, c.ordinal, [&] { return c.display(); });
-    if (next != nullptr && seen->first && !tally.repeats()) (void)next->add(c.identity, c.seconds, c.display(made));
+    if (next != nullptr && seen->first) (void)next->add(c.display(made));  // an error waits for finish()
     return {};
   }));
   return slowest;
 }
 
-// A second pass over this run's report, only when some test repeats, since its seconds are
-// whole only at the end: the display names of `wanted` (the slowest new tests), and with
-// `next` the next baseline's lines again, test by test in report order. The identities come
-// from `tally`: no case is hashed again, and no more than the wanted few names are kept.
-void second_pass(const GrowthOptions& options, const Files& files, const GrowthTally& tally, const IdentitySet& wanted,
-                 Names& names, BaselineWriter* next) {
-  if (!tally.repeats() || (wanted.empty() && next == nullptr)) return;
-  if (next != nullptr) next->restart();
-  std::string made;
+// A second pass over this run's report, only when some test repeats and new tests are to be
+// named: its seconds are whole only at the end, and so are the slowest new tests. The
+// identities come from `tally`: no case is hashed again, and only the wanted few names are kept.
+void name_slowest(const GrowthOptions& options, const Files& files, const GrowthTally& tally, const IdentitySet& wanted,
+                  Names& names) {
+  if (!tally.repeats() || wanted.empty()) return;
   throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto test = tally.case_at(c.ordinal);
-    if (!test.first) return {};  // a repeat: its seconds are in the first
-    if (wanted.count(test.id) > 0) names.emplace(test.id, c.display());
-    if (next != nullptr) (void)next->add(test.id, test.seconds, c.display(made));  // an error waits for finish()
+    if (test.first && wanted.count(test.id) > 0) names.emplace(test.id, c.display());
     return {};
   }, false));
 }
 
-// The next baseline's header (this run ends its history) and the lines written, into
-// --write-baseline at once.
+// The next baseline put together: its header (this run ends its history), then each test's
+// identity and whole seconds from `tally` beside the name written as the report was read.
 void finish_baseline(const GrowthOptions& options, Context& context, const ConfigKey& key,
                      const std::optional<Baseline>& base, const GrowthTally& tally, const HistoryPoint& point,
                      BaselineWriter& next) {
   std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
   history.push_back(point);
-  report_written(options, context, next.finish(key, history, tally.tests()), tally.tests());
+  std::size_t at = 0;  // the case whose test comes next: the tests in the order of their first cases
+  const auto test_at = [&](std::size_t) {
+    GrowthTally::Case test;
+    do test = tally.case_at(at++);
+    while (!test.first);
+    return TestLine{test.id, test.seconds};
+  };
+  report_written(options, context, next.finish(key, history, tally.tests(), test_at), tally.tests());
 }
 
 // The comparison with a usable baseline, logged; nullopt (noticed) when the two cannot be
@@ -321,7 +322,7 @@ ExitCode run_growth(const GrowthOptions& options, Context& context) {
   if (growth)
     for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.insert(growth->added[i].id);
   Names added_names = tally.repeats() ? Names{} : slowest.names();
-  second_pass(options, context.files, tally, wanted, added_names, next ? &*next : nullptr);
+  name_slowest(options, context.files, tally, wanted, added_names);
   // Written once every reading of the baseline is done: --write-baseline may name it.
   if (next) finish_baseline(options, context, key, base, tally, point, *next);
   context.workflow.set_output("result", "pass");

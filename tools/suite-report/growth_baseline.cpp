@@ -390,21 +390,6 @@ std::string baseline_header(const ConfigKey& key, const std::vector<HistoryPoint
 
 }  // namespace
 
-BaselineWriter::BaselineWriter(Files& files, std::string path)
-    : files_(files), path_(std::move(path)), lines_path_(path_ + ".tests.tmp"), whole_path_(path_ + ".tmp") {}
-
-BaselineWriter::~BaselineWriter() {
-  if (started_) (void)files_.remove(lines_path_);
-}
-
-Status BaselineWriter::flush() {
-  if (!status_ || pending_.empty()) return status_;
-  status_ = started_ ? files_.append(lines_path_, pending_) : files_.write(lines_path_, pending_);
-  started_ = true;  // even when it failed: some of it may be there, to remove
-  pending_.clear();
-  return status_;
-}
-
 namespace {
 
 // A test line's parts as json::serialize writes them, without a json::value or a string per
@@ -472,75 +457,107 @@ void append_string(std::string& out, std::string_view text) {
 
 }  // namespace
 
-Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
-  if (!status_) return status_;
-  // ["<identity>", <seconds>, "<display>"]
-  pending_ += "[\"";
-  append_hex(pending_, id);
-  pending_ += "\",";
-  append_number(pending_, seconds);
-  pending_ += ',';
-  append_string(pending_, display);
-  pending_ += "]\n";
-  ++written_;
-  return pending_.size() >= kWriteChunk ? flush() : status_;
+BaselineWriter::BaselineWriter(Files& files, std::string path)
+    : files_(files), path_(std::move(path)), names_path_(path_ + ".tests.tmp"), whole_path_(path_ + ".tmp") {}
+
+BaselineWriter::~BaselineWriter() {
+  if (started_) (void)files_.remove(names_path_);
 }
 
-void BaselineWriter::restart() {
-  if (started_) (void)files_.remove(lines_path_);
-  started_ = false;
+Status BaselineWriter::flush() {
+  if (!status_ || pending_.empty()) return status_;
+  status_ = started_ ? files_.append(names_path_, pending_) : files_.write(names_path_, pending_);
+  started_ = true;  // even when it failed: some of it may be there, to remove
   pending_.clear();
-  written_ = 0;
-  status_ = {};
+  return status_;
+}
+
+Status BaselineWriter::add(std::string_view display) {
+  if (!status_) return status_;
+  append_string(pending_, display);  // escaped: no '\n' inside
+  pending_ += '\n';
+  ++added_;
+  return pending_.size() >= kWriteChunk ? flush() : status_;
 }
 
 Status BaselineWriter::fail(Status failed) {
   (void)files_.remove(whole_path_);
-  if (started_) (void)files_.remove(lines_path_);
+  if (started_) (void)files_.remove(names_path_);
   started_ = false;
   pending_.clear();
   status_ = failed;
   return failed;
 }
 
-Status BaselineWriter::copy_lines() {
-  std::string chunk;
-  auto read = files_.read_pieces(lines_path_, [&](std::string_view piece) -> Status {
-    chunk += piece;
+Status BaselineWriter::lines_of(std::string_view names, const TestAt& test_at, std::string& out) {
+  while (!names.empty()) {
+    const auto end = names.find('\n');
+    if (end == std::string_view::npos || lines_ >= added_)
+      return could_not_evaluate("cannot read " + names_path_ + ": not the names written");
+    const TestLine test = test_at(lines_++);
+    // ["<identity>", <seconds>, "<display>"]
+    out += "[\"";
+    append_hex(out, test.id);
+    out += "\",";
+    append_number(out, test.seconds);
+    out += ',';
+    out.append(names.substr(0, end));
+    out += "]\n";
+    names.remove_prefix(end + 1);
+  }
+  return {};
+}
+
+Status BaselineWriter::copy_lines(const TestAt& test_at) {
+  std::string partial, chunk;
+  auto read = files_.read_pieces(names_path_, [&](std::string_view piece) -> Status {
+    // Whole names only: a name cut by the piece's end waits for the rest.
+    const auto last = piece.rfind('\n');
+    if (last == std::string_view::npos) {
+      partial += piece;
+      return {};
+    }
+    Status made;
+    if (!partial.empty()) {
+      partial += piece.substr(0, last + 1);
+      made = lines_of(partial, test_at, chunk);
+      partial.clear();
+    } else {
+      made = lines_of(piece.substr(0, last + 1), test_at, chunk);
+    }
+    if (!made) return made;
+    partial += piece.substr(last + 1);
     if (chunk.size() < kWriteChunk) return {};
     auto appended = files_.append(whole_path_, chunk);
     chunk.clear();
     return appended;
   }, std::numeric_limits<std::size_t>::max());  // the file is this writer's own
   if (!read) return read;
+  if (!partial.empty()) return could_not_evaluate("cannot read " + names_path_ + ": not the names written");
   if (!chunk.empty()) return files_.append(whole_path_, chunk);
   return {};
 }
 
-Status BaselineWriter::finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests) {
-  if (finished_) return status_;
-  if (!status_) return status_;
-  if (written_ != tests) {
-    pending_.clear();
-    if (started_) (void)files_.remove(lines_path_);
-    started_ = false;
-    status_ = could_not_evaluate("cannot write " + path_ + ": " + std::to_string(written_) + " tests written, " +
-                                 std::to_string(tests) + " announced");
-    return status_;
-  }
-  std::string header = baseline_header(key, history, tests);
+Status BaselineWriter::finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests,
+                              const TestAt& test_at) {
+  if (finished_ || !status_) return status_;
+  if (added_ != tests)
+    return fail(could_not_evaluate("cannot write " + path_ + ": " + std::to_string(added_) + " tests written, " +
+                                   std::to_string(tests) + " announced"));
+  std::string whole = baseline_header(key, history, tests);
   if (!started_) {
-    // Every line is still at hand (under 1 MiB of them): the whole file in one write.
-    header += pending_;
+    // Every name is still at hand (under 1 MiB of them): the whole file in one write.
+    if (auto made = lines_of(pending_, test_at, whole); !made) return fail(made);
     pending_.clear();
-    if (auto whole = files_.write(whole_path_, header); !whole) return fail(whole);
+    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
   } else {
     if (auto flushed = flush(); !flushed) return fail(flushed);
-    if (auto whole = files_.write(whole_path_, header); !whole) return fail(whole);
-    if (auto copied = copy_lines(); !copied) return fail(copied);
-    if (auto removed = files_.remove(lines_path_); !removed) return fail(removed);
+    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
+    if (auto copied = copy_lines(test_at); !copied) return fail(copied);
+    if (auto removed = files_.remove(names_path_); !removed) return fail(removed);
     started_ = false;
   }
+  if (lines_ != added_) return fail(could_not_evaluate("cannot read " + names_path_ + ": not the names written"));
   if (auto renamed = files_.rename(whole_path_, path_); !renamed) return fail(renamed);
   finished_ = true;
   return {};
