@@ -153,6 +153,18 @@ TEST_CASE("growth: a next baseline that cannot be written whole leaves the last 
   CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
 }
 
+TEST_CASE("growth: a report that cannot be read to its end leaves no part of the next baseline") {
+  GrowthSetup s;
+  std::string report = large_report(20000);
+  report.resize(report.size() - 20);  // cut short, after more than 1 MiB of names went beside the baseline
+  s.seams.files.files["cpu.xml"] = report;
+  s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
+  auto context = s.seams.context();
+  CHECK_THROWS_AS(run_growth(s.options, context), Failure);
+  CHECK(s.seams.files.files.at("next/suite-baseline.json") == "the last baseline");
+  CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
+}
+
 TEST_CASE("growth: compared with a baseline read through Files; the next baseline written there, dated by the clock") {
   GrowthSetup s;
   auto context = s.seams.context();
