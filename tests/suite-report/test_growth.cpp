@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "catch.hpp"
+#include "counting_files.hpp"
 #include "gatekit/fake_context.hpp"
 #include "growth.hpp"
 #include "suite-report.hpp"
@@ -36,7 +37,133 @@ struct GrowthSetup {
   }
 };
 
+// A Files over another that logs each change ("write P", "append P", "rename F T", "remove P")
+// and can fail the appends to the paths that start with `failing_prefix` after the first
+// `appends_allowed`, as a disk that fills up.
+class LoggingFiles final : public Files {
+ public:
+  explicit LoggingFiles(Files& inner) : inner_(inner) {}
+  std::vector<std::string> changes;
+  std::string failing_prefix;
+  int appends_allowed = 0;
+
+  Status write(const std::filesystem::path& p, std::string_view content) override {
+    changes.push_back("write " + p.string());
+    return inner_.write(p, content);
+  }
+  Status append(const std::filesystem::path& p, std::string_view content) override {
+    changes.push_back("append " + p.string());
+    if (!failing_prefix.empty() && p.string().rfind(failing_prefix, 0) == 0 && appends_allowed-- <= 0)
+      return write_error(p, "No space left on device");
+    return inner_.append(p, content);
+  }
+  Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
+  Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
+  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {
+    changes.push_back("rename " + from.string() + " " + to.string());
+    return inner_.rename(from, to);
+  }
+  Status remove(const std::filesystem::path& p) override {
+    changes.push_back("remove " + p.string());
+    return inner_.remove(p);
+  }
+  Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
+  Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
+  Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
+  Result<std::filesystem::path> canonical(const std::filesystem::path& p) const override { return inner_.canonical(p); }
+
+ protected:
+  Result<std::string> do_read(const std::filesystem::path& p, std::size_t limit) const override {
+    return inner_.read(p, limit);
+  }
+  Status do_read_pieces(const std::filesystem::path& p, const PieceHandler& on_piece, std::size_t limit) const override {
+    return inner_.read_pieces(p, on_piece, limit);
+  }
+  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override {
+    auto folder = inner_.make_temp_folder(prefix);
+    if (!folder) return folder.error();
+    auto path = folder->path();
+    held_.push_back(std::move(*folder));
+    return path;
+  }
+
+ private:
+  Files& inner_;
+  std::vector<TempFolder> held_;
+};
+
+// A report of `tests` cases whose display names take some 65 bytes each in a baseline: over
+// 1 MiB of them from 17,000 tests.
+std::string large_report(int tests) {
+  std::string xml = "<testsuite name='pytest'>";
+  for (int i = 0; i < tests; ++i)
+    xml += "<testcase classname='tests.test_m" + std::to_string(i / 50) + "' name='test_case[" + std::to_string(i) +
+           "-" + std::string(40, 'p') + "]' time='0.25'/>";
+  return xml + "</testsuite>";
+}
+
+// The files whose names start with `prefix`.
+std::vector<std::string> files_named(const MemoryFiles& files, const std::string& prefix) {
+  std::vector<std::string> names;
+  for (const auto& [name, content] : files.files)
+    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+  return names;
+}
+
 }  // namespace
+
+TEST_CASE("growth: the next baseline is written while the report is read once, and replaces the last one at once") {
+  GrowthSetup s;
+  s.seams.files.files["cpu.xml"] = large_report(20000);
+  s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
+  testing::CountingFiles counting(s.seams.files);
+  LoggingFiles files(counting);
+  Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
+                  s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
+  REQUIRE(run_growth(s.options, context) == ExitCode::pass);
+  CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (20000 tests) to next/suite-baseline.json");
+  CHECK(counting.reads["cpu.xml"] == 1);
+  // Never written in place: a reader sees the last baseline, then the next one whole.
+  std::vector<std::string> in_place;
+  for (const auto& change : files.changes)
+    if (change.substr(change.rfind(' ') + 1) == "next/suite-baseline.json") in_place.push_back(change);
+  CHECK(in_place == std::vector<std::string>{"rename next/suite-baseline.json.tmp next/suite-baseline.json"});
+  CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
+  auto next = read_baseline(s.seams.files, "next/suite-baseline.json");
+  REQUIRE(next.ok());
+  CHECK(next->tests.size() == 20000);
+  CHECK(next->tests.seconds_of("tests/test_m399.py::test_case[19999-" + std::string(40, 'p') + "]") == 0.25);
+}
+
+TEST_CASE("growth: a next baseline that cannot be written whole leaves the last one as it was, and no part of it") {
+  GrowthSetup s;
+  s.seams.files.files["cpu.xml"] = large_report(20000);  // some 1.3 MB of names: written in pieces
+  s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
+  LoggingFiles files(s.seams.files);
+  files.failing_prefix = "next/";  // the disk fills after the first MiB
+  Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
+                  s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
+  REQUIRE(run_growth(s.options, context) == ExitCode::pass);
+  REQUIRE(s.seams.workflow.annotations.size() == 2);  // the warning, then the growth notice
+  CHECK(s.seams.workflow.annotations[0].severity == Severity::warning);
+  CHECK(s.seams.workflow.annotations[0].message ==
+        "could not write the next suite baseline: cannot write next/suite-baseline.json.tests.tmp: No space left on "
+        "device");
+  CHECK(s.seams.files.files.at("next/suite-baseline.json") == "the last baseline");
+  CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
+}
+
+TEST_CASE("growth: a report that cannot be read to its end leaves no part of the next baseline") {
+  GrowthSetup s;
+  std::string report = large_report(20000);
+  report.resize(report.size() - 20);  // cut short, after more than 1 MiB of names went beside the baseline
+  s.seams.files.files["cpu.xml"] = report;
+  s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
+  auto context = s.seams.context();
+  CHECK_THROWS_AS(run_growth(s.options, context), Failure);
+  CHECK(s.seams.files.files.at("next/suite-baseline.json") == "the last baseline");
+  CHECK(files_named(s.seams.files, "next/") == std::vector<std::string>{"next/suite-baseline.json"});
+}
 
 TEST_CASE("growth: compared with a baseline read through Files; the next baseline written there, dated by the clock") {
   GrowthSetup s;
@@ -67,7 +194,7 @@ TEST_CASE("growth: a next baseline that cannot be written is a warning naming wh
   REQUIRE(s.seams.workflow.annotations.size() == 1);
   CHECK(s.seams.workflow.annotations[0].severity == Severity::warning);
   CHECK(s.seams.workflow.annotations[0].message ==
-        "could not write the next suite baseline: cannot write next/suite-baseline.json: Read-only file system");
+        "could not write the next suite baseline: cannot write next/suite-baseline.json.tmp: Read-only file system");
 }
 
 TEST_CASE("growth: a missing selection file is a usage error read through Files") {

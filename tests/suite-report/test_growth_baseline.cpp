@@ -1,10 +1,18 @@
 // growth's baselines on disk (growth_baseline.cpp): version 2 written and read back through
 // the Files seam, version 1 (what the previous gatekit wrote) still read or refused with a
 // message saying what to do, JUnit reports as baselines, and the errors, verbatim.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
 
 #include "catch.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/json.hpp"
 #include "growth.hpp"
 #include "temp_dir.hpp"
 
@@ -15,12 +23,21 @@ namespace {
 
 const ConfigKey kKey{"cpu-tests.yml", "tests", "3.12", "not gpu"};
 
+// The writer's identities and seconds, from a list.
+TestAt from(const std::vector<TestLine>& lines) {
+  return [&lines](std::size_t k) { return lines.at(k); };
+}
+
 std::string written(const std::vector<HistoryPoint>& history,
                     const std::vector<std::pair<std::string, double>>& tests) {
   MemoryFiles files;
-  BaselineWriter writer(files, "b.json", kKey, history, tests.size());
-  for (const auto& [id, seconds] : tests) REQUIRE(writer.add(TestIdentity::of(id), seconds, display_id(id)).ok());
-  REQUIRE(writer.finish().ok());
+  BaselineWriter writer(files, "b.json");
+  std::vector<TestLine> lines;
+  for (const auto& [id, seconds] : tests) {
+    REQUIRE(writer.add(display_id(id)).ok());
+    lines.push_back({TestIdentity::of(id), seconds});
+  }
+  REQUIRE(writer.finish(kKey, history, tests.size(), from(lines)).ok());
   return files.files.at("b.json");
 }
 
@@ -63,26 +80,110 @@ TEST_CASE("growth: the writer writes in pieces through Files, the reader reads i
   for (Files* files : {static_cast<Files*>(&memory), static_cast<Files*>(&disk)}) {
     const std::string path = (tmp / "b.json").string();
     {
-      BaselineWriter writer(*files, path, kKey, {}, 30000);
+      BaselineWriter writer(*files, path);
+      std::vector<TestLine> lines;
       for (int i = 0; i < 30000; ++i) {
         const std::string id = "t.py::test_" + std::to_string(i) + std::string(40, 'p');
-        REQUIRE(writer.add(TestIdentity::of(id), 0.25, id).ok());
+        REQUIRE(writer.add(id).ok());
+        lines.push_back({TestIdentity::of(id), 0.25});
       }
-      REQUIRE(writer.finish().ok());
+      REQUIRE(writer.finish(kKey, {}, 30000, from(lines)).ok());
+      CHECK_FALSE(files->exists(path + ".tests.tmp"));
+      CHECK_FALSE(files->exists(path + ".tmp"));
     }
     auto back = read_baseline(*files, path);  // some 3 MB: lines cross the 64 KiB pieces
     REQUIRE(back.ok());
     CHECK(back->tests.size() == 30000);
     CHECK(back->tests.seconds_of("t.py::test_29999" + std::string(40, 'p')) == 0.25);
   }
-  BaselineWriter short_writer(memory, "c.json", kKey, {}, 2);
-  REQUIRE(short_writer.add(TestIdentity::of("a"), 1, "a").ok());
-  CHECK(short_writer.finish().error().message == "cannot write c.json: 1 tests written, 2 announced");
+  BaselineWriter short_writer(memory, "c.json");
+  REQUIRE(short_writer.add("a").ok());
+  const std::vector<TestLine> one{{TestIdentity::of("a"), 1}};
+  CHECK(short_writer.finish(kKey, {}, 2, from(one)).error().message == "cannot write c.json: 1 tests written, 2 announced");
+  CHECK_FALSE(memory.exists("c.json"));
   // A line no writer makes: refused before it grows past 1 MiB.
   memory.files["long.json"] = "{\"format\":\"gatekit-suite-baseline\",\"version\":2}\n[\"" + std::string(2 << 20, 'a');
   CHECK(read_baseline(memory, "long.json").error().message == "long.json:1: `identity` is not \"sha256-128+64\"");
   memory.files["long.json"] = written({}, {}) + "[\"" + std::string(2 << 20, 'a');
   CHECK(read_baseline(memory, "long.json").error().message == "long.json:2: a line longer than 1048576 bytes");
+}
+
+TEST_CASE("growth: the writer leaves the file as it was until finish() puts the next one there whole") {
+  MemoryFiles files{{"b.json", "the last baseline"}};
+  const auto id = [](int i) { return "t.py::test_" + std::to_string(i) + std::string(100, 'p'); };
+  {
+    BaselineWriter writer(files, "b.json");
+    for (int i = 0; i < 12000; ++i) REQUIRE(writer.add(id(i)).ok());
+    CHECK(files.files.at("b.json") == "the last baseline");
+    CHECK(files.exists("b.json.tests.tmp"));  // the names past the first MiB, beside it
+  }  // dropped unfinished: nothing of it stays
+  CHECK(files.files == std::map<std::string, std::string>{{"b.json", "the last baseline"}});
+
+  // The identities and seconds asked for at the end, once each, in order: a repeated test's
+  // seconds are whole by then.
+  BaselineWriter writer(files, "b.json");
+  std::vector<TestLine> lines;
+  for (int i = 0; i < 12000; ++i) {
+    REQUIRE(writer.add(id(i)).ok());
+    lines.push_back({TestIdentity::of(id(i)), 0.5 + i});
+  }
+  std::vector<std::size_t> asked;
+  REQUIRE(writer.finish(kKey, {}, 12000, [&](std::size_t k) {
+    asked.push_back(k);
+    return lines.at(k);
+  }).ok());
+  CHECK(asked.size() == 12000);
+  CHECK(std::is_sorted(asked.begin(), asked.end()));
+  CHECK(asked.back() == 11999);
+  CHECK(files.files.size() == 1);
+  auto back = read_baseline(files, "b.json", kKeepAll);
+  REQUIRE(back.ok());
+  CHECK(back->tests.size() == 12000);
+  CHECK(back->tests.seconds_of(id(11999)) == 11999.5);
+  CHECK(back->names.at(TestIdentity::of(id(6000))) == id(6000));
+}
+
+TEST_CASE("growth: a test line's number and name are written as json::serialize writes them, byte for byte") {
+  // The writer formats a million lines without Boost.JSON's values; the lines must not change.
+  std::vector<double> numbers = {0.0, -0.0, 1.0, 0.1, 0.25, 1e-3, 12.125, 17.125999999999998, 1e21, 1e22, 1e-7, 123456789.0,
+                                 5e-324, 2.2250738585072014e-308, std::numeric_limits<double>::max(), 0.30000000000000004,
+                                 9007199254740993.0, 100.0, 1e100, 3.0e-5, std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+  std::mt19937_64 random(27);
+  while (numbers.size() < 20000) {
+    const std::uint64_t bits = random();
+    double value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    numbers.push_back(std::isfinite(value) ? value : static_cast<double>(bits >> 20) / 1000.0);
+  }
+  std::vector<std::string> names;
+  for (int byte = 0; byte < 256; ++byte) names.push_back("t[" + std::string(1, static_cast<char>(byte)) + "]");
+  names.push_back("tests/test_a.py::test_q[a\"b\\c-\xC3\xA9\xE2\x9C\x93/\x7F\x01\x1F]");
+  names.push_back("");
+  MemoryFiles files;
+  BaselineWriter writer(files, "b.json");
+  std::vector<TestLine> tests;
+  std::vector<std::string> expected;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const std::string& name = names[i % names.size()];
+    const auto id = TestIdentity::of(std::to_string(i));
+    REQUIRE(writer.add(name).ok());
+    tests.push_back({id, numbers[i]});
+    expected.push_back("[\"" + id.hex() + "\"," + boost::json::serialize(boost::json::value(numbers[i])) + "," +
+                       boost::json::serialize(boost::json::string_view(name.data(), name.size())) + "]");
+  }
+  REQUIRE(writer.finish(kKey, {}, numbers.size(), from(tests)).ok());
+  std::istringstream lines(files.files.at("b.json"));
+  std::string line;
+  std::getline(lines, line);  // the header
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    REQUIRE(std::getline(lines, line));
+    if (line != expected[i]) {
+      INFO("test " << i << ", seconds " << numbers[i]);
+      CHECK(line == expected[i]);
+    }
+  }
+  CHECK_FALSE(std::getline(lines, line));
 }
 
 TEST_CASE("growth: a version 1 baseline, as the previous gatekit wrote it, is still read") {

@@ -208,45 +208,53 @@ void report_written(const GrowthOptions& options, Context& context, const Status
   context.workflow.annotate(annotation);
 }
 
-// This run's report, read once: each case into `tally` (after the baseline's tests), and the
-// slowest new tests' display names kept as they come.
-SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthTally& tally, bool compared) {
+// This run's report, read once: each case into `tally` (after the baseline's tests), the
+// slowest new tests' display names kept as they come, and with `next` each test's display
+// name for the next baseline, at its first case.
+SlowestNew read_report(const GrowthOptions& options, const Files& files, GrowthTally& tally, bool compared,
+                       BaselineWriter* next) {
   SlowestNew slowest(compared ? kListed : 0);
+  std::string made;  // a display name that is not the id as it is
   throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     auto seen = tally.add_now(c.identity, c.seconds);
     if (!seen)
       return could_not_evaluate(options.report + ":" + std::to_string(c.line) + ": test `" + c.display() + "`: " +
                                 seen.error().message);
     if (seen->added && seen->first) slowest.offer(c.identity, c.seconds, c.ordinal, [&] { return c.display(); });
+    if (next != nullptr && seen->first) (void)next->add(c.display(made));  // an error waits for finish()
     return {};
   }));
   return slowest;
 }
 
-// A second pass over this run's report, only when needed: with --write-baseline, this run as
-// the next baseline, test by test in report order (the header counts the tests, known only
-// once the report is read); and the display names of `wanted` when some test repeats (the
-// slowest new tests are then only known at the end). The identities come from `tally`: no
-// case is hashed again, and no more than the wanted few names are kept.
-void second_pass(const GrowthOptions& options, Context& context, const ConfigKey& key, const std::optional<Baseline>& base,
-                 const GrowthTally& tally, const HistoryPoint& point, const IdentitySet& wanted, Names& names) {
-  const bool write = !options.write_baseline.empty();
-  const bool name = tally.repeats() && !wanted.empty();
-  if (!name && !write) return;
-  std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
-  history.push_back(point);
-  std::optional<BaselineWriter> writer;
-  if (write) writer.emplace(context.files, options.write_baseline, key, history, tally.tests());
-  Status written;
-  throw_if_error(visit_report(context.files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
+// A second pass over this run's report, only when some test repeats and new tests are to be
+// named: its seconds are whole only at the end, and so are the slowest new tests. The
+// identities come from `tally`: no case is hashed again, and only the wanted few names are kept.
+void name_slowest(const GrowthOptions& options, const Files& files, const GrowthTally& tally, const IdentitySet& wanted,
+                  Names& names) {
+  if (!tally.repeats() || wanted.empty()) return;
+  throw_if_error(visit_report(files, options.report, options.junit_prefix, [&](const ReportCase& c) -> Status {
     const auto test = tally.case_at(c.ordinal);
-    if (!test.first) return {};  // a repeat: its seconds are in the first
-    if (name && wanted.count(test.id) > 0) names.emplace(test.id, c.display());
-    if (writer && written) written = writer->add(test.id, test.seconds, c.display());
+    if (test.first && wanted.count(test.id) > 0) names.emplace(test.id, c.display());
     return {};
   }, false));
-  if (writer && written) written = writer->finish();
-  if (write) report_written(options, context, written, tally.tests());
+}
+
+// The next baseline put together: its header (this run ends its history), then each test's
+// identity and whole seconds from `tally` beside the name written as the report was read.
+void finish_baseline(const GrowthOptions& options, Context& context, const ConfigKey& key,
+                     const std::optional<Baseline>& base, const GrowthTally& tally, const HistoryPoint& point,
+                     BaselineWriter& next) {
+  std::vector<HistoryPoint> history = base && base->key ? base->history : std::vector<HistoryPoint>{};
+  history.push_back(point);
+  std::size_t at = 0;  // the case whose test comes next: the tests in the order of their first cases
+  const auto test_at = [&](std::size_t) {
+    GrowthTally::Case test;
+    do test = tally.case_at(at++);
+    while (!test.first);
+    return TestLine{test.id, test.seconds};
+  };
+  report_written(options, context, next.finish(key, history, tally.tests(), test_at), tally.tests());
 }
 
 // The comparison with a usable baseline, logged; nullopt (noticed) when the two cannot be
@@ -299,7 +307,9 @@ ExitCode run_growth(const GrowthOptions& options, Context& context) {
   GrowthTally tally;
   std::string base_note;
   auto base = usable_baseline(options, context, key, tally, base_note);
-  const SlowestNew slowest = read_report(options, context.files, tally, base.has_value());
+  std::optional<BaselineWriter> next;
+  if (!options.write_baseline.empty()) next.emplace(context.files, options.write_baseline);
+  const SlowestNew slowest = read_report(options, context.files, tally, base.has_value(), next ? &*next : nullptr);
   if (!base) notice(context.workflow, base_note);
   const auto growth = compared_growth(base, tally, thresholds, context);
   if (growth && !growth->removed.empty()) base->names = removed_names(options, context, tally, growth->removed.size());
@@ -312,7 +322,9 @@ ExitCode run_growth(const GrowthOptions& options, Context& context) {
   if (growth)
     for (std::size_t i = 0; i < growth->added.size() && i < kListed; ++i) wanted.insert(growth->added[i].id);
   Names added_names = tally.repeats() ? Names{} : slowest.names();
-  second_pass(options, context, key, base, tally, point, wanted, added_names);
+  name_slowest(options, context.files, tally, wanted, added_names);
+  // Written once every reading of the baseline is done: --write-baseline may name it.
+  if (next) finish_baseline(options, context, key, base, tally, point, *next);
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("tests", std::to_string(tally.tests()));
   context.workflow.set_output("artifact", key.artifact_name());

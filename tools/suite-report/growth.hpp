@@ -208,6 +208,9 @@ struct ReportCase {
   int line = 0;              // of the <testcase> element
   // display_id(id), or unnamed_display(k): made when asked, since most cases never show.
   std::string display() const { return unnamed > 0 ? unnamed_display(unnamed) : display_id(id); }
+  // The same, as a view of `id` when it shows as it is (valid UTF-8 of at most kDisplayBytes:
+  // nearly every case), else made into `made`.
+  std::string_view display(std::string& made) const;
 };
 using ReportVisitor = std::function<Status(const ReportCase&)>;
 // This run's JUnit report, streamed case by case (the core reader keeps memory bounded); the
@@ -220,22 +223,49 @@ Result<Snapshot> read_report_snapshot(const Files& files, const std::string& pat
 
 inline constexpr std::size_t kHistoryLimit = 30;
 
-// Writes a version 2 baseline through `files` in pieces: the header (the last kHistoryLimit
-// points of `history`), then one add() per test, then finish() (which checks the count).
+// A test's line of a baseline, but its display name.
+struct TestLine {
+  TestIdentity id;
+  double seconds = 0;
+};
+// The k-th test's identity and seconds (0-based, in the order of the names added), asked once
+// each, in order, when the file is put together.
+using TestAt = std::function<TestLine(std::size_t k)>;
+
+// Writes a version 2 baseline through `files`, atomically, while this run's report is read
+// once. add() takes each test's display name as its first case is read (JSON-escaped, 1 MiB
+// at a time to the sibling PATH.tests.tmp); the identities and seconds, which the caller keeps
+// anyway (and whose seconds are whole only at the end when a test repeats), are asked for at
+// finish(). finish() writes the header (which counts the tests and ends the history with this
+// run, both known only at the end) to the sibling PATH.tmp, then each test's line, the names
+// read back from PATH.tests.tmp, and renames it over PATH. A reader never sees half a
+// baseline: until the rename PATH is as it was, and a writer that fails, or goes unfinished,
+// removes both siblings.
 class BaselineWriter {
  public:
-  BaselineWriter(Files& files, std::string path, const ConfigKey& key, const std::vector<HistoryPoint>& history,
-                 std::size_t tests);
-  Status add(const TestIdentity& id, double seconds, std::string_view display);
-  Status finish();
+  BaselineWriter(Files& files, std::string path);
+  ~BaselineWriter();
+  BaselineWriter(const BaselineWriter&) = delete;
+  BaselineWriter& operator=(const BaselineWriter&) = delete;
+  // The next test's display name.
+  Status add(std::string_view display);
+  // The header (the last kHistoryLimit points of `history`; `tests`, which must be the number
+  // of names added), then the tests' lines, into PATH.
+  Status finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests,
+                const TestAt& test_at);
 
  private:
   Status flush();
+  // The lines of the names in `names` (whole lines, each '\n'-terminated) onto `out`.
+  Status lines_of(std::string_view names, const TestAt& test_at, std::string& out);
+  Status copy_lines(const TestAt& test_at);  // the lines of PATH.tests.tmp behind the header
+  Status fail(Status failed);                // removes the siblings, keeps and returns the error
   Files& files_;
-  std::string path_;
+  std::string path_, names_path_, whole_path_;
   std::string pending_;
-  std::size_t expected_ = 0, written_ = 0;
-  bool started_ = false;
+  std::size_t added_ = 0, lines_ = 0;
+  bool started_ = false;   // PATH.tests.tmp holds names
+  bool finished_ = false;  // PATH is written: nothing left to remove
   Status status_;
 };
 

@@ -2,6 +2,9 @@
 // (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
 // one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 #include <regex>
 #include <string_view>
 
@@ -34,6 +37,7 @@ template <class Read>
 Status visit_cases(const Read& read, const std::string& junit_prefix, const ReportVisitor& visit, bool identities) {
   Status failed;
   std::size_t ordinal = 0, unnamed = 0;
+  std::string built;  // an id that is not the node id, reused from case to case
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
   auto stats = read(
@@ -45,7 +49,8 @@ Status visit_cases(const Read& read, const std::string& junit_prefix, const Repo
                                     test.time_s, ordinal++, test.report_line});
           return;
         }
-        const std::string id = test.id();
+        // The node id as the reader holds it (nearly every case of a pytest report): no copy.
+        const std::string_view id = test.node_id.empty() ? std::string_view(built = test.id()) : test.node_id;
         failed = visit(ReportCase{identities ? TestIdentity::of(id) : TestIdentity{}, id, 0, test.time_s, ordinal++,
                                   test.report_line});
       },
@@ -372,11 +377,7 @@ json::array history_json(const std::vector<HistoryPoint>& history) {
   return points;
 }
 
-}  // namespace
-
-BaselineWriter::BaselineWriter(Files& files, std::string path, const ConfigKey& key,
-                               const std::vector<HistoryPoint>& history, std::size_t tests)
-    : files_(files), path_(std::move(path)), expected_(tests) {
+std::string baseline_header(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests) {
   json::object root;
   root["format"] = "gatekit-suite-baseline";
   root["version"] = 2;
@@ -384,36 +385,181 @@ BaselineWriter::BaselineWriter(Files& files, std::string path, const ConfigKey& 
   root["key"] = json::object{{"workflow", key.workflow}, {"job", key.job}, {"python", key.python}, {"selection", key.selection}};
   root["history"] = history_json(history);
   root["tests"] = tests;
-  pending_ = json::serialize(root) + "\n";
+  return json::serialize(root) + "\n";
+}
+
+}  // namespace
+
+namespace {
+
+// A test line's parts as json::serialize writes them, without a json::value or a string per
+// part (a million lines): the tests hold them to json::serialize's output byte for byte.
+void append_hex(std::string& out, const TestIdentity& id) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  char text[48];
+  std::size_t at = 0;
+  for (const std::uint64_t word : {id.hi, id.lo, id.check})
+    for (int shift = 60; shift >= 0; shift -= 4) text[at++] = kHex[(word >> shift) & 0xF];
+  out.append(text, sizeof text);
+}
+
+// A finite double as Boost.JSON writes it (Ryu's shortest digits: 2.5E-1, 1E0, 0E0): the same
+// shortest digits std::to_chars gives, with its exponent written as Ryu does (E, no '+', no
+// leading zeros). Anything else as json::serialize writes it.
+void append_number(std::string& out, double value) {
+  char text[64];
+  const auto made = std::isfinite(value) ? std::to_chars(text, text + sizeof text, value, std::chars_format::scientific)
+                                         : std::to_chars_result{text, std::errc::value_too_large};
+  const std::string_view digits(text, static_cast<std::size_t>(made.ptr - text));
+  const auto e = digits.find('e');
+  if (made.ec != std::errc{} || e == std::string_view::npos) {
+    out += json::serialize(json::value(value));
+    return;
+  }
+  out.append(digits.substr(0, e));
+  out += 'E';
+  std::size_t at = e + 1;
+  if (digits[at] == '-') out += digits[at++];
+  else if (digits[at] == '+') ++at;
+  while (at + 1 < digits.size() && digits[at] == '0') ++at;
+  out.append(digits.substr(at));
+}
+
+// A string as Boost.JSON writes it: quoted; '"' and '\\' escaped; \b \t \n \f \r; any other
+// byte below 0x20 as \u00xx; every other byte as it is.
+void append_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t plain = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.substr(plain, i - plain));
+    plain = i + 1;
+    out += '\\';
+    switch (c) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case '\b': out += 'b'; break;
+      case '\t': out += 't'; break;
+      case '\n': out += 'n'; break;
+      case '\f': out += 'f'; break;
+      case '\r': out += 'r'; break;
+      default:
+        out += "u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+  }
+  out.append(text.substr(plain));
+  out += '"';
+}
+
+}  // namespace
+
+BaselineWriter::BaselineWriter(Files& files, std::string path)
+    : files_(files), path_(std::move(path)), names_path_(path_ + ".tests.tmp"), whole_path_(path_ + ".tmp") {}
+
+BaselineWriter::~BaselineWriter() {
+  if (started_) (void)files_.remove(names_path_);
 }
 
 Status BaselineWriter::flush() {
-  if (!status_) return status_;
-  status_ = started_ ? files_.append(path_, pending_) : files_.write(path_, pending_);
-  started_ = true;
+  if (!status_ || pending_.empty()) return status_;
+  status_ = started_ ? files_.append(names_path_, pending_) : files_.write(names_path_, pending_);
+  started_ = true;  // even when it failed: some of it may be there, to remove
   pending_.clear();
   return status_;
 }
 
-Status BaselineWriter::add(const TestIdentity& id, double seconds, std::string_view display) {
+Status BaselineWriter::add(std::string_view display) {
   if (!status_) return status_;
-  // ["<identity>", <seconds>, "<display>"]: the identity is hex, the rest serialized as JSON.
-  pending_ += "[\"";
-  pending_ += id.hex();
-  pending_ += "\",";
-  pending_ += json::serialize(json::value(seconds));
-  pending_ += ',';
-  pending_ += json::serialize(json::string_view(display.data(), display.size()));
-  pending_ += "]\n";
-  ++written_;
+  append_string(pending_, display);  // escaped: no '\n' inside
+  pending_ += '\n';
+  ++added_;
   return pending_.size() >= kWriteChunk ? flush() : status_;
 }
 
-Status BaselineWriter::finish() {
-  if (auto flushed = flush(); !flushed) return flushed;
-  if (written_ != expected_)
-    return could_not_evaluate("cannot write " + path_ + ": " + std::to_string(written_) + " tests written, " +
-                              std::to_string(expected_) + " announced");
+Status BaselineWriter::fail(Status failed) {
+  (void)files_.remove(whole_path_);
+  if (started_) (void)files_.remove(names_path_);
+  started_ = false;
+  pending_.clear();
+  status_ = failed;
+  return failed;
+}
+
+Status BaselineWriter::lines_of(std::string_view names, const TestAt& test_at, std::string& out) {
+  while (!names.empty()) {
+    const auto end = names.find('\n');
+    if (end == std::string_view::npos || lines_ >= added_)
+      return could_not_evaluate("cannot read " + names_path_ + ": not the names written");
+    const TestLine test = test_at(lines_++);
+    // ["<identity>", <seconds>, "<display>"]
+    out += "[\"";
+    append_hex(out, test.id);
+    out += "\",";
+    append_number(out, test.seconds);
+    out += ',';
+    out.append(names.substr(0, end));
+    out += "]\n";
+    names.remove_prefix(end + 1);
+  }
+  return {};
+}
+
+Status BaselineWriter::copy_lines(const TestAt& test_at) {
+  std::string partial, chunk;
+  auto read = files_.read_pieces(names_path_, [&](std::string_view piece) -> Status {
+    // Whole names only: a name cut by the piece's end waits for the rest.
+    const auto last = piece.rfind('\n');
+    if (last == std::string_view::npos) {
+      partial += piece;
+      return {};
+    }
+    Status made;
+    if (!partial.empty()) {
+      partial += piece.substr(0, last + 1);
+      made = lines_of(partial, test_at, chunk);
+      partial.clear();
+    } else {
+      made = lines_of(piece.substr(0, last + 1), test_at, chunk);
+    }
+    if (!made) return made;
+    partial += piece.substr(last + 1);
+    if (chunk.size() < kWriteChunk) return {};
+    auto appended = files_.append(whole_path_, chunk);
+    chunk.clear();
+    return appended;
+  }, std::numeric_limits<std::size_t>::max());  // the file is this writer's own
+  if (!read) return read;
+  if (!partial.empty()) return could_not_evaluate("cannot read " + names_path_ + ": not the names written");
+  if (!chunk.empty()) return files_.append(whole_path_, chunk);
+  return {};
+}
+
+Status BaselineWriter::finish(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests,
+                              const TestAt& test_at) {
+  if (finished_ || !status_) return status_;
+  if (added_ != tests)
+    return fail(could_not_evaluate("cannot write " + path_ + ": " + std::to_string(added_) + " tests written, " +
+                                   std::to_string(tests) + " announced"));
+  std::string whole = baseline_header(key, history, tests);
+  if (!started_) {
+    // Every name is still at hand (under 1 MiB of them): the whole file in one write.
+    if (auto made = lines_of(pending_, test_at, whole); !made) return fail(made);
+    pending_.clear();
+    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
+  } else {
+    if (auto flushed = flush(); !flushed) return fail(flushed);
+    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
+    if (auto copied = copy_lines(test_at); !copied) return fail(copied);
+    if (auto removed = files_.remove(names_path_); !removed) return fail(removed);
+    started_ = false;
+  }
+  if (lines_ != added_) return fail(could_not_evaluate("cannot read " + names_path_ + ": not the names written"));
+  if (auto renamed = files_.rename(whole_path_, path_); !renamed) return fail(renamed);
+  finished_ = true;
   return {};
 }
 

@@ -114,6 +114,11 @@ std::string display_id(std::string_view id) {
          to_valid_utf8(id.substr(tail));
 }
 
+std::string_view ReportCase::display(std::string& made) const {
+  if (unnamed == 0 && id.size() <= kDisplayBytes && is_valid_utf8(id)) return id;
+  return made = display();
+}
+
 std::string unnamed_display(std::size_t k) { return "(test " + std::to_string(k) + " without name or classname)"; }
 
 Snapshot::Snapshot(std::initializer_list<std::pair<std::string, double>> tests) {

@@ -3,9 +3,10 @@
 // baseline's tests go in first, then this run's cases one by one, each answered as it comes
 // (the test's first case? a new test?). Neither report is held: per test only a compact entry
 // (identity, collision check, this run's seconds: 32 bytes, in blocks that grow without
-// copying) and a 4-byte slot of the index, and 4 bytes per case of this run (its test, for a
-// later pass that writes the next baseline without hashing again). Never an id: a report of a
-// million tests compared with its baseline of a million takes some 50 MB.
+// copying) and a 4-byte slot of the index, and 4 bytes per case of this run (its test: the
+// next baseline's identities and whole seconds in report order, and a later pass that names
+// the slowest new tests, without hashing again). Never an id: a report of a million tests
+// compared with its baseline of a million takes some 50 MB.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
