@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (.ci/run): install every dependency, build with the
 # `dev` preset (warnings are errors) and run all tests through CTest; cross-compile every tool
 # for macOS (scripts/cross-macos.sh); then build and test the `asan` preset (AddressSanitizer +
-# UndefinedBehaviorSanitizer).
+# UndefinedBehaviorSanitizer), which is also the clang and libc++ run: the compiler and standard
+# library family macOS uses, on Linux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -49,7 +50,13 @@ step "Benchmarks, quick mode (figures only, no targets judged: docs/benchmarks.m
 python3 scripts/bench.py --quick --jobs "$jobs" --except setup-gatekit
 
 if [ "${GATEKIT_SKIP_ASAN:-0}" != "1" ]; then
-  step "Building (asan preset)"
+  step "Libraries for libc++ (scripts/deps-from-source.sh: yaml-cpp and expat, with clang)"
+  # The asan preset builds with clang and libc++, whose C++ ABI is not the one the
+  # distribution's libyaml-cpp was built for: it links these (GATEKIT_DEPS_PREFIX=build/deps-libcxx).
+  # Boost.JSON is compiled by the build itself; Boost.Process, CLI11 and Catch2 2 are headers.
+  bash scripts/deps-from-source.sh --prefix build/deps-libcxx --cc clang --cxx clang++ \
+    -- -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++
+  step "Building (asan preset: clang, libc++)"
   cmake --preset asan >/dev/null
   cmake --build --preset asan -j "$jobs"
   step "Testing (asan preset; the workflow checks, the act runs of the templates and the wheel ran above)"
