@@ -2,6 +2,7 @@
 
 #include "catch.hpp"
 #include "gatekit/exit_code.hpp"
+#include "gatekit/json.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/text.hpp"
 
@@ -165,4 +166,19 @@ TEST_CASE("has_control: ASCII controls and DEL, nothing else") {
     INFO(std::string(c.text));
     CHECK(gatekit::has_control(c.text) == c.control);
   }
+}
+
+TEST_CASE("append_json_string writes what Boost.JSON's serializer writes, byte for byte") {
+  std::vector<std::string> texts = {"", "tests/test_a.py::test_x[1-2]", "a\"b", "back\\slash", "tab\there",
+                                    "line\nbreak", "\x7F", "caf\xC3\xA9", "bad \xC3(", "\xE2\x80\xA8 separator"};
+  for (int byte = 0; byte < 256; ++byte) texts.push_back("t[" + std::string(1, static_cast<char>(byte)) + "]");
+  for (const auto& text : texts) {
+    std::string out = "prefix,";
+    append_json_string(out, text);
+    INFO("text: " << visible_controls(text));
+    CHECK(out == "prefix," + boost::json::serialize(boost::json::string_view(text.data(), text.size())));
+  }
+  std::string plain;
+  append_json_string(plain, "dir/file.py");
+  CHECK(plain == "\"dir/file.py\"");
 }

@@ -104,21 +104,13 @@ json::string json_text(std::string_view name) {
   return is_valid_utf8(name) ? json::string(name) : json::string(to_valid_utf8(name));
 }
 
-// `name` as JSON.stringify writes it, appended to `out`: printable ASCII without '"' or '\\'
-// (nearly every file name) is copied between quotes; anything else goes through Boost.JSON's
-// serializer, byte for byte what it writes inside an array.
-bool json_plain(std::string_view name) {
-  return std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != '\\'; });
-}
-
-void append_json_string(std::string& out, std::string_view name) {
-  if (json_plain(name)) {
-    out += '"';
-    out.append(name);
-    out += '"';
-    return;
-  }
-  out += json::serialize(json_text(name));
+// `name` as JSON.stringify writes it, appended to `out`: valid UTF-8 (nearly every name) as it
+// is, anything else repaired first; Boost.JSON's bytes either way (gatekit/text.hpp).
+void append_name(std::string& out, std::string_view name) {
+  if (is_valid_utf8(name))
+    append_json_string(out, name);
+  else
+    append_json_string(out, to_valid_utf8(name));
 }
 
 // ["a","b"]: what json::serialize writes for an array of the names.
@@ -130,7 +122,7 @@ std::string json_list(const std::vector<std::string>& files) {
   out += '[';
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (i != 0) out += ',';
-    append_json_string(out, files[i]);
+    append_name(out, files[i]);
   }
   out += ']';
   return out;

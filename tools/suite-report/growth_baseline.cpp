@@ -11,6 +11,7 @@
 #include "gatekit/files.hpp"
 #include "gatekit/json.hpp"
 #include "gatekit/junit_reader.hpp"
+#include "gatekit/text.hpp"
 #include "growth.hpp"
 
 namespace gatekit::suite_report {
@@ -425,36 +426,6 @@ void append_number(std::string& out, double value) {
   out.append(digits.substr(at));
 }
 
-// A string as Boost.JSON writes it: quoted; '"' and '\\' escaped; \b \t \n \f \r; any other
-// byte below 0x20 as \u00xx; every other byte as it is.
-void append_string(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t plain = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text.substr(plain, i - plain));
-    plain = i + 1;
-    out += '\\';
-    switch (c) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '\b': out += 'b'; break;
-      case '\t': out += 't'; break;
-      case '\n': out += 'n'; break;
-      case '\f': out += 'f'; break;
-      case '\r': out += 'r'; break;
-      default:
-        out += "u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-  }
-  out.append(text.substr(plain));
-  out += '"';
-}
-
 }  // namespace
 
 BaselineWriter::BaselineWriter(Files& files, std::string path)
@@ -474,7 +445,7 @@ Status BaselineWriter::flush() {
 
 Status BaselineWriter::add(std::string_view display) {
   if (!status_) return status_;
-  append_string(pending_, display);  // escaped: no '\n' inside
+  append_json_string(pending_, display);  // escaped: no '\n' inside
   pending_ += '\n';
   ++added_;
   return pending_.size() >= kWriteChunk ? flush() : status_;
