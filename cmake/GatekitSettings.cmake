@@ -14,6 +14,17 @@ endif()
 
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
+# A precompiled header of the standard library headers nearly every file includes (C++20's
+# <string>, <functional>, <chrono>, <filesystem>... are some 90,000 lines): built once with the
+# core, reused by every tool library. ON in the `release` preset (the cold build every CI job
+# pays for; docs/contributing.md, "Build weight"); OFF for dev and asan, whose files must each
+# include what they use and whose compiler cache would not keep precompiled headers.
+# Standard headers only: JSON, YAML and CLI11 stay in the files that use them.
+option(GATEKIT_PCH "Precompile the common standard library headers (release builds)" OFF)
+set(GATEKIT_PCH_HEADERS
+  <algorithm> <array> <chrono> <cstddef> <cstdint> <filesystem> <functional> <map> <memory>
+  <optional> <set> <sstream> <string> <string_view> <unordered_map> <utility> <variant> <vector>)
+
 add_library(gatekit_standard INTERFACE)
 add_library(gatekit::standard ALIAS gatekit_standard)
 target_compile_features(gatekit_standard INTERFACE cxx_std_20)
@@ -66,6 +77,10 @@ function(gatekit_tool name)
   add_library(${lib} STATIC ${lib_sources})
   target_include_directories(${lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(${lib} PUBLIC gatekit::core PRIVATE gatekit::warnings)
+  if(GATEKIT_PCH)
+    # The core's (tools/core/CMakeLists.txt): same compiler, flags and definitions.
+    target_precompile_headers(${lib} REUSE_FROM gatekit_core)
+  endif()
   add_executable(${name} main.cpp)
   target_link_libraries(${name} PRIVATE ${lib} gatekit::warnings)
   if(SKBUILD)
