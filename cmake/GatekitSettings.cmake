@@ -14,6 +14,17 @@ endif()
 
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
+# A precompiled header of the standard library headers nearly every file includes (C++20's
+# <string>, <functional>, <chrono>, <filesystem>... are some 90,000 lines): built once with the
+# core, reused by every tool library. ON in the `release` preset (the cold build every CI job
+# pays for; docs/contributing.md, "Build weight"); OFF for dev and asan, whose files must each
+# include what they use and whose compiler cache would not keep precompiled headers.
+# Standard headers only: JSON, YAML and CLI11 stay in the files that use them.
+option(GATEKIT_PCH "Precompile the common standard library headers (release builds)" OFF)
+set(GATEKIT_PCH_HEADERS
+  <algorithm> <array> <chrono> <cstddef> <cstdint> <filesystem> <functional> <map> <memory>
+  <optional> <set> <sstream> <string> <string_view> <unordered_map> <utility> <variant> <vector>)
+
 add_library(gatekit_standard INTERFACE)
 add_library(gatekit::standard ALIAS gatekit_standard)
 target_compile_features(gatekit_standard INTERFACE cxx_std_20)
@@ -47,14 +58,24 @@ elseif(GATEKIT_STATIC_RUNTIME)
   target_link_options(gatekit_standard INTERFACE -Wl,--undefined=__wrap_arc4random)
 endif()
 
+# The warning set is the dev and asan presets' job (with -Werror there). The `release` preset
+# turns it off: the -O2 analyses behind some of these warnings (-Wnull-dereference among them)
+# cost about a tenth of its cold build (docs/contributing.md, "Build weight"), and nobody reads
+# a release build's warnings.
+option(GATEKIT_WARNINGS "Compile gatekit's own files with its warning set" ON)
+if(GATEKIT_WERROR AND NOT GATEKIT_WARNINGS)
+  message(FATAL_ERROR "GATEKIT_WERROR needs GATEKIT_WARNINGS")
+endif()
 add_library(gatekit_warnings INTERFACE)
 add_library(gatekit::warnings ALIAS gatekit_warnings)
-target_compile_options(gatekit_warnings INTERFACE
-  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
-  -Wno-missing-field-initializers
-  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual
-  -Wnull-dereference -Wimplicit-fallthrough
-  $<$<BOOL:${GATEKIT_WERROR}>:-Werror>)
+if(GATEKIT_WARNINGS)
+  target_compile_options(gatekit_warnings INTERFACE
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+    -Wno-missing-field-initializers
+    -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual
+    -Wnull-dereference -Wimplicit-fallthrough
+    $<$<BOOL:${GATEKIT_WERROR}>:-Werror>)
+endif()
 
 # gatekit_tool(NAME) builds tools/NAME: a library NAME_lib from every .cpp but main.cpp (its
 # subfolders too: a large tool groups its files by command or stage; includes name the folder),
@@ -66,6 +87,10 @@ function(gatekit_tool name)
   add_library(${lib} STATIC ${lib_sources})
   target_include_directories(${lib} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(${lib} PUBLIC gatekit::core PRIVATE gatekit::warnings)
+  if(GATEKIT_PCH)
+    # The core's (tools/core/CMakeLists.txt): same compiler, flags and definitions.
+    target_precompile_headers(${lib} REUSE_FROM gatekit_core)
+  endif()
   add_executable(${name} main.cpp)
   target_link_libraries(${name} PRIVATE ${lib} gatekit::warnings)
   if(SKBUILD)

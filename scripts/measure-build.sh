@@ -6,10 +6,17 @@
 #   scripts/measure-build.sh --source DIR --build DIR --jobs 2 --top 10
 #   scripts/measure-build.sh --no-build       # only the preprocessed sizes (configures if needed)
 #   scripts/measure-build.sh --no-build --all # every translation unit, not only the top N
+#   scripts/measure-build.sh --per-file --no-build --all  # the include weight of every .cpp
+#
+# The build is the `release` preset's (CMakePresets.json: one unity translation unit per
+# target, the standard library precompiled, -O2, static runtime), which CI, setup-gatekit and
+# package-release.sh build. --per-file configures it without the unity build and the
+# precompiled header instead: one translation unit per .cpp, so the report shows what each
+# file's includes cost (docs/contributing.md, "Build weight").
 #
 # Prints: the seconds of `cmake --build` from an empty build folder (no compiler cache is
-# used), the top N translation units by preprocessed lines, and every tool's main.cpp (the
-# cost of a file that only starts the tool).
+# used), the top N translation units by preprocessed lines (a unity unit is named by its
+# target), and every tool's main.cpp (the cost of a file that only starts the tool).
 set -euo pipefail
 
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +24,7 @@ build_dir=""
 jobs=2
 top=10
 build=1
+per_file=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --source) source_dir="$(cd "$2" && pwd)"; shift 2 ;;
@@ -25,7 +33,8 @@ while [[ $# -gt 0 ]]; do
     --top) top="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     --all) top=100000; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --per-file) per_file=(-DCMAKE_UNITY_BUILD=OFF -DGATEKIT_PCH=OFF); shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "measure-build.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -35,10 +44,9 @@ if [[ $build -eq 1 ]]; then
   rm -rf "$build_dir"
 fi
 if [[ ! -f "$build_dir/compile_commands.json" ]]; then
-  # The release preset's settings; no compiler launcher, so every file is really compiled.
-  CCACHE_DISABLE=1 cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DBUILD_TESTING=OFF -DGATEKIT_STATIC_RUNTIME=ON -DCMAKE_CXX_COMPILER_LAUNCHER= \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  # The release preset itself; no compiler launcher, so every file is really compiled.
+  CCACHE_DISABLE=1 cmake -S "$source_dir" --preset release -B "$build_dir" -DCMAKE_CXX_COMPILER_LAUNCHER= \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "${per_file[@]}" >/dev/null
 fi
 
 if [[ $build -eq 1 ]]; then
@@ -86,10 +94,28 @@ def preprocessed_lines(entry):
     return done.stdout.count("\n")
 
 
-entries = [e for e in commands if e["file"].endswith(".cpp")]
+def shown(path):
+    path = Path(path).resolve()
+    return str(path.relative_to(source)) if path.is_relative_to(source) else str(path)
+
+
+def name(entry):
+    """A source by its path; a unity unit (CMake's Unity/unity_N_cxx.cxx) by the one file it
+    holds, or by its target and its number of files; the precompiled header by its target."""
+    path = Path(entry["file"])
+    if path.parent.name == "Unity":
+        held = [line.split('"')[1] for line in path.read_text().splitlines() if line.startswith("#include \"")]
+        target = path.parent.parent.name.removesuffix(".dir")
+        return shown(held[0]) if len(held) == 1 else f"{target} (unity: {len(held)} files)"
+    if path.name.startswith("cmake_pch."):
+        return f"{path.parent.name.removesuffix('.dir')} (precompiled header)"
+    return shown(path)
+
+
+entries = [e for e in commands if e["file"].endswith((".cpp", ".cxx"))]
 with ThreadPoolExecutor(max_workers=jobs) as pool:
     sizes = list(pool.map(preprocessed_lines, entries))
-rows = sorted(((n, str(Path(e["file"]).resolve().relative_to(source))) for n, e in zip(sizes, entries)), reverse=True)
+rows = sorted(((n, name(e)) for n, e in zip(sizes, entries)), reverse=True)
 print(f"\ntop {top} translation units by preprocessed lines ({len(rows)} in all, {sum(n for n, _ in rows)} lines):")
 print(f"{'lines':>9}  file")
 for n, name in rows[:top]:

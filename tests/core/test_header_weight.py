@@ -4,7 +4,11 @@ Every core header is preprocessed on its own and the headers it pulls in are lis
 (`-H`). Only the headers whose purpose is one of these libraries may include it: json.hpp
 (Boost.JSON), yaml.hpp (yaml-cpp), cli.hpp (CLI11, included only by a tool's cli.cpp), and
 the two GitHub headers for code that handles JSON itself (github_json.hpp, github_decode.hpp).
-Boost.Process stays inside process.cpp: no header includes it."""
+Boost.Process stays inside process.cpp: no header includes it.
+
+A tool's main.cpp only starts the tool: it declares `<tool>_main` itself rather than include
+the tool's header, which brings some 70,000 lines of the standard library with it
+(docs/contributing.md, "Build weight")."""
 import os
 import shutil
 import subprocess
@@ -58,3 +62,29 @@ def test_the_check_sees_a_heavy_include():
 def test_core_header_pulls_in_only_its_own_library(header):
     unexpected = libraries_in(included_files(header)) - ALLOWED.get(header, set())
     assert not unexpected, f"gatekit/{header} pulls in {sorted(unexpected)}"
+
+
+TOOLS = sorted(d.name for d in (SOURCE / "tools").iterdir()
+               if d.name != "core" and (d / "CMakeLists.txt").is_file())
+MAIN_LINES_LIMIT = 1000
+
+
+def preprocessed_lines(source, *include_dirs):
+    done = subprocess.run(
+        [COMPILER, "-std=c++20", "-E", "-o", "-", *[f"-I{d}" for d in include_dirs], str(source)],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.count("\n")
+
+
+def test_the_line_count_sees_the_standard_library():
+    # The measure itself: the context header alone is tens of thousands of lines.
+    header = INCLUDE / "gatekit" / "context.hpp"
+    assert preprocessed_lines(header, INCLUDE) > 10 * MAIN_LINES_LIMIT
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_main_cpp_stays_light(tool):
+    folder = SOURCE / "tools" / tool
+    lines = preprocessed_lines(folder / "main.cpp", folder, INCLUDE, BUILD / "tools" / "core" / "generated")
+    assert lines <= MAIN_LINES_LIMIT, f"tools/{tool}/main.cpp preprocesses to {lines} lines (at most {MAIN_LINES_LIMIT})"
