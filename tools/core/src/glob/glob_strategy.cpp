@@ -8,26 +8,26 @@ namespace gatekit::glob::detail {
 
 namespace {
 
-enum class Token { literal, dirs, any, name };
+enum class StrategyToken { literal, dirs, any, name };
 
 // The regex as tokens, with the literal bytes gathered; nullopt for any other construct.
-std::optional<std::vector<std::pair<Token, std::string>>> tokens_of(std::string_view re) {
+std::optional<std::vector<std::pair<StrategyToken, std::string>>> tokens_of(std::string_view re) {
   constexpr std::string_view kDirs = "(?:[\\s\\S]+/)?", kAny = "[\\s\\S]*", kName = "[^/]*";
-  std::vector<std::pair<Token, std::string>> out;
+  std::vector<std::pair<StrategyToken, std::string>> out;
   auto literal = [&](char c) {
-    if (out.empty() || out.back().first != Token::literal) out.emplace_back(Token::literal, "");
+    if (out.empty() || out.back().first != StrategyToken::literal) out.emplace_back(StrategyToken::literal, "");
     out.back().second += c;
   };
   std::size_t i = 0;
   while (i < re.size()) {
     if (re.substr(i).starts_with(kDirs)) {
-      out.emplace_back(Token::dirs, "");
+      out.emplace_back(StrategyToken::dirs, "");
       i += kDirs.size();
     } else if (re.substr(i).starts_with(kAny)) {
-      out.emplace_back(Token::any, "");
+      out.emplace_back(StrategyToken::any, "");
       i += kAny.size();
     } else if (re.substr(i).starts_with(kName)) {
-      out.emplace_back(Token::name, "");
+      out.emplace_back(StrategyToken::name, "");
       i += kName.size();
     } else if (re[i] == '\\') {
       // An escaped literal: the front end escapes exactly these (append_regex_literal).
@@ -84,37 +84,37 @@ Strategy strategy_of(std::string_view regex) {
   const auto tokens = tokens_of(regex);
   if (!tokens) return s;
   const auto& t = *tokens;
-  auto is = [&](std::size_t k, Token kind) { return k < t.size() && t[k].first == kind; };
+  auto is = [&](std::size_t k, StrategyToken kind) { return k < t.size() && t[k].first == kind; };
   const std::size_t n = t.size();
   // An optional literal head, then one of the shapes.
-  const std::size_t h = is(0, Token::literal) ? 1 : 0;
+  const std::size_t h = is(0, StrategyToken::literal) ? 1 : 0;
   const std::string head = h == 1 ? t[0].second : std::string();
   if (n == 0) return s;  // (an empty body: the automaton)
   if (n == 1 && h == 1) {
     s.kind = Strategy::Kind::literal;
     s.head = head;
-  } else if (n == 1 && is(0, Token::any)) {
+  } else if (n == 1 && is(0, StrategyToken::any)) {
     s.kind = Strategy::Kind::any;
-  } else if (n == 2 && h == 1 && is(1, Token::any)) {
+  } else if (n == 2 && h == 1 && is(1, StrategyToken::any)) {
     s.kind = Strategy::Kind::prefix;
     s.head = head;
-  } else if (n == 2 && h == 0 && is(0, Token::any) && is(1, Token::literal)) {
+  } else if (n == 2 && h == 0 && is(0, StrategyToken::any) && is(1, StrategyToken::literal)) {
     s.kind = Strategy::Kind::suffix;
     s.tail = t[1].second;
-  } else if (n == 2 && h == 0 && is(0, Token::dirs) && is(1, Token::literal) && !has_slash(t[1].second)) {
+  } else if (n == 2 && h == 0 && is(0, StrategyToken::dirs) && is(1, StrategyToken::literal) && !has_slash(t[1].second)) {
     s.kind = Strategy::Kind::basename;
     s.head = t[1].second;
-  } else if (n == h + 3 && is(h, Token::dirs) && is(h + 1, Token::name) && is(h + 2, Token::literal) &&
+  } else if (n == h + 3 && is(h, StrategyToken::dirs) && is(h + 1, StrategyToken::name) && is(h + 2, StrategyToken::literal) &&
              !has_slash(t[h + 2].second)) {
     s.kind = Strategy::Kind::extension;
     s.head = head;
     s.tail = t[h + 2].second;
     s.dirs = true;
-  } else if (n == h + 2 && is(h, Token::name) && is(h + 1, Token::literal) && !has_slash(t[h + 1].second)) {
+  } else if (n == h + 2 && is(h, StrategyToken::name) && is(h + 1, StrategyToken::literal) && !has_slash(t[h + 1].second)) {
     s.kind = Strategy::Kind::extension;
     s.head = head;
     s.tail = t[h + 1].second;
-  } else if (n == 3 && h == 1 && is(1, Token::name) && is(2, Token::literal)) {
+  } else if (n == 3 && h == 1 && is(1, StrategyToken::name) && is(2, StrategyToken::literal)) {
     s.kind = Strategy::Kind::name_in;  // (a tail with a '/')
     s.head = head;
     s.tail = t[2].second;
