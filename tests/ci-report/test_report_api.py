@@ -72,7 +72,7 @@ def test_saved_minutes_per_leg_match_the_known_answers(history):
     assert report["kinds"]["self-hosted GPU"]["saved"] == 780
     assert report["kinds"]["hosted CPU"]["saved"] == 600
     assert report["saved_minutes"] == {"median": 1380, "low": 26 * 28 + 20 * 27, "high": 26 * 32 + 20 * 33}
-    assert report["skipped"] == {"by_gate": 46, "unestimated": 0, "other": 0}
+    assert report["skipped"] == {"by_gate": 46, "unestimated": 0, "other": 0, "fork": 0}
     assert report["complete"] is True and report["gaps"] == []
     assert done.outputs["saved-minutes"] == "1380.0" and done.outputs["complete"] == "true"
 
@@ -313,6 +313,39 @@ def test_bad_options_and_history_files_name_the_field(tmp_path):
     done = run(tmp_path, *WINDOW, env={"GITHUB_REPOSITORY": ""})
     assert done.returncode == 2
     assert done.stderr == "ci-report: error: no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY\n"
+
+
+def test_legs_a_forks_pull_request_skipped_are_counted_apart_never_saved(tmp_path):
+    # GPU legs skip in a fork's pull request (no secrets or self-hosted runners there), whatever
+    # the path gate said: that is no saving of the gate's. The run's head_repository says so.
+    def gpu_run(rid, created, conclusion, head_repository=None):
+        end = created.replace("T10:00", "T10:30") if conclusion == "success" else created
+        srv.add_run("o/r", workflow="gpu-tests.yml", event="pull_request", created_at=created, run_id=rid,
+                    head_repository=head_repository, jobs=[
+                        {"name": "path gate", "labels": ["ubuntu-24.04"], "created_at": created, "started_at": created,
+                         "completed_at": created.replace("T10:00", "T10:01")},
+                        {"name": "pytest (GPU)", "labels": ["self-hosted", "gpu"], "conclusion": conclusion,
+                         "created_at": created, "started_at": created, "completed_at": end}])
+
+    with FakeGitHub(token="t0ken") as srv:
+        gpu_run(1, "2026-11-03T10:00:00Z", "success")                           # ran: 30 minutes
+        gpu_run(2, "2026-11-04T10:00:00Z", "skipped")                           # the gate skipped it
+        gpu_run(3, "2026-11-05T10:00:00Z", "skipped", head_repository="fork/r")  # a fork's pull request
+        gpu_run(4, "2026-11-06T10:00:00Z", "skipped", head_repository="fork/r")
+        done = run(tmp_path, "--since", "2026-11-02", "--until", "2026-11-09", "--workflow", "gpu-tests.yml",
+                   "--json", tmp_path / "r.json", "--save-history", tmp_path / "h.jsonl", srv=srv)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["skipped"] == {"by_gate": 1, "unestimated": 0, "other": 0, "fork": 2}
+    assert report["saved_minutes"]["median"] == 30
+    assert leg(report, "pytest (GPU)")["skips"] == 1
+    assert ("**skipped: fork**: 2 legs skipped in pull requests from forks, which get no secrets or self-hosted "
+            "runners: not counted as saved.") in done.summary
+    # The saved history keeps which runs came from forks: the report from it is the same.
+    again = run(tmp_path, "--since", "2026-11-02", "--until", "2026-11-09", "--history", tmp_path / "h.jsonl",
+                "--json", tmp_path / "r2.json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "r2.json").read_text())["skipped"] == report["skipped"]
 
 
 def test_hostile_names_stay_inert(tmp_path):

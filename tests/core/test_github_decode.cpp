@@ -106,6 +106,23 @@ TEST_CASE("github: files, issues, statuses, runs, jobs, artifacts decode") {
   REQUIRE(run.ok());
   CHECK(run->id == 9);
   CHECK(run->conclusion.empty());
+  CHECK(run->repository.empty());
+  CHECK(run->head_repository.empty());
+
+  // A fork's pull request: the head repository is named apart; a deleted fork's is null.
+  auto fork = decode_run(json::parse(R"({"id": 9, "head_sha": "s", "status": "completed",
+      "repository": {"full_name": "o/r"}, "head_repository": {"full_name": "fork/r"}})"));
+  REQUIRE(fork.ok());
+  CHECK(fork->repository == "o/r");
+  CHECK(fork->head_repository == "fork/r");
+  auto gone = decode_run(json::parse(R"({"id": 9, "head_sha": "s", "status": "completed",
+      "repository": {"full_name": "o/r"}, "head_repository": null})"));
+  REQUIRE(gone.ok());
+  CHECK(gone->head_repository.empty());
+  auto bad_repo = decode_run(json::parse(R"({"id": 9, "head_sha": "s", "status": "completed",
+      "repository": {"full_name": 7}})"));
+  REQUIRE_FALSE(bad_repo.ok());
+  CHECK(bad_repo.error().message == "field `repository.full_name`: expected a string");
 
   auto job = decode_job(json::parse(R"j({"id": 1, "name": "test (gpu, 2)", "status": "completed", "conclusion": "failure"})j"));
   REQUIRE(job.ok());

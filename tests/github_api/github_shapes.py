@@ -215,7 +215,8 @@ def workflow_run(api: str, repo: str, run: dict) -> dict:
         "head_commit": {"id": run["head_sha"], "tree_id": run["head_sha"], "message": "commit",
                         "timestamp": EPOCH_ISO, "author": {"name": "Octo Cat", "email": "octocat@example.com"},
                         "committer": {"name": "Octo Cat", "email": "octocat@example.com"}},
-        "repository": minimal_repository(api, repo), "head_repository": minimal_repository(api, repo),
+        "repository": minimal_repository(api, repo),
+        "head_repository": minimal_repository(api, run.get("head_repository") or repo),
     }
 
 

@@ -158,15 +158,16 @@ class FakeGitHub:
 
     def add_run(self, repo, head_sha="c" * 40, workflow="ci.yml", head_branch="main", event="push",
                 status="completed", conclusion="success", name="CI", jobs=(), artifacts=(), run_id=None,
-                created_at=None):
-        """jobs: dicts {name, status, conclusion, labels, runner_name, created_at, started_at, completed_at,
+                created_at=None, head_repository=None):
+        """head_repository: the full name a fork's pull request comes from (default: repo);
+        jobs: dicts {name, status, conclusion, labels, runner_name, created_at, started_at, completed_at,
         annotations: [{level, message, title}]}; artifacts: dicts {name, size_in_bytes, expired}."""
         with self.lock:
             rid = run_id or self._id()
             self._repo(repo)["runs"][rid] = {
                 "id": rid, "workflow": workflow, "head_branch": head_branch, "head_sha": head_sha,
                 "event": event, "status": status, "conclusion": conclusion, "name": name,
-                "created_at": created_at or shapes.EPOCH_ISO,
+                "created_at": created_at or shapes.EPOCH_ISO, "head_repository": head_repository or repo,
                 "jobs": [dict(j, id=j.get("id") or self._id()) for j in jobs],
                 "artifacts": [dict(a, id=a.get("id") or self._id()) for a in artifacts]}
             return rid

@@ -43,7 +43,7 @@ def commit(repo, path, text, message):
     return git(repo, "rev-parse", "HEAD")
 
 
-def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False):
+def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False, key=None):
     """A result as gpu-gate records it: a commit of the tested tree, the message in the
     documented form, under refs/gatekit-gate-mine/<tree>/<machine>@<run> (run=True, as `run`
     writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout)."""
@@ -58,7 +58,8 @@ def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False
         "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\ndriver: 12.4\n"
         "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
     env = dict(os.environ, GIT_AUTHOR_DATE=f"@{int(when.timestamp())} +0000", GIT_COMMITTER_DATE=f"@{int(when.timestamp())} +0000")
-    made = subprocess.run(["git", *IDENTITY, "commit-tree", tree], cwd=repo, input=message, capture_output=True,
+    sign = ["-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "commit-tree", "-S"] if key else ["commit-tree"]
+    made = subprocess.run(["git", *IDENTITY, *sign, tree], cwd=repo, input=message, capture_output=True,
                           text=True, env=env, check=True).stdout.strip()
     ref = f"refs/gatekit-gate{'-mine' if mine else ''}/{tree}/{machine}"
     if run:
@@ -373,6 +374,61 @@ def test_prune_keeps_the_newest_result_per_tree_and_machine_and_retires_the_firs
     status = json.loads(gate(work, "status", "--json", "--machine", "m1").stdout)
     assert (status["state"], status["result"]["ref"]) == ("success", newer)
     assert status["published"] is True
+
+
+def ssh_key(tmp, name):
+    """A real ed25519 key pair from ssh-keygen: (private key path, public key line)."""
+    path = tmp / name
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(path)], check=True)
+    return path, (tmp / (name + ".pub")).read_text().strip()
+
+
+def test_prune_decides_the_newest_among_verified_results_so_a_hostile_newer_ref_deletes_no_signed_one(project):
+    tmp, work, remote = project
+    gpu_key, gpu_public = ssh_key(tmp, "gpu")
+    stranger_key, _ = ssh_key(tmp, "stranger")
+    (work / ".github/gatekit").mkdir(parents=True)
+    (work / ".github/gatekit/allowed_signers").write_text(f"gpu@example.com {gpu_public}\n")
+    (work / ".github/gatekit/gpu-gate.yml").write_text("signing:\n  allowed_signers: .github/gatekit/allowed_signers\n")
+    commit(work, "src/lib.py", "d = 4\n", "code and signing")
+    assert gate(work, "setup").returncode == 0
+    older_signed = record(work, "m1", now() - datetime.timedelta(days=3), run=True, key=gpu_key)
+    signed = record(work, "m1", now() - datetime.timedelta(days=2), run=True, key=gpu_key)
+    git(work, "push", "-q")  # the branch and, after setup, this machine's results
+    # A pusher without a key of the allowed-signers file sends later results of the same tree
+    # and machine straight to the published namespace: one unsigned, one signed by a stranger.
+    unsigned = record(work, "m1", now() - datetime.timedelta(hours=2), mine=False, run=True)
+    foreign = record(work, "m1", now() - datetime.timedelta(hours=1), mine=False, run=True, key=stranger_key)
+    git(work, "push", "-q", "origin", unsigned, foreign)
+    git(work, "update-ref", "-d", unsigned)
+    git(work, "update-ref", "-d", foreign)
+    published = {ref: ref.replace("-mine", "") for ref in (older_signed, signed)}
+
+    summary_file = tmp / "summary.md"
+    done = gate(work, "prune", env={"GITHUB_STEP_SUMMARY": str(summary_file)})
+    assert done.returncode == 0, done.stderr
+    # The newest verified result stays on both sides; the older verified one and the older
+    # unverified one go. The newest unverified ref stays until it expires: it counts for nothing.
+    assert sorted(results(remote)) == sorted([published[signed], foreign])
+    assert sorted(results(work)) == sorted([published[signed], foreign])
+    assert results(work, "refs/gatekit-gate-mine/") == [signed]
+    lines = done.stdout.splitlines()
+    assert f"signature not verified (unsigned): {unsigned} replaces no verified result" in lines
+    assert f"signature not verified (foreign): {foreign} replaces no verified result" in lines
+    assert f"deleting {published[older_signed]} (superseded)" in lines
+    assert f"deleting {unsigned} (superseded)" in lines  # the stranger's later ref replaced it
+    assert ("2 published results whose signature does not verify against the allowed signers were judged apart: "
+            "none of them replaces a verified result.") in summary_file.read_text()
+
+
+def test_prune_refuses_an_allowed_signers_file_the_checkout_lacks(project):
+    tmp, work, remote = project
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("signing:\n  allowed_signers: keys/allowed_signers\n")
+    done = gate(work, "prune")
+    assert done.returncode == 2
+    assert "gpu-gate: error: the allowed-signers file keys/allowed_signers is not in the checkout .\n" in done.stderr
 
 
 def test_status_leaves_out_a_result_the_remote_no_longer_has(project):

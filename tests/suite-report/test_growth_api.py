@@ -52,6 +52,38 @@ def test_the_newest_push_run_on_main_with_the_artifact_supplies_the_baseline(tmp
         assert "/repos/o/r/actions/runs/504/artifacts" not in paths
 
 
+def test_a_tag_named_like_the_branch_makes_the_lookup_refuse_rather_than_take_the_tags_run(tmp_path):
+    # GitHub's runs API gives a tag push's run event `push` and the tag's name as head_branch:
+    # with a tag `main`, its run and a push to the branch main look the same.
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        name = artifact_name(project, srv)
+        srv.add_run("o/r", "a" * 40, workflow="cpu-tests.yml", run_id=800, artifacts=[{"name": name, "size_in_bytes": 9}])
+        srv.add_ref("o/r", "heads/main", "a" * 40)
+        srv.add_ref("o/r", "tags/main", "9" * 40)  # pushed by someone who may push tags, not main
+        srv.add_run("o/r", "9" * 40, workflow="cpu-tests.yml", run_id=801, artifacts=[{"name": name, "size_in_bytes": 9}])
+        run = find(project, srv)
+        assert run.code == 0, run.stdout + run.stderr
+        assert (run.outputs["found"], run.outputs["run-id"]) == ("false", "")
+        assert ("notice: suite growth: could not look up the suite baseline (a tag named main exists, and GitHub "
+                "reports its push runs with head_branch main as it does the branch's: which runs are the branch's "
+                "cannot be told (rename the tag)); growth is not compared this time") in run.stdout
+        assert "/repos/o/r/actions/runs/801/artifacts" not in [r["path"] for r in srv.requests]
+
+
+def test_the_tag_check_failing_is_a_notice_never_a_baseline(tmp_path):
+    project = make_project(tmp_path / "p", {})
+    with FakeGitHub(token="t0ken") as srv:
+        name = artifact_name(project, srv)
+        srv.add_run("o/r", "a" * 40, workflow="cpu-tests.yml", run_id=810, artifacts=[{"name": name, "size_in_bytes": 9}])
+        srv.add_fault("GET", r"/git/ref/tags/main", "status", status=503, times=None)
+        run = find(project, srv, "--api-budget", "2")
+        assert run.code == 0, run.stdout + run.stderr
+        assert run.outputs["found"] == "false"
+        assert "notice: suite growth: could not look up the suite baseline (GET " in run.stdout
+        assert "/repos/o/r/actions/runs/810/artifacts" not in [r["path"] for r in srv.requests]
+
+
 def test_no_baseline_yet_is_a_notice(tmp_path):
     project = make_project(tmp_path / "p", {})
     with FakeGitHub(token="t0ken") as srv:

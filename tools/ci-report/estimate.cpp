@@ -217,6 +217,10 @@ Report estimate(const History& h, const EstimateOptions& o) {
       }
       if (j.name == o.gate_job) continue;
       if (j.conclusion == "skipped") {
+        if (run.from_fork) {  // skipped for a fork, whatever the gate said: no saving of the gate's
+          ++r.skipped_fork;
+          continue;
+        }
         if (!gate_ok || fail_open) {
           ++r.skipped_other;
           continue;

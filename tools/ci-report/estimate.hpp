@@ -2,7 +2,9 @@
 // The report's figures from the gathered history (pure: no Context, no I/O).
 //
 // Saved: a leg (a job other than the path gate) that is `skipped` in a run whose path gate
-// succeeded was skipped because the gate said "not needed". It is costed at the median
+// succeeded was skipped because the gate said "not needed" -- unless the run is a fork's pull
+// request, whose GPU legs skip for want of secrets and runners: those skips are counted apart
+// (skipped_fork), never saved. It is costed at the median
 // duration (started -> completed) of the last `samples` runs of the same leg on the same
 // runner labels that ran to a success or failure (the window and the lookback before it),
 // with the 25th and 75th percentiles as its spread. A skipped matrix job, whose name GitHub
@@ -99,6 +101,7 @@ struct Report {
   std::map<std::string, KindTotals> kinds;
   double saved_minutes = 0, saved_low = 0, saved_high = 0, spent_minutes = 0, cancelled_minutes = 0;
   std::size_t skipped_by_gate = 0, skipped_unestimated = 0, skipped_other = 0;
+  std::size_t skipped_fork = 0;  // legs skipped in a fork's pull request (Run::from_fork): never saved
   // Honesty checks.
   std::size_t gated_runs = 0, fail_open_runs = 0;
   double fail_open_minutes = 0;  // minutes of the legs that ran in fail-open runs

@@ -78,7 +78,8 @@ struct Gatherer {
         log.log("ci-report: " + workflow + ": jobs of " + std::to_string(done) + " of " + std::to_string(runs.size()) +
                 " runs read");
       if (r.status != "completed") continue;  // still running: its cost is not known yet
-      Run run{r.id, workflow, r.event, r.head_sha, r.conclusion, time_of(r.created_at), false, {}};
+      Run run{r.id, workflow, r.event, r.head_sha, r.conclusion, time_of(r.created_at), false, {},
+              !r.repository.empty() && r.head_repository != r.repository};
       auto jobs = client.list_run_jobs(plan.repo, r.id);
       if (!jobs) {
         gap(jobs.error().message);

@@ -29,6 +29,10 @@ struct Run {
   std::int64_t created = 0;
   bool gate_failed_open = false;  // the path gate's job carries a "fail-open:" annotation
   std::vector<Job> jobs;
+  // A fork's pull request: the head repository is not the run's repository (or GitHub names
+  // none, as for a deleted fork). Its GPU legs skip for want of secrets and runners, not
+  // because the path gate said so.
+  bool from_fork = false;
 };
 
 struct FlakyIssue {

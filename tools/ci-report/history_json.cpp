@@ -91,7 +91,7 @@ struct Reader {
   Run run(const json::object& r) {
     Run out{integer(r, "id", "run."), str(r, "workflow", "run."), str(r, "event", "run."),
             str(r, "head_sha", "run."), str(r, "conclusion", "run."), time(r, "created_at", "run."),
-            boolean(r, "gate_failed_open", "run."), {}};
+            boolean(r, "gate_failed_open", "run."), {}, boolean(r, "from_fork", "run.")};
     const auto* jobs = array(r, "jobs", "run.");
     for (std::size_t k = 0; jobs != nullptr && k < jobs->size() && error.empty(); ++k) {
       if (k == 0) out.jobs.reserve(jobs->size());
@@ -129,7 +129,7 @@ json::object run_json(const Run& r) {
   }
   return json::object{{"id", r.id}, {"workflow", r.workflow}, {"event", r.event}, {"head_sha", r.head_sha},
                       {"conclusion", r.conclusion}, {"created_at", time_text(r.created)},
-                      {"gate_failed_open", r.gate_failed_open}, {"jobs", std::move(jobs)}};
+                      {"gate_failed_open", r.gate_failed_open}, {"from_fork", r.from_fork}, {"jobs", std::move(jobs)}};
 }
 
 }  // namespace

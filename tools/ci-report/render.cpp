@@ -131,6 +131,9 @@ std::string summary_markdown(const Report& r) {
   if (r.skipped_unestimated != 0)
     md += std::to_string(r.skipped_unestimated) +
           " skipped legs have no estimate: they never ran to a verdict in the window or the lookback.\n\n";
+  if (r.skipped_fork != 0)
+    md += "**skipped: fork**: " + count(r.skipped_fork, "leg") +
+          " skipped in pull requests from forks, which get no secrets or self-hosted runners: not counted as saved.\n\n";
   if (r.skipped_other != 0)
     md += std::to_string(r.skipped_other) +
           " legs were skipped for another reason (the gate failed, did not run, or failed open): not counted as "
@@ -246,7 +249,7 @@ std::string report_json(const Report& r) {
                                   {"median_s", q.median_s}, {"p90_s", q.p90_s}, {"max_s", q.max_s}});
   root["queues"] = std::move(queues);
   root["skipped"] = json::object{{"by_gate", r.skipped_by_gate}, {"unestimated", r.skipped_unestimated},
-                                 {"other", r.skipped_other}};
+                                 {"other", r.skipped_other}, {"fork", r.skipped_fork}};
   root["fail_open"] = json::object{{"runs", r.fail_open_runs}, {"of_gated_runs", r.gated_runs},
                                    {"minutes", r.fail_open_minutes}};
   root["required_checks"] = json::object{{"total", r.required_checks}, {"failed", r.required_failed},

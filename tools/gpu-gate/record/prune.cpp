@@ -1,6 +1,8 @@
 // gpu-gate prune [--dry-run]: keep the newest result of each tree and machine; delete older
 // runs and expired results here and on the remote, never an expired one an open pull
-// request's head relies on.
+// request's head relies on. With an allowed-signers file configured, "newest" is decided among
+// the published results whose signature verifies (ci-status's check, verify_signatures).
+#include <filesystem>
 #include <set>
 
 #include "common.hpp"
@@ -12,6 +14,7 @@
 #include "gpu-gate.hpp"
 #include "status/open_pulls.hpp"
 #include "record/prune_decide.hpp"
+#include "record/signatures.hpp"
 #include "status/status.hpp"
 
 namespace gatekit::gpu_gate {
@@ -51,6 +54,43 @@ std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& 
   return trees;
 }
 
+// A file of the configuration's signing section, read from the checkout (where the
+// configuration itself is read); nullopt when none is named. Named but absent: fail closed.
+std::optional<std::string> signing_file(Context& context, const PruneOptions& options, const std::string& path,
+                                        const std::string& what) {
+  if (path.empty()) return std::nullopt;
+  const auto full = std::filesystem::path(options.repo_dir) / path;
+  if (!context.files.exists(full)) fail_bad_input("the " + what + " file " + path + " is not in the checkout " + options.repo_dir);
+  return value_or_throw(as_bad_input(context.files.read(full)));
+}
+
+// The record commits of the published results whose signature verifies against the
+// allowed-signers file; nullopt when the configuration names none (every result counts).
+std::optional<std::set<std::string>> verified_results(Context& context, const Git& git, const PruneOptions& options,
+                                                      const Config& config, const std::vector<GateRecord>& records,
+                                                      std::int64_t now) {
+  const auto signers = signing_file(context, options, config.allowed_signers, "allowed-signers");
+  if (!signers) return std::nullopt;
+  const auto revoked = signing_file(context, options, config.revoked_keys, "revoked-keys");
+  std::vector<std::string> commits;
+  for (const auto& r : records)
+    if (r.published()) commits.push_back(r.record_commit);
+  const auto verdicts = value_or_throw(verify_signatures(
+      git, context.files, *signers, commits, now, config.allowed_signers,
+      revoked ? std::optional<std::string_view>(*revoked) : std::nullopt));
+  std::set<std::string> verified;
+  for (const auto& [commit, verdict] : verdicts)
+    if (verdict.check == SignatureCheck::trusted) verified.insert(commit);
+  for (const auto& r : records) {
+    if (!r.published() || verified.count(r.record_commit) > 0) continue;
+    const auto it = verdicts.find(r.record_commit);
+    context.workflow.log("signature not verified (" +
+                         std::string(to_string(it != verdicts.end() ? it->second.check : SignatureCheck::unverifiable)) +
+                         "): " + r.ref + " replaces no verified result");
+  }
+  return verified;
+}
+
 void delete_here(const Git& git, const std::vector<GateRecord>& records) {
   std::string commands;
   for (const auto& r : records) commands += "delete " + r.ref + " " + r.record_commit + "\n";
@@ -83,6 +123,10 @@ std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const
                    std::to_string(d.superseded.size()) + " superseded by a newer result of their tree and machine, " +
                    std::to_string(d.spared.size()) + " kept for open pull requests, " + std::to_string(d.kept) + " current.\n\n";
   if (!checked) md += "Open pull requests were not checked (no token or repository).\n\n";
+  if (!d.unverified.empty())
+    md += std::to_string(d.unverified.size()) +
+          " published results whose signature does not verify against the allowed signers were judged apart: none of "
+          "them replaces a verified result.\n\n";
   return md + (rows.empty() ? "" : markdown_table({"action", "result", "recorded", "where"}, rows));
 }
 
@@ -102,7 +146,8 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
   if (!heads) context.workflow.log("no token or repository: open pull requests are not checked");
   const auto relied_on = heads ? relied_on_trees(context, git, config, *heads) : std::set<std::string>{};
   const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
-  const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on);
+  const auto verified = verified_results(context, git, options, config, records, now);
+  const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on, verified);
   for (const auto& r : decision.remove) context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref);
   for (const auto& r : decision.superseded)
     context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref + " (superseded)");

@@ -93,6 +93,10 @@ Status publish(Context& context, const Git& git, const RunOptions& options, cons
 }  // namespace
 
 ExitCode run_run(const RunOptions& options, Context& context) {
+  // A full run's result is recorded, never pushed: a --publish it would ignore is refused.
+  if (options.full && options.publish)
+    fail_bad_input("--publish does not apply to --full: a full run's result is recorded here and goes out with the "
+                   "next `git push` (after gpu-gate setup)");
   check_remote(options.remote);
   Config config = load_gate_config(context, options.repo_dir, options.config);
   const std::string machine = resolve_machine(context, options.machine);

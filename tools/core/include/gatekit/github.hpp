@@ -163,6 +163,10 @@ struct WorkflowRun {
   std::string conclusion;
   std::string html_url;
   std::string created_at;
+  // Full names (owner/name) of the run's repository and of the repository its head came from
+  // ("" when GitHub gives none, e.g. a deleted fork): they differ for a fork's pull request.
+  std::string repository;
+  std::string head_repository;
 };
 
 // One page-walk of a workflow's runs: GitHub's `total_count` says how many matched, which is

@@ -237,6 +237,12 @@ Result<WorkflowRun> decode_run(const json::value& v) {
   run.conclusion = f.opt_str("conclusion");
   run.html_url = f.opt_str("html_url");
   run.created_at = f.opt_str("created_at");
+  for (auto [key, out] : {std::pair{"repository", &run.repository}, std::pair{"head_repository", &run.head_repository}})
+    if (const auto* repo = f.raw(key); repo != nullptr && !repo->is_null()) {
+      auto named = f.nested(key);
+      *out = named.str("full_name");
+      f.absorb(named);
+    }
   return f.finish(std::move(run));
 }
 
