@@ -390,3 +390,34 @@ TEST_CASE("a PathBatch: picomatch lists, an empty path, an empty batch") {
   check_path_batch(pico, none, {});
   CHECK(none.size() == 0);
 }
+
+TEST_CASE("lists holding copies of the same patterns share their prefilters and automata and agree with the reference") {
+  // path-classifier compiles a text once for every filter that lists it: the copies share one
+  // program, so one pattern's automaton grows with the paths of every list that holds it.
+  std::mt19937 rng(27272);
+  for (int round = 0; round < 40; ++round) {
+    auto texts = matching_patterns(rng, 40);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    std::vector<Pattern> compiled;
+    for (const auto& t : texts) compiled.push_back(std::get<Pattern>(Pattern::compile(t, Dialect::github)));
+    std::vector<PatternList> lists;
+    for (int k = 0; k < 3; ++k) {
+      std::vector<Pattern> copies;
+      for (std::size_t i = 0; i < compiled.size(); ++i)
+        if (rng() % 3 != 0) copies.push_back(compiled[i]);  // an overlapping subset ...
+      std::shuffle(copies.begin(), copies.end(), rng);     // ... in another order
+      copies.push_back(compiled[rng() % compiled.size()]);  // and one pattern twice in a list
+      lists.emplace_back(std::move(copies), Dialect::github);
+    }
+    const auto paths = matching_paths(rng, 60);
+    const PathBatch batch(std::vector<std::string_view>(paths.begin(), paths.end()));
+    for (const auto& l : lists) check_path_batch(l, batch, paths);
+    for (const auto& l : lists) check_batch(l, matching_paths(rng, 30));
+    for (const auto& p : paths)
+      for (const auto& l : lists) {
+        INFO(p);
+        CHECK(l.evaluate(p).decisive == l.evaluate_slow(p).decisive);
+      }
+    for (const auto& l : lists) CHECK(l.pattern_by_pattern());  // (the sieve decided)
+  }
+}

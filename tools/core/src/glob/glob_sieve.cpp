@@ -51,7 +51,12 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
   ones_.reserve(patterns.size());
   for (const auto& pattern : patterns) {
     One one;
-    one.filter = analyze(*pattern.program());
+    const Program& program = *pattern.program();
+    if (!program.sieve_shared) {
+      program.sieve_shared = std::make_shared<SieveShared>();
+      program.sieve_shared->filter = analyze(program);
+    }
+    one.shared = program.sieve_shared.get();
     one.friendly = pattern.dfa_friendly();
     if (dialect == Dialect::github) one.strategy = strategy_of(pattern.regex());
     ones_.push_back(std::move(one));
@@ -72,7 +77,7 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
   always_.assign(words_, 0);
   scratch_.assign(words_, 0);
   for (std::size_t k = 0; k < n; ++k) {
-    const Prefilter& f = ones_[k].filter;
+    const Prefilter& f = ones_[k].shared->filter;
     const std::size_t word = k / 64;
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
     // Only the bytes a pattern requires (few) touch the tables.
@@ -155,11 +160,12 @@ void Sieve::enter_folder(std::string_view path) {
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
-  if (!may_match(one.filter, path, facts)) return false;
+  if (!may_match(one.shared->filter, path, facts)) return false;
   if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
-  if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
-  Dfa& dfa = *one.dfa;
+  auto& own = one.shared->dfa;
+  if (!own) own = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+  Dfa& dfa = *own;
   std::int32_t at = dfa.start;
   std::string_view rest = path;
   std::size_t walked = 0;

@@ -11,7 +11,8 @@
 //   `**/*.ext`: glob_strategy.hpp) is decided by it, never by an automaton;
 // - each other remaining pattern has a small automaton of its own (one glob's positions, never a
 //   product), built the first time a path gets past its prefilters, or its NFA when it needs
-//   look-arounds or outgrows its state budget;
+//   look-arounds or outgrows its state budget; a pattern's prefilter and automaton belong to its
+//   compiled program, so lists holding copies of one pattern work them out once;
 // - changed paths share folders: each pattern's state after a folder is remembered, so a path
 //   walks only its name; a state from which no '/'-free name can reach a match is remembered
 //   as dead (`**/x*/**/*.py` after a folder with no x* part), so such names are not walked;
@@ -31,6 +32,13 @@
 #include "glob_strategy.hpp"
 
 namespace gatekit::glob::detail {
+
+// A program's prefilter and its own DFA (Program::sieve_shared): one per compiled pattern,
+// whichever lists hold copies of it.
+struct SieveShared {
+  Prefilter filter;
+  std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
+};
 
 // What the sieve needs of every path of a PathBatch, worked out once for every list.
 struct Batch {
@@ -58,10 +66,9 @@ class Sieve {
   static constexpr std::int32_t kNotYet = -2;
 
   struct One {
-    Prefilter filter;
-    Strategy strategy;         // github: a string test that decides it (kind none: the automaton)
-    bool friendly = false;     // no look-arounds: a DFA of its own can decide
-    std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
+    SieveShared* shared = nullptr;  // the pattern's program's (it outlives the sieve)
+    Strategy strategy;              // github: a string test that decides it (kind none: the automaton)
+    bool friendly = false;          // no look-arounds: a DFA of its own can decide
   };
   struct Hash {
     using is_transparent = void;
