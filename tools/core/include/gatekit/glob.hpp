@@ -150,7 +150,8 @@ class PathBatch {
 //   or excludes it ('!'): the last match wins (decisive = that pattern);
 // picomatch: each pattern is judged on its own (no ordered subtraction): included when any
 //   pattern matches (decisive = the first that does).
-// Not thread-safe: evaluate() grows DFA caches and remembers folders.
+// Not thread-safe: evaluate() grows DFA caches and remembers folders; lists holding copies of
+// one Pattern share that pattern's caches, so they are not thread-safe together either.
 class PatternList {
  public:
   PatternList();
