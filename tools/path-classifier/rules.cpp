@@ -40,7 +40,7 @@ struct Loader {
   ConfigErrors& errors;
   std::vector<ConfigIssue>& warnings;
   glob::Dialect dialect;
-  std::array<std::unordered_map<std::string, glob::Pattern>, 2> compiled_{};  // by dialect: github, picomatch
+  std::array<std::unordered_map<std::string, glob::Pattern>, 2> interned{};  // by dialect: github, picomatch
 
   // The column of a pattern's character `column` (1-based) inside the YAML scalar.
   static yaml::Position locate(const YAML::Node& node, int column) {
@@ -171,7 +171,7 @@ struct Loader {
   // A text compiles once per dialect, for every filter that lists it: the copies share one
   // program, so matching works out its prefilter and automaton once (glob_sieve.hpp).
   std::variant<glob::Pattern, glob::PatternError> compile_once(const std::string& text) {
-    auto& seen = compiled_[dialect == glob::Dialect::github ? 0 : 1];
+    auto& seen = interned[dialect == glob::Dialect::github ? 0 : 1];
     if (auto it = seen.find(text); it != seen.end()) return it->second;
     auto compiled = glob::Pattern::compile(text, dialect);
     if (const auto* p = std::get_if<glob::Pattern>(&compiled)) seen.emplace(text, *p);
