@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
@@ -107,8 +109,25 @@ json::string json_text(std::string_view name) {
 // `name` as JSON.stringify writes it, appended to `out`: printable ASCII without '"' or '\\'
 // (nearly every file name) is copied between quotes; anything else goes through Boost.JSON's
 // serializer, byte for byte what it writes inside an array.
+// Eight bytes at a time, as is_printable_ascii: a word holds byte `b` when `w ^ b...b` has a
+// zero byte, which `(x - 0x01...01) & ~x & 0x80...80` detects exactly.
 bool json_plain(std::string_view name) {
-  return std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != '\\'; });
+  if (!is_printable_ascii(name)) return false;
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  auto holds = [](std::uint64_t word, unsigned char byte) {
+    const std::uint64_t x = word ^ (kOnes * byte);
+    return ((x - kOnes) & ~x & kHighs) != 0;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= name.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, name.data() + i, sizeof word);
+    if (holds(word, '"') || holds(word, '\\')) return false;
+  }
+  for (; i < name.size(); ++i)
+    if (name[i] == '"' || name[i] == '\\') return false;
+  return true;
 }
 
 void append_json_string(std::string& out, std::string_view name) {
