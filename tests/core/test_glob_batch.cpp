@@ -1,6 +1,7 @@
-// PatternList::evaluate_many (interleaved DFA walks) against evaluate() and the
-// pattern-by-pattern reference: same verdicts whatever the batch size, path lengths, dead
-// walks, DFA cache state or dialect.
+// PatternList::evaluate_many (interleaved DFA walks; a PathBatch's facts and folders shared
+// by several lists) against evaluate() and the pattern-by-pattern reference: same verdicts
+// whatever the batch size, path lengths, dead walks, DFA cache state or dialect.
+#include <algorithm>
 #include <random>
 
 #include "catch.hpp"
@@ -21,16 +22,32 @@ PatternList batch_list(const std::vector<std::string>& texts, Dialect d = Dialec
   return PatternList(std::move(ps), d);
 }
 
-void check_batch(const PatternList& l, const std::vector<std::string>& paths) {
-  std::vector<std::string_view> views(paths.begin(), paths.end());
-  std::vector<ListVerdict> got(views.size());
-  l.evaluate_many(views.data(), views.size(), got.data());
+void check_against_slow(const PatternList& l, const std::vector<std::string>& paths,
+                        const std::vector<ListVerdict>& got) {
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const auto slow = l.evaluate_slow(paths[i]);
     INFO("path '" << paths[i] << "' (#" << i << " of " << paths.size() << ")");
     CHECK(got[i].included == slow.included);
     CHECK(got[i].decisive == slow.decisive);
   }
+}
+
+// Both batch forms: the array of paths, then a PathBatch of them.
+void check_batch(const PatternList& l, const std::vector<std::string>& paths) {
+  std::vector<std::string_view> views(paths.begin(), paths.end());
+  std::vector<ListVerdict> got(views.size());
+  l.evaluate_many(views.data(), views.size(), got.data());
+  check_against_slow(l, paths, got);
+  const PathBatch batch(views);
+  std::vector<ListVerdict> batched(views.size());
+  l.evaluate_many(batch, batched.data());
+  check_against_slow(l, paths, batched);
+}
+
+void check_path_batch(const PatternList& l, const PathBatch& batch, const std::vector<std::string>& paths) {
+  std::vector<ListVerdict> got(batch.size());
+  l.evaluate_many(batch, got.data());
+  check_against_slow(l, paths, got);
 }
 
 }  // namespace
@@ -314,4 +331,93 @@ TEST_CASE("strategy shortcuts agree with the automaton on random patterns and pa
     check_batch(l, paths);
   }
   CHECK(decided > 600);  // (nearly every pattern drawn has a strategy)
+}
+
+TEST_CASE("a PathBatch shared by several lists, and one list given several batches, agrees with the reference") {
+  // Each batch numbers its folders in the order it meets them: the same number is another
+  // folder in another batch, so a list's remembered folder states must not carry over.
+  std::mt19937 rng(2727027);
+  for (int round = 0; round < 60; ++round) {
+    std::vector<PatternList> lists;
+    for (int k = 0; k < 3; ++k) {
+      auto texts = matching_patterns(rng, 30);
+      for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+      lists.push_back(batch_list(texts));
+    }
+    std::vector<std::string> folders;
+    for (int f = 0; f < 5; ++f) folders.push_back(gatekit::testing::random_glob_path(rng, 8) + "/");
+    auto draw = [&] {
+      std::vector<std::string> paths = matching_paths(rng, 10);
+      for (int q = 0; q < 40; ++q) {
+        std::string name = gatekit::testing::random_glob_path(rng, 6);
+        std::erase(name, '/');
+        paths.push_back((q % 7 == 0 ? std::string() : folders[rng() % folders.size()]) + name);
+      }
+      return paths;
+    };
+    const auto first = draw();
+    auto second = first;
+    std::reverse(second.begin(), second.end());  // the same folders, numbered the other way round
+    const auto third = draw();
+    const PathBatch one(std::vector<std::string_view>(first.begin(), first.end()));
+    const PathBatch two(std::vector<std::string_view>(second.begin(), second.end()));
+    const PathBatch three(std::vector<std::string_view>(third.begin(), third.end()));
+    for (const auto& l : lists) check_path_batch(l, one, first);
+    for (const auto& l : lists) check_path_batch(l, two, second);
+    for (const auto& l : lists) check_path_batch(l, three, third);
+    for (const auto& l : lists) check_path_batch(l, one, first);
+    for (const auto& l : lists) CHECK(l.pattern_by_pattern());
+  }
+}
+
+TEST_CASE("a PathBatch with more folders than a list remembers forgets them and agrees with the reference") {
+  std::mt19937 rng(4097);
+  auto l = batch_list(matching_patterns(rng, 50));
+  std::vector<std::string> paths;
+  for (int k = 0; k < 5000; ++k) paths.push_back("core" + std::to_string(k) + "/data_1/test_queue_model" + std::to_string(k) + ".py");
+  for (int k = 0; k < 300; ++k) paths.push_back("core" + std::to_string(k) + "/data_1/util_kernel.cu");  // folders met again
+  const PathBatch batch(std::vector<std::string_view>(paths.begin(), paths.end()));
+  check_path_batch(l, batch, paths);
+  CHECK(l.pattern_by_pattern());
+}
+
+TEST_CASE("a PathBatch: picomatch lists, an empty path, an empty batch") {
+  auto pico = batch_list({"src/**", "!**/*.md", "*.{js,ts}", "a/b"}, Dialect::picomatch);
+  const std::vector<std::string> paths{"src/a.js", "", "a.md", "b.ts", "x/y", "src/README.md", "a/b", "", "/"};
+  const PathBatch batch(std::vector<std::string_view>(paths.begin(), paths.end()));
+  check_path_batch(pico, batch, paths);
+  const PathBatch none(std::vector<std::string_view>{});
+  check_path_batch(pico, none, {});
+  CHECK(none.size() == 0);
+}
+
+TEST_CASE("lists holding copies of the same patterns share their prefilters and automata and agree with the reference") {
+  // path-classifier compiles a text once for every filter that lists it: the copies share one
+  // program, so one pattern's automaton grows with the paths of every list that holds it.
+  std::mt19937 rng(27272);
+  for (int round = 0; round < 40; ++round) {
+    auto texts = matching_patterns(rng, 40);
+    for (const auto& t : gatekit::testing::random_pattern_texts(rng)) texts.push_back(t);
+    std::vector<Pattern> compiled;
+    for (const auto& t : texts) compiled.push_back(std::get<Pattern>(Pattern::compile(t, Dialect::github)));
+    std::vector<PatternList> lists;
+    for (int k = 0; k < 3; ++k) {
+      std::vector<Pattern> copies;
+      for (std::size_t i = 0; i < compiled.size(); ++i)
+        if (rng() % 3 != 0) copies.push_back(compiled[i]);  // an overlapping subset ...
+      std::shuffle(copies.begin(), copies.end(), rng);     // ... in another order
+      copies.push_back(compiled[rng() % compiled.size()]);  // and one pattern twice in a list
+      lists.emplace_back(std::move(copies), Dialect::github);
+    }
+    const auto paths = matching_paths(rng, 60);
+    const PathBatch batch(std::vector<std::string_view>(paths.begin(), paths.end()));
+    for (const auto& l : lists) check_path_batch(l, batch, paths);
+    for (const auto& l : lists) check_batch(l, matching_paths(rng, 30));
+    for (const auto& p : paths)
+      for (const auto& l : lists) {
+        INFO(p);
+        CHECK(l.evaluate(p).decisive == l.evaluate_slow(p).decisive);
+      }
+    for (const auto& l : lists) CHECK(l.pattern_by_pattern());  // (the sieve decided)
+  }
 }

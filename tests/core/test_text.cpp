@@ -178,6 +178,16 @@ TEST_CASE("append_json_string writes what Boost.JSON's serializer writes, byte f
     INFO("text: " << visible_controls(text));
     CHECK(out == "prefix," + boost::json::serialize(boost::json::string_view(text.data(), text.size())));
   }
+  // one byte to escape at every place of a long name (the plain check reads eight bytes at a time)
+  for (const char escaped : {'"', '\\', '\n', '\x1f'})
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string text(40, 'a');
+      text[at] = escaped;
+      std::string out;
+      append_json_string(out, text);
+      INFO("byte " << static_cast<int>(escaped) << " at " << at);
+      CHECK(out == boost::json::serialize(boost::json::string_view(text.data(), text.size())));
+    }
   std::string plain;
   append_json_string(plain, "dir/file.py");
   CHECK(plain == "\"dir/file.py\"");

@@ -141,6 +141,22 @@ TEST_CASE("format_list json: the bytes Boost.JSON writes, on random hostile name
   }
 }
 
+TEST_CASE("format_list json: one byte to escape, at every place of a long plain name, is escaped") {
+  // The plain-name check reads eight bytes at a time: a quote, a backslash, a control, DEL or
+  // a non-ASCII byte in any lane of any word, or in the tail, sends the name to the serializer.
+  for (const std::string odd : {"\"", "\\", "\x1f", "\x7f", "\n", "\xC3\xA9", "\xFF"}) {
+    for (std::size_t length = 1; length <= 41; ++length) {
+      for (std::size_t at = 0; at < length; ++at) {
+        std::string name(length, 'a');
+        name.replace(at, 1, odd);
+        const std::vector<std::string> names{name, std::string(length, 'b')};
+        INFO(boost_list(names));
+        REQUIRE(format_list(names, ListFormat::json) == boost_list(names));
+      }
+    }
+  }
+}
+
 TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the same bytes as serializing anew") {
   std::mt19937 rng(2727);
   for (int round = 0; round < 1000; ++round) {

@@ -104,3 +104,19 @@ TEST_CASE("rules: the errors of every filter are collected together") {
         "rules.yml:8:14: filters.gpu.paths[0]: invalid pattern '[': '[' is not closed by ']' (hint: write '\\[' for a "
         "literal '[')");
 }
+
+TEST_CASE("rules: a pattern text listed by several filters compiles once, its copies sharing one program") {
+  // Matching pattern by pattern keeps a pattern's prefilter and automaton with its program
+  // (glob_sieve.hpp): filters that list the same text then work them out once.
+  auto r = rules_of("filters:\n  a: ['**/*.md', 'src/**']\n  b: ['docs/**', '**/*.md']\n  c: ['**', '!**/*.md']\n");
+  REQUIRE(r.filters.size() == 3);
+  const auto& a = r.filters[0].list.patterns();
+  const auto& b = r.filters[1].list.patterns();
+  const auto& c = r.filters[2].list.patterns();
+  CHECK(a[0].program() == b[1].program());
+  CHECK(a[0].program() != a[1].program());
+  CHECK(b[0].program() != b[1].program());
+  CHECK(c[1].program() != a[0].program());  // `!**/*.md` is another text
+  CHECK(c[1].negated());
+  CHECK(b[1].text() == "**/*.md");
+}

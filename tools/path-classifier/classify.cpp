@@ -124,13 +124,14 @@ glob::ListVerdict judge(const std::vector<PatternSource>& sources, const glob::P
 std::vector<glob::ListVerdict> verdicts(const Filter& f, const std::vector<PatternSource>& sources,
                                         const glob::PatternList& list, Quantifier q,
                                         const std::vector<SidedPath>& paths,
-                                        const std::vector<std::string_view>& views) {
+                                        const glob::PathBatch& batch) {
   std::vector<glob::ListVerdict> out(paths.size());
   if (list.empty() || paths.empty()) return out;
   if (!f.per_pattern) {
-    list.evaluate_many(views.data(), views.size(), out.data());
+    list.evaluate_many(batch, out.data());
     return out;
   }
+  const auto& views = batch.paths();
   for (std::size_t i = 0; i < paths.size(); ++i) out[i] = judge(sources, list, q, views[i], change_type(paths[i]));
   return out;
 }
@@ -140,9 +141,9 @@ struct Matches {
   std::vector<glob::ListVerdict> list;
 };
 
-Matches match(const Filter& f, const std::vector<SidedPath>& paths, const std::vector<std::string_view>& views) {
-  return {verdicts(f, f.always, f.always_list, Quantifier::some, paths, views),
-          verdicts(f, f.paths, f.list, f.quantifier, paths, views)};
+Matches match(const Filter& f, const std::vector<SidedPath>& paths, const glob::PathBatch& batch) {
+  return {verdicts(f, f.always, f.always_list, Quantifier::some, paths, batch),
+          verdicts(f, f.paths, f.list, f.quantifier, paths, batch)};
 }
 
 std::vector<std::string> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
@@ -242,12 +243,12 @@ void decide_not_relevant(FilterDecision& d, const Filter& f, const std::vector<S
 }
 
 FilterDecision decide_filter(const Filter& f, const std::vector<SidedPath>& paths,
-                             const std::vector<std::string_view>& views, const Guarded& guarded) {
+                             const glob::PathBatch& batch, const Guarded& guarded) {
   FilterDecision d;
   d.filter = f.name;
   d.mode = f.mode;
   d.paths_checked = paths.size();
-  const auto m = match(f, paths, views);
+  const auto m = match(f, paths, batch);
   d.files = matched_files(f, m, paths);
   if (guarded) decide_by_guard(d, *guarded->first, *guarded->second);
   else if (f.always_list.empty() || !decide_by_always(d, f, paths, m))
@@ -268,7 +269,9 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
   std::vector<std::string_view> views;
   views.reserve(paths.size());
   for (const auto& p : paths) views.emplace_back(*p.path);
-  auto files_of = [&](const Filter& f) { return matched_files(f, match(f, paths, views), paths); };
+  // Every filter's lists judge the same paths: their facts and folders are worked out once.
+  const glob::PathBatch batch(std::move(views));
+  auto files_of = [&](const Filter& f) { return matched_files(f, match(f, paths, batch), paths); };
   if (!evaluate_event) {
     for (const auto& f : rules.filters) {
       FilterDecision d;
@@ -294,7 +297,7 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
     return out;
   }
   const auto hit = rules.self_protect ? first_guarded(paths, guarded) : std::nullopt;
-  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths, views, hit));
+  for (const auto& f : rules.filters) out.filters.push_back(decide_filter(f, paths, batch, hit));
   return out;
 }
 

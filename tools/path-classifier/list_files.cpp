@@ -104,10 +104,11 @@ json::string json_text(std::string_view name) {
   return is_valid_utf8(name) ? json::string(name) : json::string(to_valid_utf8(name));
 }
 
-// `name` as JSON.stringify writes it, appended to `out`: valid UTF-8 (nearly every name) as it
-// is, anything else repaired first; Boost.JSON's bytes either way (gatekit/text.hpp).
+// `name` as JSON.stringify writes it, appended to `out`: valid UTF-8 (nearly every name, and
+// any printable ASCII one) as it is, anything else repaired first; Boost.JSON's bytes either
+// way (gatekit/text.hpp).
 void append_name(std::string& out, std::string_view name) {
-  if (is_valid_utf8(name))
+  if (is_printable_ascii(name) || is_valid_utf8(name))
     append_json_string(out, name);
   else
     append_json_string(out, to_valid_utf8(name));

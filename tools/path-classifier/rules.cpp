@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <unordered_map>
+#include <variant>
 
 #include "gatekit/path_categories.hpp"
 #include "gatekit/yaml.hpp"
@@ -38,6 +40,7 @@ struct Loader {
   ConfigErrors& errors;
   std::vector<ConfigIssue>& warnings;
   glob::Dialect dialect;
+  std::array<std::unordered_map<std::string, glob::Pattern>, 2> interned{};  // by dialect: github, picomatch
 
   // The column of a pattern's character `column` (1-based) inside the YAML scalar.
   static yaml::Position locate(const YAML::Node& node, int column) {
@@ -149,7 +152,7 @@ struct Loader {
     auto text = read_string(item, item_field, errors);
     if (!text) return false;
     auto where = locate(item, 1);
-    auto compiled = glob::Pattern::compile(*text, dialect);
+    auto compiled = compile_once(*text);
     if (auto* e = std::get_if<glob::PatternError>(&compiled)) {
       auto at = locate(item, e->column);
       std::string message = "invalid pattern '" + *text + "': " + e->message;
@@ -163,6 +166,16 @@ struct Loader {
       warnings.push_back({errors.file(), at.line, at.column, item_field, w.message});
     }
     return true;
+  }
+
+  // A text compiles once per dialect, for every filter that lists it: the copies share one
+  // program, so matching works out its prefilter and automaton once (glob_sieve.hpp).
+  std::variant<glob::Pattern, glob::PatternError> compile_once(const std::string& text) {
+    auto& seen = interned[dialect == glob::Dialect::github ? 0 : 1];
+    if (auto it = seen.find(text); it != seen.end()) return it->second;
+    auto compiled = glob::Pattern::compile(text, dialect);
+    if (const auto* p = std::get_if<glob::Pattern>(&compiled)) seen.emplace(text, *p);
+    return compiled;
   }
 
   static glob::PatternList compile(const std::vector<PatternSource>& sources, glob::Dialect d) {

@@ -64,6 +64,7 @@ namespace detail {
 struct Program;
 struct Dfa;
 class Sieve;
+struct Batch;
 }
 
 class Pattern {
@@ -120,12 +121,37 @@ struct ListVerdict {
   int decisive = -1;      // index of the pattern that decided it; -1: no pattern matched
 };
 
+// The paths that several lists judge (one pull request's changed paths, for every filter):
+// what matching pattern by pattern needs of each path (its bytes, its '/' count, its folder,
+// the folder's place among the batch's folders) is worked out once, the first time a list
+// needs it, and shared by every list that evaluates the batch (PatternList::evaluate_many).
+// It views the paths: they must outlive it. Not thread-safe.
+class PathBatch {
+ public:
+  explicit PathBatch(std::vector<std::string_view> paths);
+  ~PathBatch();
+  PathBatch(PathBatch&&) noexcept;
+  PathBatch& operator=(PathBatch&&) noexcept;
+  PathBatch(const PathBatch&) = delete;
+  PathBatch& operator=(const PathBatch&) = delete;
+
+  const std::vector<std::string_view>& paths() const { return paths_; }
+  std::size_t size() const { return paths_.size(); }
+  // For the glob engine: the facts, worked out on the first call.
+  const detail::Batch& facts() const;
+
+ private:
+  std::vector<std::string_view> paths_;
+  mutable std::unique_ptr<detail::Batch> facts_;
+};
+
 // An ordered pattern list, evaluated as its dialect defines:
 // github: the path starts excluded; each matching pattern in order includes it (positive)
 //   or excludes it ('!'): the last match wins (decisive = that pattern);
 // picomatch: each pattern is judged on its own (no ordered subtraction): included when any
 //   pattern matches (decisive = the first that does).
-// Not thread-safe: evaluate() grows DFA caches and remembers folders.
+// Not thread-safe: evaluate() grows DFA caches and remembers folders; lists holding copies of
+// one Pattern share that pattern's caches, so they are not thread-safe together either.
 class PatternList {
  public:
   PatternList();
@@ -146,6 +172,9 @@ class PatternList {
   // interleaved, so their table lookups overlap instead of waiting on one another.
   void evaluate_many(const std::string_view* paths, std::size_t count, ListVerdict* out,
                      MatchStats* stats = nullptr) const;
+  // evaluate() for every path of `batch`, into out[0..batch.size()): the same verdicts, with
+  // each path's facts and folder worked out once for all the lists that share the batch.
+  void evaluate_many(const PathBatch& batch, ListVerdict* out) const;
   // The same verdict computed pattern by pattern (the reference the DFA is tested against).
   ListVerdict evaluate_slow(std::string_view path, MatchStats* stats = nullptr) const;
 
@@ -163,6 +192,9 @@ class PatternList {
   ListVerdict verdict_of_row(std::int32_t row) const;
   ListVerdict evaluate_each(std::string_view path, MatchStats* stats) const;
   ListVerdict abandon_list_dfa(std::string_view path, MatchStats* stats = nullptr) const;
+  // The interleaved walks of the list's automaton over whole groups of 4 paths: how many
+  // paths it judged (it stops early once the list goes pattern by pattern).
+  std::size_t evaluate_lanes(const std::string_view* paths, std::size_t count, ListVerdict* out) const;
   std::vector<Pattern> patterns_;
   Dialect dialect_ = Dialect::github;
   std::unique_ptr<detail::Dfa> dfa_;              // the whole list in one automaton

@@ -193,12 +193,10 @@ ListVerdict PatternList::verdict_of_row(std::int32_t row) const {
   return v;
 }
 
-void PatternList::evaluate_many(const std::string_view* paths, std::size_t count, ListVerdict* out,
-                                MatchStats* stats) const {
+std::size_t PatternList::evaluate_lanes(const std::string_view* paths, std::size_t count, ListVerdict* out) const {
   constexpr std::size_t kLanes = 4;
   std::size_t k = 0;
-  // Step counts need each walk's own end: with stats, or without a DFA, one path at a time.
-  if (!pattern_by_pattern() && stats == nullptr) {
+  {
     detail::Dfa& dfa = *dfa_;
     for (; k + kLanes <= count; k += kLanes) {
       std::array<const unsigned char*, kLanes> bytes{};
@@ -271,7 +269,36 @@ void PatternList::evaluate_many(const std::string_view* paths, std::size_t count
       }
     }
   }
+  return k;
+}
+
+void PatternList::evaluate_many(const std::string_view* paths, std::size_t count, ListVerdict* out,
+                                MatchStats* stats) const {
+  // Step counts need each walk's own end: with stats, or without a DFA, one path at a time.
+  std::size_t k = !pattern_by_pattern() && stats == nullptr ? evaluate_lanes(paths, count, out) : 0;
   for (; k < count; ++k) out[k] = evaluate(paths[k], stats);
+}
+
+void PatternList::evaluate_many(const PathBatch& batch, ListVerdict* out) const {
+  const auto& paths = batch.paths();
+  const std::size_t count = paths.size();
+  std::size_t k = pattern_by_pattern() ? 0 : evaluate_lanes(paths.data(), count, out);
+  for (; k < count && !pattern_by_pattern(); ++k) out[k] = evaluate(paths[k]);
+  if (k == count) return;
+  if (!sieve_) sieve_ = std::make_unique<detail::Sieve>(patterns_, dialect_);
+  sieve_->evaluate(patterns_, batch, k, out);
+}
+
+// ---- PathBatch ------------------------------------------------------------------------
+
+PathBatch::PathBatch(std::vector<std::string_view> paths) : paths_(std::move(paths)) {}
+PathBatch::~PathBatch() = default;
+PathBatch::PathBatch(PathBatch&&) noexcept = default;
+PathBatch& PathBatch::operator=(PathBatch&&) noexcept = default;
+
+const detail::Batch& PathBatch::facts() const {
+  if (!facts_) facts_ = std::make_unique<detail::Batch>(detail::make_batch(paths_));
+  return *facts_;
 }
 
 }  // namespace gatekit::glob

@@ -48,12 +48,18 @@ struct Look {
   std::shared_ptr<const Program> reversed;  // the look-ahead body, reversed
 };
 
+struct SieveShared;  // glob_sieve.hpp
+
 struct Program {
   std::vector<Inst> code;  // entry at 0
   std::vector<std::bitset<256>> sets;
   std::vector<Look> looks;
   std::string regex;
   bool has_assertions = false;  // any assert_* or look: not DFA-friendly
+  // What matching pattern by pattern works out for this program (its prefilter, its own DFA),
+  // made by the first sieve that needs it and shared by every list holding a copy of the
+  // pattern (path-classifier compiles a text once for all its filters).
+  mutable std::shared_ptr<SieveShared> sieve_shared;
 };
 
 // The byte a set holds when it holds exactly one (a literal), else -1. Word-wise: this runs

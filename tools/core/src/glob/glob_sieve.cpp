@@ -2,6 +2,7 @@
 #include "glob_sieve.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 namespace gatekit::glob::detail {
@@ -22,11 +23,40 @@ std::int32_t walk(Dfa& dfa, std::int32_t row, std::string_view bytes) {
 
 }  // namespace
 
+Batch make_batch(const std::vector<std::string_view>& paths) {
+  static std::atomic<std::uint64_t> serials{0};
+  Batch batch;
+  batch.serial = ++serials;
+  batch.facts.reserve(paths.size());
+  batch.folder.reserve(paths.size());
+  batch.folder_length.reserve(paths.size());
+  std::unordered_map<std::string_view, std::uint32_t> numbers;
+  for (const auto path : paths) {
+    batch.facts.push_back(path_facts(path));
+    const auto slash = path.rfind('/');
+    if (slash == std::string_view::npos) {
+      batch.folder.push_back(Batch::kNoFolder);
+      batch.folder_length.push_back(0);
+      continue;
+    }
+    const auto next = static_cast<std::uint32_t>(numbers.size());
+    batch.folder.push_back(numbers.try_emplace(path.substr(0, slash + 1), next).first->second);
+    batch.folder_length.push_back(static_cast<std::uint32_t>(slash + 1));
+  }
+  batch.folders = numbers.size();
+  return batch;
+}
+
 Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(dialect) {
   ones_.reserve(patterns.size());
   for (const auto& pattern : patterns) {
     One one;
-    one.filter = analyze(*pattern.program());
+    const Program& program = *pattern.program();
+    if (!program.sieve_shared) {
+      program.sieve_shared = std::make_shared<SieveShared>();
+      program.sieve_shared->filter = analyze(program);
+    }
+    one.shared = program.sieve_shared.get();
     one.friendly = pattern.dfa_friendly();
     if (dialect == Dialect::github) one.strategy = strategy_of(pattern.regex());
     ones_.push_back(std::move(one));
@@ -47,7 +77,7 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
   always_.assign(words_, 0);
   scratch_.assign(words_, 0);
   for (std::size_t k = 0; k < n; ++k) {
-    const Prefilter& f = ones_[k].filter;
+    const Prefilter& f = ones_[k].shared->filter;
     const std::size_t word = k / 64;
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
     // Only the bytes a pattern requires (few) touch the tables.
@@ -87,6 +117,17 @@ void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out)
   const auto* slashes = row(slashes_ok_, bucket);
   const auto* firsts = row(first_ok_, first);
   const auto* lasts = row(last_ok_, last);
+  if (words_ == 1) {  // up to 64 patterns: one word, kept in a register while the bytes rule patterns out
+    std::uint64_t bits = slashes[0] & (firsts[0] | any_first_[0]) & (lasts[0] | any_last_[0]);
+    for (std::size_t q = 0; q < 4 && bits != 0; ++q) {
+      for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1)
+        bits &= ~needs_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
+      for (std::uint64_t absent = needed_name_[q] & ~facts.name_bytes[q]; absent != 0; absent &= absent - 1)
+        bits &= ~needs_name_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
+    }
+    out[0] = bits;
+    return;
+  }
   for (std::size_t w = 0; w < words_; ++w)
     out[w] = slashes[w] & (firsts[w] | any_first_[w]) & (lasts[w] | any_last_[w]);
   // Only the needed bytes the path lacks rule anything out.
@@ -119,11 +160,12 @@ void Sieve::enter_folder(std::string_view path) {
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
-  if (!may_match(one.filter, path, facts)) return false;
+  if (!may_match(one.shared->filter, path, facts)) return false;
   if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
-  if (!one.dfa) one.dfa = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
-  Dfa& dfa = *one.dfa;
+  auto& own = one.shared->dfa;
+  if (!own) own = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+  Dfa& dfa = *own;
   std::int32_t at = dfa.start;
   std::string_view rest = path;
   std::size_t walked = 0;
@@ -147,11 +189,52 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
   return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
 }
 
+void Sieve::enter_batch_folder(const Batch& batch, std::size_t i) {
+  folder_ = nullptr;
+  folder_length_ = batch.folder_length[i];
+  if (batch.folder[i] == Batch::kNoFolder) return;
+  auto& rows = batch_folders_[batch.folder[i]];
+  if (rows.empty()) {
+    if (batch_folders_used_ >= kMaxFolders) {  // forgotten at once, as folders_ is
+      for (auto& other : batch_folders_) std::vector<std::int32_t>().swap(other);
+      batch_folders_used_ = 0;
+    }
+    rows.assign(ones_.size(), kNotYet);
+    ++batch_folders_used_;
+  }
+  folder_ = &rows;
+}
+
 ListVerdict Sieve::evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats) {
-  ListVerdict v;
-  if (dialect_ == Dialect::picomatch && path.empty()) return v;  // picomatch never matches ""
+  if (dialect_ == Dialect::picomatch && path.empty()) return {};  // picomatch never matches ""
   const PathFacts facts = path_facts(path);
   enter_folder(path);
+  return decide(patterns, path, facts, stats);
+}
+
+void Sieve::evaluate(const std::vector<Pattern>& patterns, const PathBatch& batch, std::size_t from,
+                     ListVerdict* out) {
+  const Batch& facts = batch.facts();
+  if (batch_serial_ != facts.serial) {  // another batch: its folder numbers mean other folders
+    batch_serial_ = facts.serial;
+    batch_folders_.clear();
+    batch_folders_.resize(facts.folders);
+    batch_folders_used_ = 0;
+  }
+  const auto& paths = batch.paths();
+  for (std::size_t i = from; i < paths.size(); ++i) {
+    if (dialect_ == Dialect::picomatch && paths[i].empty()) {
+      out[i] = {};
+      continue;
+    }
+    enter_batch_folder(facts, i);
+    out[i] = decide(patterns, paths[i], facts.facts[i], nullptr);
+  }
+}
+
+ListVerdict Sieve::decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts,
+                          MatchStats* stats) {
+  ListVerdict v;
   candidates(path, facts, scratch_);
   if (dialect_ == Dialect::github) {  // the last matching pattern decides
     for (std::size_t w = words_; w-- > 0;) {

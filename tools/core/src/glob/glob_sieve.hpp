@@ -11,11 +11,15 @@
 //   `**/*.ext`: glob_strategy.hpp) is decided by it, never by an automaton;
 // - each other remaining pattern has a small automaton of its own (one glob's positions, never a
 //   product), built the first time a path gets past its prefilters, or its NFA when it needs
-//   look-arounds or outgrows its state budget;
+//   look-arounds or outgrows its state budget; a pattern's prefilter and automaton belong to its
+//   compiled program, so lists holding copies of one pattern work them out once;
 // - changed paths share folders: each pattern's state after a folder is remembered, so a path
 //   walks only its name; a state from which no '/'-free name can reach a match is remembered
 //   as dead (`**/x*/**/*.py` after a folder with no x* part), so such names are not walked;
-// - the walk stops at the first pattern that decides.
+// - the walk stops at the first pattern that decides;
+// - a PathBatch (the changed paths every filter's list judges) works out each path's facts
+//   and numbers its folders once: each list's sieve then finds a folder's remembered states
+//   by that number, without hashing the folder again.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,11 +33,31 @@
 
 namespace gatekit::glob::detail {
 
+// A program's prefilter and its own DFA (Program::sieve_shared): one per compiled pattern,
+// whichever lists hold copies of it.
+struct SieveShared {
+  Prefilter filter;
+  std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
+};
+
+// What the sieve needs of every path of a PathBatch, worked out once for every list.
+struct Batch {
+  static constexpr std::uint32_t kNoFolder = UINT32_MAX;
+  std::uint64_t serial = 0;                // no two batches share it: a sieve's folder states are per batch
+  std::vector<PathFacts> facts;            // per path
+  std::vector<std::uint32_t> folder;       // per path: its folder's number, kNoFolder for a path without '/'
+  std::vector<std::uint32_t> folder_length;  // per path: the bytes of its folder ("a/b/" of "a/b/c.py")
+  std::size_t folders = 0;                 // distinct folders
+};
+Batch make_batch(const std::vector<std::string_view>& paths);
+
 class Sieve {
  public:
   Sieve(const std::vector<Pattern>& patterns, Dialect dialect);
   // `patterns`: the ones the sieve was built from (the list owns them).
   ListVerdict evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats);
+  // The verdicts of batch paths [from, size) into out[from..size).
+  void evaluate(const std::vector<Pattern>& patterns, const PathBatch& batch, std::size_t from, ListVerdict* out);
 
  private:
   static constexpr std::size_t kMaxStates = 256;     // per pattern; beyond it, the NFA
@@ -42,10 +66,9 @@ class Sieve {
   static constexpr std::int32_t kNotYet = -2;
 
   struct One {
-    Prefilter filter;
-    Strategy strategy;         // github: a string test that decides it (kind none: the automaton)
-    bool friendly = false;     // no look-arounds: a DFA of its own can decide
-    std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
+    SieveShared* shared = nullptr;  // the pattern's program's (it outlives the sieve)
+    Strategy strategy;              // github: a string test that decides it (kind none: the automaton)
+    bool friendly = false;          // no look-arounds: a DFA of its own can decide
   };
   struct Hash {
     using is_transparent = void;
@@ -57,6 +80,9 @@ class Sieve {
   // The patterns whose prefilters let `path` through, as bits (pattern k: bit k).
   void candidates(std::string_view path, const PathFacts& facts, Bits& out) const;
   void enter_folder(std::string_view path);
+  void enter_batch_folder(const Batch& batch, std::size_t i);
+  ListVerdict decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts,
+                     MatchStats* stats);
   bool body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                     MatchStats* stats);
   const std::uint64_t* row(const Bits& table, std::size_t index) const { return table.data() + index * words_; }
@@ -75,6 +101,10 @@ class Sieve {
   Bits scratch_;
   // Per folder ("a/b/" of "a/b/c.py"): each pattern's row after it (kNotYet until needed).
   std::unordered_map<std::string, std::vector<std::int32_t>, Hash, std::equal_to<>> folders_;
+  // The same per folder of the batch last evaluated, by the batch's folder numbers (empty until needed).
+  std::uint64_t batch_serial_ = 0;
+  std::vector<std::vector<std::int32_t>> batch_folders_;
+  std::size_t batch_folders_used_ = 0;
   std::vector<std::int32_t>* folder_ = nullptr;
   std::size_t folder_length_ = 0;
 };
