@@ -37,60 +37,6 @@ struct GrowthSetup {
   }
 };
 
-// A Files over another that logs each change ("write P", "append P", "rename F T", "remove P")
-// and can fail the appends to the paths that start with `failing_prefix` after the first
-// `appends_allowed`, as a disk that fills up.
-class LoggingFiles final : public Files {
- public:
-  explicit LoggingFiles(Files& inner) : inner_(inner) {}
-  std::vector<std::string> changes;
-  std::string failing_prefix;
-  int appends_allowed = 0;
-
-  Status write(const std::filesystem::path& p, std::string_view content) override {
-    changes.push_back("write " + p.string());
-    return inner_.write(p, content);
-  }
-  Status append(const std::filesystem::path& p, std::string_view content) override {
-    changes.push_back("append " + p.string());
-    if (!failing_prefix.empty() && p.string().rfind(failing_prefix, 0) == 0 && appends_allowed-- <= 0)
-      return write_error(p, "No space left on device");
-    return inner_.append(p, content);
-  }
-  Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
-  Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
-  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {
-    changes.push_back("rename " + from.string() + " " + to.string());
-    return inner_.rename(from, to);
-  }
-  Status remove(const std::filesystem::path& p) override {
-    changes.push_back("remove " + p.string());
-    return inner_.remove(p);
-  }
-  Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
-  Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
-  Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
-  Result<std::filesystem::path> canonical(const std::filesystem::path& p) const override { return inner_.canonical(p); }
-
- protected:
-  Result<std::string> do_read(const std::filesystem::path& p, std::size_t limit) const override {
-    return inner_.read(p, limit);
-  }
-  Status do_read_pieces(const std::filesystem::path& p, const PieceHandler& on_piece, std::size_t limit) const override {
-    return inner_.read_pieces(p, on_piece, limit);
-  }
-  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override {
-    auto folder = inner_.make_temp_folder(prefix);
-    if (!folder) return folder.error();
-    auto path = folder->path();
-    held_.push_back(std::move(*folder));
-    return path;
-  }
-
- private:
-  Files& inner_;
-  std::vector<TempFolder> held_;
-};
 
 // A report of `tests` cases whose display names take some 65 bytes each in a baseline: over
 // 1 MiB of them from 17,000 tests.
@@ -116,13 +62,12 @@ TEST_CASE("growth: the next baseline is written while the report is read once, a
   GrowthSetup s;
   s.seams.files.files["cpu.xml"] = large_report(20000);
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
-  testing::CountingFiles counting(s.seams.files);
-  LoggingFiles files(counting);
+  testing::CountingFiles files(s.seams.files);
   Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
                   s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
   REQUIRE(run_growth(s.options, context) == ExitCode::pass);
   CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (20000 tests) to next/suite-baseline.json");
-  CHECK(counting.reads["cpu.xml"] == 1);
+  CHECK(files.reads["cpu.xml"] == 1);
   // Never written in place: a reader sees the last baseline, then the next one whole.
   std::vector<std::string> in_place;
   for (const auto& change : files.changes)
@@ -139,7 +84,7 @@ TEST_CASE("growth: a next baseline that cannot be written whole leaves the last 
   GrowthSetup s;
   s.seams.files.files["cpu.xml"] = large_report(20000);  // some 1.3 MB of names: written in pieces
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
-  LoggingFiles files(s.seams.files);
+  testing::CountingFiles files(s.seams.files);
   files.failing_prefix = "next/";  // the disk fills after the first MiB
   Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
                   s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};

@@ -1,6 +1,9 @@
 #pragma once
-// A Files that counts the reads of each path and hands every call to another Files: a test
-// checks that a command reads a file once through the seam.
+// A Files that counts the reads of each path, logs each change ("write P", "append P",
+// "rename F T", "remove P") and hands every call to another Files: a test checks that a
+// command reads a file once through the seam, or in which order it changes files. It can fail
+// the appends to the paths that start with `failing_prefix` after the first `appends_allowed`,
+// as a disk that fills up.
 //   MemoryFiles memory{{"r.xml", "..."}};
 //   CountingFiles files(memory);
 //   ... run with `files` in the Context ...
@@ -21,15 +24,30 @@ class CountingFiles final : public Files {
 
   // Whole reads and streamed reads (read_pieces, for_each_line), by path as given.
   mutable std::map<std::string, int> reads;
+  std::vector<std::string> changes;
+  std::string failing_prefix;
+  int appends_allowed = 0;
 
-  Status write(const std::filesystem::path& p, std::string_view content) override { return inner_.write(p, content); }
-  Status append(const std::filesystem::path& p, std::string_view content) override { return inner_.append(p, content); }
+  Status write(const std::filesystem::path& p, std::string_view content) override {
+    changes.push_back("write " + p.string());
+    return inner_.write(p, content);
+  }
+  Status append(const std::filesystem::path& p, std::string_view content) override {
+    changes.push_back("append " + p.string());
+    if (!failing_prefix.empty() && p.string().rfind(failing_prefix, 0) == 0 && appends_allowed-- <= 0)
+      return write_error(p, "No space left on device");
+    return inner_.append(p, content);
+  }
   Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
   Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {
+    changes.push_back("rename " + from.string() + " " + to.string());
     return inner_.rename(from, to);
   }
-  Status remove(const std::filesystem::path& p) override { return inner_.remove(p); }
+  Status remove(const std::filesystem::path& p) override {
+    changes.push_back("remove " + p.string());
+    return inner_.remove(p);
+  }
   Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
   Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
   Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
