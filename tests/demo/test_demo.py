@@ -48,7 +48,10 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     # change skipped at what they took when the kernel change ran them.
     assert re.search(r"the GPU legs the docs-only change skipped are counted as saved\s+yes\s+✔ 2 GPU legs, \d+ s saved",
                      table)
-    assert re.search(r"the report is complete\s+yes\s+✔ 6 runs, 21 jobs", table)
+    # A pull request from a fork, its GPU legs skipped: counted apart, never as saved.
+    assert re.search(r"a fork's skipped GPU legs are told apart, never counted as saved\s+yes\s+✔ 2 legs skipped: fork",
+                     table)
+    assert re.search(r"the report is complete\s+yes\s+✔ 7 runs, 25 jobs", table)
     assert (tmp_path / "ci-report" / "summary.md").read_text().startswith("## CI report: ")
     assert "✘" not in table.split("broken")[1].split("✱ the two")[0].replace("✘ fail", "")
     assert ("tests/test_queue_eval.py::test_hw_queue_eval: skipped on the cpu leg (\"no GPU visible "
