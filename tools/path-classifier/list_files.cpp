@@ -227,7 +227,7 @@ std::string lists_json(const Decision& decision, const ListPlan& plan) {
   out += '{';
   for (std::size_t i = 0; i < plan.lists.size(); ++i) {
     if (i != 0) out += ',';
-    out += json::serialize(json::string(plan.lists[i].filter));
+    append_json_string(out, plan.lists[i].filter);
     out += ':';
     out += plan.lists[i].text;
   }
