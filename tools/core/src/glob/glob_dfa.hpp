@@ -4,8 +4,10 @@
 // whole list through one (glob.cpp); the sieve gives each pattern its own (glob_sieve.cpp).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <bitset>
 #include <cstdint>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -96,50 +98,73 @@ struct Dfa {
   const std::uint32_t* pcs_end(std::size_t state) const { return pool.data() + first[state + 1]; }
   std::size_t state_of(std::int32_t row) const { return static_cast<std::size_t>(row) / classes; }
 
-  // Refines the partition of the 256 bytes by every distinct set (a byte's signature is
-  // which sets hold it); signatures are hashed incrementally to keep this O(sets x 256).
+  // Refines the partition of the 256 bytes by every distinct set: a class is a set of bytes
+  // that every set holds all or none of. Word-wise on 256-bit masks (a few sets, a few dozen
+  // classes), then numbered in the order of their lowest byte.
   void compute_classes(const std::vector<const std::bitset<256>*>& sets) {
-    // Patterns repeat the same few sets, so each distinct set is applied once: literal
-    // bytes (most sets) through a table, the few others ([^/], ., classes) by comparison.
-    std::array<bool, 256> literal{};
-    std::vector<const std::bitset<256>*> others;
+    using Mask = std::array<std::uint64_t, 4>;
+    static_assert(sizeof(Mask) == sizeof(std::bitset<256>));
+    std::vector<Mask> parts{Mask{~0ull, ~0ull, ~0ull, ~0ull}};
+    std::array<bool, 256> literal{};  // a singleton set splits once, however often it comes
+    std::vector<Mask> others;
+    auto refine = [&](const Mask& set) {
+      const std::size_t n = parts.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        Mask in{}, out{};
+        std::uint64_t any_in = 0, any_out = 0;
+        for (std::size_t w = 0; w < 4; ++w) {
+          in[w] = parts[i][w] & set[w];
+          out[w] = parts[i][w] & ~set[w];
+          any_in |= in[w];
+          any_out |= out[w];
+        }
+        if (any_in != 0 && any_out != 0) {
+          parts[i] = in;
+          parts.push_back(out);
+        }
+      }
+    };
     for (const auto* set : sets) {
+      Mask m;
+      std::memcpy(m.data(), set, sizeof(m));  // a bitset is trivially copyable
       if (const int byte = single_byte(*set); byte >= 0) {
-        literal[static_cast<std::size_t>(byte)] = true;
-      } else if (std::none_of(others.begin(), others.end(), [&](const auto* x) { return *x == *set; })) {
-        others.push_back(set);
+        const auto b = static_cast<std::size_t>(byte);
+        if (literal[b]) continue;
+        literal[b] = true;
+        // Only the class holding the byte splits: the byte leaves it, alone.
+        const std::uint64_t bit = std::uint64_t{1} << (b & 63);
+        for (auto& part : parts) {
+          if ((part[b >> 6] & bit) == 0) continue;
+          if (std::popcount(part[0]) + std::popcount(part[1]) + std::popcount(part[2]) + std::popcount(part[3]) > 1) {
+            part[b >> 6] &= ~bit;
+            Mask alone{};
+            alone[b >> 6] = bit;
+            parts.push_back(alone);
+          }
+          break;
+        }
+        continue;
       }
+      if (std::find(others.begin(), others.end(), m) != others.end()) continue;
+      others.push_back(m);
+      refine(m);
     }
-    std::array<std::uint64_t, 256> signature{};
-    std::uint64_t salt = 0x9e3779b97f4a7c15ull;
-    auto next_salt = [&] { return salt = salt * 6364136223846793005ull + 1442695040888963407ull; };
-    for (std::size_t c = 0; c < 256; ++c)
-      if (literal[c]) signature[c] = (signature[c] ^ next_salt()) * 0x100000001b3ull;
-    for (const auto* s : others) {
-      next_salt();
-      for (std::size_t c = 0; c < 256; ++c)
-        if (s->test(c)) signature[c] = (signature[c] ^ salt) * 0x100000001b3ull;
-    }
-    // Classes numbered in the order their first byte comes: an open-addressed table of the
-    // signatures seen (at most 256 of them in 512 slots), no allocation.
-    std::array<std::uint64_t, 512> keys{};
-    std::array<std::int16_t, 512> ids;
-    ids.fill(-1);
-    std::size_t distinct = 0;
-    for (std::size_t c = 0; c < 256; ++c) {
-      std::size_t slot = static_cast<std::size_t>((signature[c] ^ (signature[c] >> 29)) & 511);
-      while (ids[slot] >= 0 && keys[slot] != signature[c]) slot = (slot + 1) & 511;
-      if (ids[slot] < 0) {
-        keys[slot] = signature[c];
-        ids[slot] = static_cast<std::int16_t>(distinct++);
-      }
-      byte_class[c] = static_cast<std::uint8_t>(std::min<std::int16_t>(ids[slot], 255));
-    }
-    classes = distinct;
-    if (classes > 255) {  // (not reachable with realistic patterns) fall back to bytes
+    if (parts.size() > 255) {  // (not reachable with realistic patterns) fall back to bytes
       for (std::size_t c = 0; c < 256; ++c) byte_class[c] = static_cast<std::uint8_t>(c);
       classes = 256;
+      return;
     }
+    auto lowest = [](const Mask& m) {
+      for (std::size_t w = 0; w < 4; ++w)
+        if (m[w] != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(m[w]));
+      return std::size_t{256};
+    };
+    std::sort(parts.begin(), parts.end(), [&](const Mask& a, const Mask& b) { return lowest(a) < lowest(b); });
+    for (std::size_t id = 0; id < parts.size(); ++id)
+      for (std::size_t w = 0; w < 4; ++w)
+        for (std::uint64_t bits = parts[id][w]; bits != 0; bits &= bits - 1)
+          byte_class[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))] = static_cast<std::uint8_t>(id);
+    classes = parts.size();
   }
 
   // The epsilon closure of `seeds`, sorted, in scratch_out (valid until the next call).

@@ -10,15 +10,36 @@ namespace gatekit::glob::detail {
 namespace {
 
 // Walks `bytes` from `row`: the row reached, 0 when dead, Dfa::kUnknown when the automaton is full.
+// The inner loop only reads the table: it leaves for a transition not built yet (or the dead
+// row), and takes the table's pointers again after step(), which may grow it.
 std::int32_t walk(Dfa& dfa, std::int32_t row, std::string_view bytes) {
   const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
   const auto* end = b + bytes.size();
-  for (; b != end && row > 0; ++b) {
-    std::int32_t t = dfa.next[static_cast<std::size_t>(row) + dfa.byte_class[*b]];
+  while (b != end && row > 0) {
+    const std::int32_t* next = dfa.next.data();
+    const std::uint8_t* cls = dfa.byte_class.data();
+    const std::int32_t* at = next + row;  // the current row of the table
+    std::int32_t t = 0;
+    for (; b != end; ++b) {
+      t = at[cls[*b]];
+      if (t <= 0) break;
+      at = next + t;
+    }
+    row = static_cast<std::int32_t>(at - next);
+    if (b == end) break;
     if (t == Dfa::kUnknown) t = dfa.step(row, *b);
     row = t;
+    ++b;
   }
   return row;
+}
+
+// The row of a pattern's DFA after a folder ("a/b/"), or 0 when no name can finish a match
+// from there (the name after the folder has no '/').
+std::int32_t folder_row(Dfa& dfa, std::string_view folder) {
+  std::int32_t after = walk(dfa, dfa.start, folder);
+  if (after > 0 && !dfa.can_finish_in_name(after)) after = 0;
+  return after;
 }
 
 }  // namespace
@@ -157,90 +178,100 @@ void Sieve::enter_folder(std::string_view path) {
   folder_ = &folders_.try_emplace(std::string(name), ones_.size(), kNotYet).first->second;
 }
 
+Dfa& Sieve::own_dfa(const Pattern& pattern, std::size_t k) {
+  auto& own = ones_[k].shared->dfa;
+  if (!own) own = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
+  return *own;
+}
+
+bool Sieve::finish_walk(const Pattern& pattern, std::size_t k, std::int32_t at, std::string_view path,
+                        std::size_t folder_length, MatchStats* stats) {
+  Dfa& dfa = *ones_[k].shared->dfa;
+  if (at > 0) {
+    at = walk(dfa, at, path.substr(folder_length));
+    if (stats != nullptr) stats->steps += path.size() - folder_length;  // at most: a walk may stop at a dead state
+  }
+  if (at == Dfa::kUnknown) return pattern.body_matches(path, stats);
+  return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
+}
+
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.shared->filter, path, facts)) return false;
   if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
-  auto& own = one.shared->dfa;
-  if (!own) own = std::make_unique<Dfa>(std::vector<const Program*>{pattern.program().get()}, kMaxStates);
-  Dfa& dfa = *own;
+  Dfa& dfa = own_dfa(pattern, k);
   std::int32_t at = dfa.start;
-  std::string_view rest = path;
-  std::size_t walked = 0;
   if (folder_ != nullptr) {
     std::int32_t& after = (*folder_)[k];
     if (after == kNotYet) {
-      after = walk(dfa, dfa.start, path.substr(0, folder_length_));
-      walked += folder_length_;
-      // The name after the folder has no '/': a state that needs one to match is as dead.
-      if (after > 0 && !dfa.can_finish_in_name(after)) after = 0;
+      after = folder_row(dfa, path.substr(0, folder_length_));
+      if (stats != nullptr) stats->steps += folder_length_;
     }
     at = after;
-    rest.remove_prefix(folder_length_);
   }
-  if (at > 0) {
-    at = walk(dfa, at, rest);
-    walked += rest.size();
-  }
-  if (at == Dfa::kUnknown) return pattern.body_matches(path, stats);
-  if (stats != nullptr) stats->steps += walked;  // at most: a walk may stop at a dead state
-  return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
+  return finish_walk(pattern, k, at, path, folder_ != nullptr ? folder_length_ : 0, stats);
 }
 
-void Sieve::enter_batch_folder(const Batch& batch, std::size_t i) {
-  folder_ = nullptr;
-  folder_length_ = batch.folder_length[i];
-  if (batch.folder[i] == Batch::kNoFolder) return;
-  auto& rows = batch_folders_[batch.folder[i]];
-  if (rows.empty()) {
-    if (batch_folders_used_ >= kMaxFolders) {  // forgotten at once, as folders_ is
-      for (auto& other : batch_folders_) std::vector<std::int32_t>().swap(other);
-      batch_folders_used_ = 0;
-    }
-    rows.assign(ones_.size(), kNotYet);
-    ++batch_folders_used_;
+SieveShared& Sieve::shared_for(std::size_t k, const Batch& batch) {
+  SieveShared& shared = *ones_[k].shared;
+  if (shared.batch_serial != batch.serial) {  // another batch: its numbers mean other folders
+    shared.batch_serial = batch.serial;
+    if (batch.folders <= kMaxFolders) shared.folder_rows.assign(batch.folders, kNotYet);
+    else std::vector<std::int32_t>().swap(shared.folder_rows);
   }
-  folder_ = &rows;
+  return shared;
+}
+
+bool Sieve::batch_body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const Batch& batch,
+                               std::size_t i) {
+  One& one = ones_[k];
+  if (!may_match(one.shared->filter, path, batch.facts[i])) return false;
+  if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
+  if (!one.friendly) return pattern.body_matches(path, nullptr);
+  Dfa& dfa = own_dfa(pattern, k);
+  SieveShared& shared = shared_for(k, batch);
+  if (batch.folder[i] == Batch::kNoFolder || shared.folder_rows.empty())
+    return finish_walk(pattern, k, dfa.start, path, 0, nullptr);
+  std::int32_t& after = shared.folder_rows[batch.folder[i]];
+  const std::size_t folder_length = batch.folder_length[i];
+  if (after == kNotYet) after = folder_row(dfa, path.substr(0, folder_length));
+  return finish_walk(pattern, k, after, path, folder_length, nullptr);
 }
 
 ListVerdict Sieve::evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats) {
   if (dialect_ == Dialect::picomatch && path.empty()) return {};  // picomatch never matches ""
   const PathFacts facts = path_facts(path);
   enter_folder(path);
-  return decide(patterns, path, facts, stats);
+  return decide(patterns, path, facts,
+                [&](std::size_t k) { return body_matches(patterns[k], k, path, facts, stats); });
 }
 
 void Sieve::evaluate(const std::vector<Pattern>& patterns, const PathBatch& batch, std::size_t from,
                      ListVerdict* out) {
   const Batch& facts = batch.facts();
-  if (batch_serial_ != facts.serial) {  // another batch: its folder numbers mean other folders
-    batch_serial_ = facts.serial;
-    batch_folders_.clear();
-    batch_folders_.resize(facts.folders);
-    batch_folders_used_ = 0;
-  }
   const auto& paths = batch.paths();
   for (std::size_t i = from; i < paths.size(); ++i) {
     if (dialect_ == Dialect::picomatch && paths[i].empty()) {
       out[i] = {};
       continue;
     }
-    enter_batch_folder(facts, i);
-    out[i] = decide(patterns, paths[i], facts.facts[i], nullptr);
+    out[i] = decide(patterns, paths[i], facts.facts[i],
+                    [&](std::size_t k) { return batch_body_matches(patterns[k], k, paths[i], facts, i); });
   }
 }
 
+template <class Body>
 ListVerdict Sieve::decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts,
-                          MatchStats* stats) {
+                          Body&& body) {
   ListVerdict v;
   candidates(path, facts, scratch_);
   if (dialect_ == Dialect::github) {  // the last matching pattern decides
     for (std::size_t w = words_; w-- > 0;) {
       for (std::uint64_t bits = scratch_[w]; bits != 0; bits &= ~(std::uint64_t{1} << (63 - std::countl_zero(bits)))) {
         const std::size_t k = w * 64 + static_cast<std::size_t>(63 - std::countl_zero(bits));
-        if (body_matches(patterns[k], k, path, facts, stats)) {
+        if (body(k)) {
           v.decisive = static_cast<int>(k);
           v.included = !patterns[k].negated();
           return v;
@@ -260,7 +291,7 @@ ListVerdict Sieve::decide(const std::vector<Pattern>& patterns, std::string_view
       const std::size_t k = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
       if (k >= exact) break;
       const Pattern& p = patterns[k];
-      if (p.negated() ? !line_break && !body_matches(p, k, path, facts, stats) : body_matches(p, k, path, facts, stats)) {
+      if (p.negated() ? !line_break && !body(k) : body(k)) {
         v.decisive = static_cast<int>(k);
         v.included = true;
         return v;

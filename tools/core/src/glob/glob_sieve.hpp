@@ -38,6 +38,11 @@ namespace gatekit::glob::detail {
 struct SieveShared {
   Prefilter filter;
   std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
+  // The DFA's row after each folder of the batch last evaluated (Batch::serial), for every list
+  // that holds the pattern: filters that repeat a pattern walk each folder once for all of
+  // them. kNotYet until walked; empty for a batch of more than Sieve::kMaxFolders folders.
+  std::uint64_t batch_serial = 0;
+  std::vector<std::int32_t> folder_rows;
 };
 
 // What the sieve needs of every path of a PathBatch, worked out once for every list.
@@ -80,11 +85,21 @@ class Sieve {
   // The patterns whose prefilters let `path` through, as bits (pattern k: bit k).
   void candidates(std::string_view path, const PathFacts& facts, Bits& out) const;
   void enter_folder(std::string_view path);
-  void enter_batch_folder(const Batch& batch, std::size_t i);
-  ListVerdict decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts,
-                     MatchStats* stats);
+  // The list's verdict, `body(k)` telling whether pattern k's body matches the path.
+  template <class Body>
+  ListVerdict decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts, Body&& body);
   bool body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                     MatchStats* stats);
+  // body_matches() for batch path `i`, with its pattern's row after the path's folder.
+  bool batch_body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const Batch& batch,
+                          std::size_t i);
+  // The walk of pattern k's own DFA over a path from `at` (the row after its folder), or
+  // its NFA when the DFA is full.
+  bool finish_walk(const Pattern& pattern, std::size_t k, std::int32_t at, std::string_view path,
+                   std::size_t folder_length, MatchStats* stats);
+  Dfa& own_dfa(const Pattern& pattern, std::size_t k);
+  // Pattern k's program's folder rows for `batch` (reset when they last served another batch).
+  SieveShared& shared_for(std::size_t k, const Batch& batch);
   const std::uint64_t* row(const Bits& table, std::size_t index) const { return table.data() + index * words_; }
 
   Dialect dialect_;
@@ -101,10 +116,6 @@ class Sieve {
   Bits scratch_;
   // Per folder ("a/b/" of "a/b/c.py"): each pattern's row after it (kNotYet until needed).
   std::unordered_map<std::string, std::vector<std::int32_t>, Hash, std::equal_to<>> folders_;
-  // The same per folder of the batch last evaluated, by the batch's folder numbers (empty until needed).
-  std::uint64_t batch_serial_ = 0;
-  std::vector<std::vector<std::int32_t>> batch_folders_;
-  std::size_t batch_folders_used_ = 0;
   std::vector<std::int32_t>* folder_ = nullptr;
   std::size_t folder_length_ = 0;
 };
