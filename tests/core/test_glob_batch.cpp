@@ -333,6 +333,73 @@ TEST_CASE("strategy shortcuts agree with the automaton on random patterns and pa
   CHECK(decided > 600);  // (nearly every pattern drawn has a strategy)
 }
 
+TEST_CASE("components shortcut: the edges of each part agree with the automaton") {
+  // Paths of whole components and paths that are not (empty, leading, trailing or doubled
+  // '/'), where the automaton decides; groups at the start, the end, in between and repeated.
+  std::mt19937 rng(7);
+  const std::vector<std::string> paths{
+      "",          "a",         "/a",        "a/",        "a//b",      "a/b",       "b/a",       "a/b/c",
+      "x/a/b/c",   "a/x/b/c",   "a/b/x/c",   "a/b/c/x",   "ab/b/c",    "a/bb/cc",   "a/b",       "xa/yb",
+      "aa/ab/ba",  "a.x/b.x",   "x/y/z/a.x", "a/a/a/a",   "/a/b/c",    "a/b/c/",    "ab",        "ba",
+      "a/b/a/b",   "b/a/b/a/c", "aab/ab/a",  "x/ab.ba/x", "a\nb/c",    "a/b\n/c"};
+  for (const std::string text : {"a/*/c*", "**/a/*", "*/a/**", "**/a/**/c", "a/**/b/**/c", "**/*a*b*", "**/a*/**/*.x",
+                                 "*", "*/*", "**/b/**", "a*/**/*b", "*a*/**", "**/ab/**/ba", "a/**/a/**/a",
+                                 "!**/b/**/c", "*/**"}) {
+    INFO(text);
+    CHECK(std::get<Pattern>(Pattern::compile(text, Dialect::github)).strategy() == "components");
+    auto l = sieve_list(rng, {text});
+    check_batch(l, paths);
+  }
+}
+
+TEST_CASE("components shortcut agrees with the automaton on random patterns and paths") {
+  // Component globs over a tiny alphabet (so paths often match, or miss by one byte),
+  // joined with `**/` gaps and a trailing `/**`, against paths of whole components and
+  // random bytes (empty and doubled components included).
+  std::mt19937 rng(720027);
+  auto component = [&] {
+    static const std::string bytes = "ab.x*";
+    std::string s;
+    for (std::size_t n = 1 + rng() % 3; n-- > 0;) {
+      const char c = bytes[rng() % bytes.size()];
+      if (c == '*' && !s.empty() && s.back() == '*') continue;
+      s += c;
+    }
+    return s;
+  };
+  int decided = 0;
+  for (int round = 0; round < 250; ++round) {
+    std::vector<std::string> texts;
+    for (int k = 0; k < 4; ++k) {
+      std::string t = rng() % 3 == 0 ? "**/" : "";
+      for (std::size_t parts = 1 + rng() % 3; parts-- > 0;) {
+        t += component();
+        if (parts > 0) t += rng() % 3 == 0 ? "/**/" : "/";
+      }
+      if (rng() % 4 == 0) t += "/**";
+      if (!std::holds_alternative<Pattern>(Pattern::compile(t, Dialect::github))) continue;
+      decided += std::get<Pattern>(Pattern::compile(t, Dialect::github)).strategy() == "components" ? 1 : 0;
+      texts.push_back(rng() % 4 == 0 ? "!" + t : t);
+    }
+    auto l = sieve_list(rng, texts);
+    std::vector<std::string> paths;
+    for (int q = 0; q < 30; ++q) paths.push_back(gatekit::testing::random_glob_path(rng, 12));
+    for (int q = 0; q < 30; ++q) {
+      std::string p;
+      for (std::size_t parts = 1 + rng() % 5; parts-- > 0;) {
+        std::string c = component();
+        std::erase(c, '*');
+        p += c.empty() ? "a" : c;
+        if (parts > 0) p += '/';
+      }
+      paths.push_back(p);
+    }
+    INFO("patterns: " << texts.size());
+    check_batch(l, paths);
+  }
+  CHECK(decided > 400);  // (most patterns drawn have the shape)
+}
+
 TEST_CASE("a PathBatch shared by several lists, and one list given several batches, agrees with the reference") {
   // Each batch numbers its folders in the order it meets them: the same number is another
   // folder in another batch, so a list's remembered folder states must not carry over.

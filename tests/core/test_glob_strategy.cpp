@@ -27,10 +27,13 @@ TEST_CASE("strategy: the shapes a string test decides, and the ones left to the 
       {"src/a.cpp", "literal"},         {"!docs/x.md", "literal"},        {"docs/**", "prefix"},
       {"**", "any"},                    {"**.md", "suffix"},              {"**/README.md", "basename"},
       {"**/*.py", "extension"},         {"src/**/*.py", "extension"},     {"src/*.py", "extension"},
-      {"*.md", "extension"},            {"a*/b.c", "name"},               {"src/**/test_*.py", ""},
-      {"**/x*/**/*.txt", ""},           {"*/ap*/*", ""},                  {"a?.md", ""},
-      {"a+.md", ""},                    {"[ab].md", ""},                  {"**/docs/**", ""},
-      {"a/**/", ""},                    {"*", ""},                        {"\\*.md", "literal"},
+      {"*.md", "extension"},            {"a*/b.c", "name"},               {"src/**/test_*.py", "components"},
+      {"**/x*/**/*.txt", "components"}, {"*/ap*/*", "components"},        {"a?.md", ""},
+      {"a+.md", ""},                    {"[ab].md", ""},                  {"**/docs/**", "components"},
+      {"a/**/", ""},                    {"*", "components"},              {"\\*.md", "literal"},
+      {"**/*a*b*", "components"},       {"!**/co*/**/*da*", "components"}, {"a/**/b/**/c*", "components"},
+      {"a**b/c", ""},                   {"**/**", ""},                    {"a/b?/c", ""},
+      {"a//b*", ""},                    {"**/a/**/", ""},                 {"*/**", "components"},
   };
   for (const auto& r : rows) {
     INFO(r.pattern);

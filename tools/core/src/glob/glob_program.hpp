@@ -111,19 +111,27 @@ struct PathFacts {
   ByteMask bytes{};
   ByteMask name_bytes{};  // after the last '/'
   std::uint32_t slashes = 0;
+  // Made of whole non-empty components: not empty, no leading, trailing or doubled '/'
+  // (Strategy::whole_components).
+  bool whole_components = false;
 };
 inline PathFacts path_facts(std::string_view path) {
   PathFacts facts;
+  bool empty_component = false;
+  unsigned char before = '/';  // (a leading '/' ends an empty component)
   for (unsigned char c : path) {
     const std::uint64_t bit = std::uint64_t{1} << (c & 63);
     facts.bytes[c >> 6] |= bit;
     if (c == '/') {
       ++facts.slashes;
       facts.name_bytes = {};
+      empty_component |= before == '/';
     } else {
       facts.name_bytes[c >> 6] |= bit;
     }
+    before = c;
   }
+  facts.whole_components = !empty_component && before != '/';
   return facts;
 }
 

@@ -42,6 +42,34 @@ std::int32_t folder_row(Dfa& dfa, std::string_view folder) {
   return after;
 }
 
+// What every match of a `components` pattern has, read off its components (the same facts
+// analyze() works out from an automaton, at a fraction of the cost): the bytes of its literal
+// pieces; a '/' when it has two components or more; the last component's bytes in the name
+// when it ends the path; its first piece as a prefix unless `**/` starts it, its last piece
+// as a suffix unless `/**` ends it; at least one '/' between components (and one more before
+// a trailing `/**`), and at most that many when no `**` can add one.
+Prefilter components_prefilter(const Strategy& s) {
+  Prefilter f;
+  auto add = [](ByteMask& mask, const std::string& bytes) {
+    for (const unsigned char c : bytes) mask[c >> 6] |= std::uint64_t{1} << (c & 63);
+  };
+  std::size_t count = 0;
+  for (const auto& group : s.groups)
+    for (const auto& glob : group) {
+      ++count;
+      for (const auto& piece : glob) add(f.required, piece);
+    }
+  f.min_slashes = static_cast<std::uint32_t>(count - 1 + (s.tail_any ? 1 : 0));
+  if (f.min_slashes > 0) add(f.required, "/");
+  if (!s.lead_dirs && !s.tail_any && s.groups.size() == 1) f.max_slashes = f.min_slashes;
+  if (!s.tail_any) {
+    for (const auto& piece : s.groups.back().back()) add(f.required_name, piece);
+    f.suffix = s.groups.back().back().back();
+  }
+  if (!s.lead_dirs) f.prefix = s.groups.front().front().front();
+  return f;
+}
+
 }  // namespace
 
 Batch make_batch(const std::vector<std::string_view>& paths) {
@@ -52,8 +80,12 @@ Batch make_batch(const std::vector<std::string_view>& paths) {
   batch.folder.reserve(paths.size());
   batch.folder_length.reserve(paths.size());
   std::unordered_map<std::string_view, std::uint32_t> numbers;
+  batch.component_first.reserve(paths.size());
+  batch.component_count.reserve(paths.size());
   for (const auto path : paths) {
     batch.facts.push_back(path_facts(path));
+    batch.component_first.push_back(static_cast<std::uint32_t>(batch.component_starts.size()));
+    batch.component_count.push_back(static_cast<std::uint32_t>(cut_components(path, batch.component_starts)));
     const auto slash = path.rfind('/');
     if (slash == std::string_view::npos) {
       batch.folder.push_back(Batch::kNoFolder);
@@ -74,13 +106,17 @@ Sieve::Sieve(const std::vector<Pattern>& patterns, Dialect dialect) : dialect_(d
     One one;
     const Program& program = *pattern.program();
     if (!program.sieve_shared) {
-      program.sieve_shared = std::make_shared<SieveShared>();
-      program.sieve_shared->filter = analyze(program);
+      auto shared = std::make_shared<SieveShared>();
+      if (pattern.dialect() == Dialect::github) shared->strategy = strategy_of(pattern.regex());
+      // A `components` pattern's facts come from its components; any other's from its automaton.
+      shared->filter = shared->strategy.kind == Strategy::Kind::components ? components_prefilter(shared->strategy)
+                                                                           : analyze(program);
+      program.sieve_shared = std::move(shared);
     }
     one.shared = program.sieve_shared.get();
+    one.strategy = &one.shared->strategy;
     one.friendly = pattern.dfa_friendly();
-    if (dialect == Dialect::github) one.strategy = strategy_of(pattern.regex());
-    ones_.push_back(std::move(one));
+    ones_.push_back(one);
   }
   build_tables(patterns);
 }
@@ -199,7 +235,8 @@ bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view
                          MatchStats* stats) {
   One& one = ones_[k];
   if (!may_match(one.shared->filter, path, facts)) return false;
-  if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
+  if (one.strategy->kind != Strategy::Kind::none && (facts.whole_components || one.strategy->kind != Strategy::Kind::components))
+    return one.strategy->matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
   Dfa& dfa = own_dfa(pattern, k);
   std::int32_t at = dfa.start;
@@ -218,23 +255,48 @@ SieveShared& Sieve::shared_for(std::size_t k, const Batch& batch) {
   SieveShared& shared = *ones_[k].shared;
   if (shared.batch_serial != batch.serial) {  // another batch: its numbers mean other folders
     shared.batch_serial = batch.serial;
-    if (batch.folders <= kMaxFolders) shared.folder_rows.assign(batch.folders, kNotYet);
-    else std::vector<std::int32_t>().swap(shared.folder_rows);
+    std::vector<std::int32_t>().swap(shared.folder_rows);
+    std::vector<std::int32_t>().swap(shared.folder_fits);
+  }
+  if (batch.folders <= kMaxFolders) {  // each kept memo is allocated when first needed
+    auto& memo = shared.strategy.kind == Strategy::Kind::components ? shared.folder_fits : shared.folder_rows;
+    if (memo.empty()) memo.assign(batch.folders, kNotYet);
   }
   return shared;
+}
+
+// A `components` pattern on batch path i (made of whole components): one that ends with the
+// name checks its folder once per folder of the batch (`shared.folder_fits`), then the name.
+bool components_match(const Strategy& strategy, std::string_view path, const Batch& batch, std::size_t i,
+                      SieveShared& shared) {
+  const std::uint32_t* starts = batch.component_starts.data() + batch.component_first[i];
+  const std::size_t n = batch.component_count[i];
+  if (!strategy.ends_with_name()) return strategy.components_match(path, starts, n);
+  const bool memo = batch.folder[i] != Batch::kNoFolder && !shared.folder_fits.empty();
+  std::int32_t fits = memo ? shared.folder_fits[batch.folder[i]] : Sieve::kNotYet;
+  if (fits == Sieve::kNotYet) {
+    fits = strategy.folder_fits(path, starts, n - 1) ? 1 : 0;
+    if (memo) shared.folder_fits[batch.folder[i]] = fits;
+  }
+  return fits == 1 && strategy.name_fits(path.substr(starts[n - 1]));
 }
 
 bool Sieve::batch_body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const Batch& batch,
                                std::size_t i) {
   One& one = ones_[k];
-  if (!may_match(one.shared->filter, path, batch.facts[i])) return false;
-  if (one.strategy.kind != Strategy::Kind::none) return one.strategy.matches(path);
+  const PathFacts& facts = batch.facts[i];
+  if (!may_match(one.shared->filter, path, facts)) return false;
+  if (one.strategy->kind == Strategy::Kind::components) {
+    if (facts.whole_components) return components_match(*one.strategy, path, batch, i, shared_for(k, batch));
+  } else if (one.strategy->kind != Strategy::Kind::none) {
+    return one.strategy->matches(path);
+  }
   if (!one.friendly) return pattern.body_matches(path, nullptr);
   Dfa& dfa = own_dfa(pattern, k);
-  SieveShared& shared = shared_for(k, batch);
-  if (batch.folder[i] == Batch::kNoFolder || shared.folder_rows.empty())
+  std::vector<std::int32_t>& folder_rows = shared_for(k, batch).folder_rows;
+  if (batch.folder[i] == Batch::kNoFolder || folder_rows.empty())
     return finish_walk(pattern, k, dfa.start, path, 0, nullptr);
-  std::int32_t& after = shared.folder_rows[batch.folder[i]];
+  std::int32_t& after = folder_rows[batch.folder[i]];
   const std::size_t folder_length = batch.folder_length[i];
   if (after == kNotYet) after = folder_row(dfa, path.substr(0, folder_length));
   return finish_walk(pattern, k, after, path, folder_length, nullptr);

@@ -36,6 +36,7 @@ namespace gatekit::glob::detail {
 // A program's prefilter and its own DFA (Program::sieve_shared): one per compiled pattern,
 // whichever lists hold copies of it.
 struct SieveShared {
+  Strategy strategy;  // github: a string test that decides it (kind none: the automaton)
   Prefilter filter;
   std::unique_ptr<Dfa> dfa;  // built when a path first needs it (most patterns are ruled out first)
   // The DFA's row after each folder of the batch last evaluated (Batch::serial), for every list
@@ -43,6 +44,9 @@ struct SieveShared {
   // them. kNotYet until walked; empty for a batch of more than Sieve::kMaxFolders folders.
   std::uint64_t batch_serial = 0;
   std::vector<std::int32_t> folder_rows;
+  // The same for a `components` pattern that ends with the name: whether its other groups fit
+  // in the folder (Strategy::folder_fits), kNotYet until worked out, else 0 or 1.
+  std::vector<std::int32_t> folder_fits;
 };
 
 // What the sieve needs of every path of a PathBatch, worked out once for every list.
@@ -53,11 +57,16 @@ struct Batch {
   std::vector<std::uint32_t> folder;       // per path: its folder's number, kNoFolder for a path without '/'
   std::vector<std::uint32_t> folder_length;  // per path: the bytes of its folder ("a/b/" of "a/b/c.py")
   std::size_t folders = 0;                 // distinct folders
+  // Per path: where its components start (Strategy::components_match), from
+  // component_starts[component_first[i]], component_count[i] + 1 entries.
+  std::vector<std::uint32_t> component_starts, component_first, component_count;
 };
 Batch make_batch(const std::vector<std::string_view>& paths);
 
 class Sieve {
  public:
+  static constexpr std::int32_t kNotYet = -2;  // a folder's memo not worked out yet
+
   Sieve(const std::vector<Pattern>& patterns, Dialect dialect);
   // `patterns`: the ones the sieve was built from (the list owns them).
   ListVerdict evaluate(const std::vector<Pattern>& patterns, std::string_view path, MatchStats* stats);
@@ -68,11 +77,10 @@ class Sieve {
   static constexpr std::size_t kMaxStates = 256;     // per pattern; beyond it, the NFA
   static constexpr std::size_t kMaxFolders = 4096;   // remembered folders, then forgotten at once
   static constexpr std::size_t kSlashBuckets = 34;   // '/' counts 0..32, and more
-  static constexpr std::int32_t kNotYet = -2;
 
   struct One {
     SieveShared* shared = nullptr;  // the pattern's program's (it outlives the sieve)
-    Strategy strategy;              // github: a string test that decides it (kind none: the automaton)
+    const Strategy* strategy = nullptr;  // the program's
     bool friendly = false;          // no look-arounds: a DFA of its own can decide
   };
   struct Hash {

@@ -57,7 +57,143 @@ bool name_then_tail(std::string_view path, std::string_view tail, bool dirs) {
 
 bool has_slash(std::string_view s) { return s.find('/') != std::string_view::npos; }
 
+using Tokens = std::vector<std::pair<StrategyToken, std::string>>;
+
+// The `components` shape of `t`, or false when `t` has another (see Strategy::groups).
+bool components_of(const Tokens& t, Strategy& s) {
+  Strategy::Glob glob;       // the component being read
+  bool open = false;         // it has a piece yet
+  bool gap = false;          // a `**/` since the last component: the next one starts a group
+  bool after_slash = false;  // the last thing read was a literal '/'
+  auto close = [&] {
+    if (s.groups.empty() || gap) s.groups.emplace_back();
+    s.groups.back().push_back(std::move(glob));
+    glob = {};
+    open = gap = false;
+  };
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const auto& [kind, text] = t[k];
+    switch (kind) {
+      case StrategyToken::literal:
+        for (const char c : text) {
+          after_slash = c == '/';
+          if (c != '/') {
+            if (glob.empty()) glob.emplace_back();
+            glob.back() += c;
+            open = true;
+          } else if (open) {
+            close();
+          } else {
+            return false;  // an empty component: a leading or doubled '/'
+          }
+        }
+        break;
+      case StrategyToken::name:
+        if (glob.empty()) glob.emplace_back();
+        glob.emplace_back();
+        open = true;
+        after_slash = false;
+        break;
+      case StrategyToken::dirs:  // `(?:[\s\S]+/)?`: whole components, at a component's start
+        if (open) return false;
+        if (s.groups.empty()) s.lead_dirs = true;
+        else gap = true;
+        after_slash = false;
+        break;
+      case StrategyToken::any:  // `[\s\S]*`: only as a trailing `/**` after a component
+        if (k + 1 != t.size() || !after_slash || s.groups.empty() || gap) return false;
+        s.tail_any = true;
+        break;
+    }
+  }
+  if (open) close();
+  else if (!s.tail_any) return false;  // it ends with '/' or `**/`
+  return !s.groups.empty();
+}
+
+// A component glob (pieces around its `*`s) against one component, which has no '/': the
+// first piece starts it, the last ends it, the others come in order between, each at its
+// leftmost place (which leaves the most room for the next).
+bool glob_matches(const Strategy::Glob& g, std::string_view c) {
+  if (g.size() == 1) return c == g[0];
+  const auto& head = g.front();
+  const auto& tail = g.back();
+  if (c.size() < head.size() + tail.size() || !c.starts_with(head) || !c.ends_with(tail)) return false;
+  auto mid = c.substr(head.size(), c.size() - head.size() - tail.size());
+  for (std::size_t i = 1; i + 1 < g.size(); ++i) {
+    const auto at = mid.find(g[i]);
+    if (at == std::string_view::npos) return false;
+    mid.remove_prefix(at + g[i].size());
+  }
+  return true;
+}
+
 }  // namespace
+
+bool Strategy::whole_components(std::string_view path) {
+  return !path.empty() && path.front() != '/' && path.back() != '/' && path.find("//") == std::string_view::npos;
+}
+
+std::size_t cut_components(std::string_view path, std::vector<std::uint32_t>& out) {
+  std::size_t n = 0;
+  out.push_back(0);
+  for (std::size_t at = path.find('/'); at != std::string_view::npos; at = path.find('/', at + 1), ++n)
+    out.push_back(static_cast<std::uint32_t>(at + 1));
+  out.push_back(static_cast<std::uint32_t>(path.size() + 1));
+  return n + 1;
+}
+
+// Does group `g` match components [p, p + g.size())?
+bool group_at(const std::vector<Strategy::Glob>& g, std::string_view path, const std::uint32_t* starts, std::size_t p) {
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const auto k = p + i;
+    if (!glob_matches(g[i], path.substr(starts[k], starts[k + 1] - 1 - starts[k]))) return false;
+  }
+  return true;
+}
+
+// Each group at its leftmost place after the previous one: a `**/` between two groups takes
+// any number of components, so the leftmost place leaves the most room for the next.
+std::size_t Strategy::place(std::string_view path, const std::uint32_t* starts, std::size_t n,
+                            std::size_t count) const {
+  std::size_t pos = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    const auto& group = groups[j];
+    const std::size_t size = group.size();
+    if (size > n - pos) return std::string_view::npos;
+    if (j == 0 && !lead_dirs) {  // the first group starts the path
+      if (!group_at(group, path, starts, 0)) return std::string_view::npos;
+      pos = size;
+      continue;
+    }
+    std::size_t p = pos;
+    while (p + size <= n && !group_at(group, path, starts, p)) ++p;
+    if (p + size > n) return std::string_view::npos;
+    pos = p + size;
+  }
+  return pos;
+}
+
+// The last group ends the path unless a `/**` comes after it (which takes one component or
+// more); the others are placed in what it leaves.
+bool Strategy::components_match(std::string_view path, const std::uint32_t* starts, std::size_t n) const {
+  if (tail_any) {
+    const auto pos = place(path, starts, n, groups.size());
+    return pos != std::string_view::npos && pos < n;
+  }
+  const auto& last = groups.back();
+  if (last.size() > n) return false;
+  if (groups.size() == 1 && !lead_dirs) return last.size() == n && group_at(last, path, starts, 0);
+  return place(path, starts, n - last.size(), groups.size() - 1) != std::string_view::npos &&
+         group_at(last, path, starts, n - last.size());
+}
+
+bool Strategy::folder_fits(std::string_view path, const std::uint32_t* starts, std::size_t folder) const {
+  if (groups.size() == 1 && !lead_dirs) return folder == 0;  // the name is the whole path
+  return place(path, starts, folder, groups.size() - 1) != std::string_view::npos;
+}
+
+bool Strategy::name_fits(std::string_view name) const { return glob_matches(groups.back()[0], name); }
 
 bool Strategy::matches(std::string_view path) const {
   switch (kind) {
@@ -75,6 +211,11 @@ bool Strategy::matches(std::string_view path) const {
     case Kind::name_in:
       return path.size() >= head.size() + tail.size() && path.starts_with(head) && path.ends_with(tail) &&
              !has_slash(path.substr(head.size(), path.size() - head.size() - tail.size()));
+    case Kind::components: {
+      std::vector<std::uint32_t> starts;
+      const std::size_t n = cut_components(path, starts);
+      return components_match(path, starts.data(), n);
+    }
   }
   return false;
 }
@@ -118,6 +259,9 @@ Strategy strategy_of(std::string_view regex) {
     s.kind = Strategy::Kind::name_in;  // (a tail with a '/')
     s.head = head;
     s.tail = t[2].second;
+  } else if (Strategy c; components_of(t, c)) {
+    c.kind = Strategy::Kind::components;
+    return c;
   }
   return s;
 }
@@ -132,6 +276,7 @@ std::string_view to_string(Strategy::Kind kind) {
     case Strategy::Kind::basename: return "basename";
     case Strategy::Kind::extension: return "extension";
     case Strategy::Kind::name_in: return "name";
+    case Strategy::Kind::components: return "components";
   }
   return "";
 }
