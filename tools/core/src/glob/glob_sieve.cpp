@@ -231,10 +231,20 @@ bool Sieve::finish_walk(const Pattern& pattern, std::size_t k, std::int32_t at, 
   return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
 }
 
+// The prefilter of a candidate pattern. In the github dialect every pattern the sieve runs is
+// a candidate (candidates()): its bytes, '/' count bucket and first and last bytes passed
+// already, so only its whole prefix and suffix are left, and the '/' count past the last
+// bucket. A picomatch '!' pattern is run without being one.
+bool Sieve::passes(const Prefilter& f, std::string_view path, const PathFacts& facts) const {
+  if (dialect_ != Dialect::github) return may_match(f, path, facts);
+  return path.starts_with(f.prefix) && path.ends_with(f.suffix) &&
+         (facts.slashes < kSlashBuckets - 1 || facts.slashes >= f.min_slashes);
+}
+
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
-  if (!may_match(one.shared->filter, path, facts)) return false;
+  if (!passes(one.shared->filter, path, facts)) return false;
   if (one.strategy->kind != Strategy::Kind::none && (facts.whole_components || one.strategy->kind != Strategy::Kind::components))
     return one.strategy->matches(path);
   if (!one.friendly) return pattern.body_matches(path, stats);
@@ -285,7 +295,7 @@ bool Sieve::batch_body_matches(const Pattern& pattern, std::size_t k, std::strin
                                std::size_t i) {
   One& one = ones_[k];
   const PathFacts& facts = batch.facts[i];
-  if (!may_match(one.shared->filter, path, facts)) return false;
+  if (!passes(one.shared->filter, path, facts)) return false;
   if (one.strategy->kind == Strategy::Kind::components) {
     if (facts.whole_components) return components_match(*one.strategy, path, batch, i, shared_for(k, batch));
   } else if (one.strategy->kind != Strategy::Kind::none) {

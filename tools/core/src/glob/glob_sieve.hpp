@@ -93,6 +93,7 @@ class Sieve {
   // The patterns whose prefilters let `path` through, as bits (pattern k: bit k).
   void candidates(std::string_view path, const PathFacts& facts, Bits& out) const;
   void enter_folder(std::string_view path);
+  bool passes(const Prefilter& filter, std::string_view path, const PathFacts& facts) const;
   // The list's verdict, `body(k)` telling whether pattern k's body matches the path.
   template <class Body>
   ListVerdict decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts, Body&& body);

@@ -113,17 +113,33 @@ bool components_of(const Tokens& t, Strategy& s) {
 
 // A component glob (pieces around its `*`s) against one component, which has no '/': the
 // first piece starts it, the last ends it, the others come in order between, each at its
-// leftmost place (which leaves the most room for the next).
+// leftmost place (which leaves the most room for the next). Components are short: plain
+// loops beat the library's searches here.
+bool same(const char* a, const char* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 bool glob_matches(const Strategy::Glob& g, std::string_view c) {
-  if (g.size() == 1) return c == g[0];
-  const auto& head = g.front();
-  const auto& tail = g.back();
-  if (c.size() < head.size() + tail.size() || !c.starts_with(head) || !c.ends_with(tail)) return false;
-  auto mid = c.substr(head.size(), c.size() - head.size() - tail.size());
-  for (std::size_t i = 1; i + 1 < g.size(); ++i) {
-    const auto at = mid.find(g[i]);
-    if (at == std::string_view::npos) return false;
-    mid.remove_prefix(at + g[i].size());
+  const std::size_t m = g.size();
+  if (m == 1) return c.size() == g[0].size() && same(c.data(), g[0].data(), c.size());
+  const std::string& head = g.front();
+  const std::string& tail = g.back();
+  if (c.size() < head.size() + tail.size()) return false;
+  if (!same(c.data(), head.data(), head.size())) return false;
+  const char* end = c.data() + c.size() - tail.size();
+  if (!same(end, tail.data(), tail.size())) return false;
+  const char* at = c.data() + head.size();
+  for (std::size_t i = 1; i + 1 < m; ++i) {
+    const std::string& piece = g[i];
+    const std::size_t size = piece.size();
+    if (size == 0) continue;  // (two `*` in a row)
+    for (;; ++at) {
+      if (static_cast<std::size_t>(end - at) < size) return false;
+      if (*at == piece[0] && same(at + 1, piece.data() + 1, size - 1)) break;
+    }
+    at += size;
   }
   return true;
 }
