@@ -164,9 +164,9 @@ class PatternList {
 
   // The list's verdict. Through the list's automaton while it pays; once it has built
   // kListStates states, or more than one state per 4 bytes walked past its first 64, or its
-  // states hold more than 4 positions per byte walked past twice the list's code size (at
-  // least 1024), the list goes pattern by pattern for good (pattern_by_pattern()). Lists in the picomatch dialect,
-  // or with look-arounds, always go pattern by pattern.
+  // states hold more than 4 positions per byte walked past the list's code size (at least
+  // 512), the list goes pattern by pattern for good (pattern_by_pattern()). Lists in the
+  // picomatch dialect, or with look-arounds, always go pattern by pattern.
   ListVerdict evaluate(std::string_view path, MatchStats* stats = nullptr) const;
   // evaluate() for paths[0..count), into out[0..count). The DFA walks of several paths are
   // interleaved, so their table lookups overlap instead of waiting on one another.

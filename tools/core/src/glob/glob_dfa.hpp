@@ -29,8 +29,8 @@ struct Dfa {
   // applied to positions, with a budget fixed before the first step: past kWarmCode x the
   // list's code size in positions (and at least kWarmPositions), more than kPositionsPerByte
   // per byte walked gives up.
-  static constexpr std::size_t kWarmCode = 2;
-  static constexpr std::size_t kWarmPositions = 1024;
+  static constexpr std::size_t kWarmCode = 1;
+  static constexpr std::size_t kWarmPositions = 512;
   static constexpr std::size_t kPositionsPerByte = 4;
   bool amortized = false;  // apply that rule (the list's automaton; not a single pattern's)
   std::size_t walked = 0;  // bytes walked by finished paths
