@@ -139,7 +139,8 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
     // Only the bytes a pattern requires (few) touch the tables.
     for (std::size_t q = 0; q < 4; ++q) {
-      for (std::uint64_t bits = f.required[q]; bits != 0; bits &= bits - 1)
+      // (A byte needed in the name is needed anywhere: candidates() counts on it.)
+      for (std::uint64_t bits = f.required[q] | f.required_name[q]; bits != 0; bits &= bits - 1)
         needs_byte_[(q * 64 + static_cast<std::size_t>(std::countr_zero(bits))) * words_ + word] |= bit;
       for (std::uint64_t bits = f.required_name[q]; bits != 0; bits &= bits - 1)
         needs_name_byte_[(q * 64 + static_cast<std::size_t>(std::countr_zero(bits))) * words_ + word] |= bit;
@@ -161,7 +162,7 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
       exact_.try_emplace(patterns[k].text(), k);
     }
     for (std::size_t q = 0; q < 4; ++q) {
-      needed_[q] |= f.required[q];
+      needed_[q] |= f.required[q] | f.required_name[q];
       needed_name_[q] |= f.required_name[q];
     }
   }
@@ -179,7 +180,10 @@ void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out)
     for (std::size_t q = 0; q < 4 && bits != 0; ++q) {
       for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1)
         bits &= ~needs_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
-      for (std::uint64_t absent = needed_name_[q] & ~facts.name_bytes[q]; absent != 0; absent &= absent - 1)
+      // A byte a pattern needs in the name it needs anywhere: only the path's bytes that its
+      // name lacks are left to rule out.
+      for (std::uint64_t absent = needed_name_[q] & facts.bytes[q] & ~facts.name_bytes[q]; absent != 0;
+           absent &= absent - 1)
         bits &= ~needs_name_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
     }
     out[0] = bits;
@@ -193,7 +197,8 @@ void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out)
       const auto* need = row(needs_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
       for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
     }
-    for (std::uint64_t absent = needed_name_[q] & ~facts.name_bytes[q]; absent != 0; absent &= absent - 1) {
+    for (std::uint64_t absent = needed_name_[q] & facts.bytes[q] & ~facts.name_bytes[q]; absent != 0;
+         absent &= absent - 1) {
       const auto* need = row(needs_name_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
       for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
     }
