@@ -132,7 +132,6 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
   any_first_.assign(words_, 0);
   any_last_.assign(words_, 0);
   always_.assign(words_, 0);
-  scratch_.assign(words_, 0);
   for (std::size_t k = 0; k < n; ++k) {
     const Prefilter& f = ones_[k].shared->filter;
     const std::size_t word = k / 64;
@@ -168,41 +167,23 @@ void Sieve::build_tables(const std::vector<Pattern>& patterns) {
   }
 }
 
-void Sieve::candidates(std::string_view path, const PathFacts& facts, Bits& out) const {
+std::uint64_t Sieve::candidates(std::size_t w, std::string_view path, const PathFacts& facts) const {
   const std::size_t bucket = std::min<std::size_t>(facts.slashes, kSlashBuckets - 1);
   const std::size_t first = path.empty() ? 256 : static_cast<unsigned char>(path.front());
   const std::size_t last = path.empty() ? 256 : static_cast<unsigned char>(path.back());
-  const auto* slashes = row(slashes_ok_, bucket);
-  const auto* firsts = row(first_ok_, first);
-  const auto* lasts = row(last_ok_, last);
-  if (words_ == 1) {  // up to 64 patterns: one word, kept in a register while the bytes rule patterns out
-    std::uint64_t bits = slashes[0] & (firsts[0] | any_first_[0]) & (lasts[0] | any_last_[0]);
-    for (std::size_t q = 0; q < 4 && bits != 0; ++q) {
-      for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1)
-        bits &= ~needs_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
-      // A byte a pattern needs in the name it needs anywhere: only the path's bytes that its
-      // name lacks are left to rule out.
-      for (std::uint64_t absent = needed_name_[q] & facts.bytes[q] & ~facts.name_bytes[q]; absent != 0;
-           absent &= absent - 1)
-        bits &= ~needs_name_byte_[q * 64 + static_cast<std::size_t>(std::countr_zero(absent))];
-    }
-    out[0] = bits;
-    return;
-  }
-  for (std::size_t w = 0; w < words_; ++w)
-    out[w] = slashes[w] & (firsts[w] | any_first_[w]) & (lasts[w] | any_last_[w]);
-  // Only the needed bytes the path lacks rule anything out.
-  for (std::size_t q = 0; q < 4; ++q) {
-    for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1) {
-      const auto* need = row(needs_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
-      for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
-    }
+  // One word of patterns, kept in a register while the bytes the path lacks rule them out.
+  std::uint64_t bits = row(slashes_ok_, bucket)[w] & (row(first_ok_, first)[w] | any_first_[w]) &
+                       (row(last_ok_, last)[w] | any_last_[w]);
+  for (std::size_t q = 0; q < 4 && bits != 0; ++q) {
+    for (std::uint64_t absent = needed_[q] & ~facts.bytes[q]; absent != 0; absent &= absent - 1)
+      bits &= ~row(needs_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)))[w];
+    // A byte a pattern needs in the name it needs anywhere: only the path's bytes that its
+    // name lacks are left to rule out.
     for (std::uint64_t absent = needed_name_[q] & facts.bytes[q] & ~facts.name_bytes[q]; absent != 0;
-         absent &= absent - 1) {
-      const auto* need = row(needs_name_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)));
-      for (std::size_t w = 0; w < words_; ++w) out[w] &= ~need[w];
-    }
+         absent &= absent - 1)
+      bits &= ~row(needs_name_byte_, q * 64 + static_cast<std::size_t>(std::countr_zero(absent)))[w];
   }
+  return bits;
 }
 
 void Sieve::enter_folder(std::string_view path) {
@@ -343,10 +324,9 @@ template <class Body>
 ListVerdict Sieve::decide(const std::vector<Pattern>& patterns, std::string_view path, const PathFacts& facts,
                           Body&& body) {
   ListVerdict v;
-  candidates(path, facts, scratch_);
-  if (dialect_ == Dialect::github) {  // the last matching pattern decides
+  if (dialect_ == Dialect::github) {  // the last matching pattern decides: words from the last, each worked out when reached
     for (std::size_t w = words_; w-- > 0;) {
-      for (std::uint64_t bits = scratch_[w]; bits != 0; bits &= ~(std::uint64_t{1} << (63 - std::countl_zero(bits)))) {
+      for (std::uint64_t bits = candidates(w, path, facts); bits != 0; bits &= ~(std::uint64_t{1} << (63 - std::countl_zero(bits)))) {
         const std::size_t k = w * 64 + static_cast<std::size_t>(63 - std::countl_zero(bits));
         if (body(k)) {
           v.decisive = static_cast<int>(k);
@@ -364,7 +344,7 @@ ListVerdict Sieve::decide(const std::vector<Pattern>& patterns, std::string_view
   if (auto it = exact_.find(path); it != exact_.end()) exact = it->second;
   const bool line_break = has_js_line_terminator(path);
   for (std::size_t w = 0; w < words_; ++w) {
-    for (std::uint64_t bits = scratch_[w] | always_[w]; bits != 0; bits &= bits - 1) {
+    for (std::uint64_t bits = candidates(w, path, facts) | always_[w]; bits != 0; bits &= bits - 1) {
       const std::size_t k = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
       if (k >= exact) break;
       const Pattern& p = patterns[k];

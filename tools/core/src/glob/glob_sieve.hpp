@@ -90,8 +90,9 @@ class Sieve {
   using Bits = std::vector<std::uint64_t>;
 
   void build_tables(const std::vector<Pattern>& patterns);
-  // The patterns whose prefilters let `path` through, as bits (pattern k: bit k).
-  void candidates(std::string_view path, const PathFacts& facts, Bits& out) const;
+  // The patterns of word w (patterns 64w to 64w + 63) whose prefilters let `path` through,
+  // as bits (pattern 64w + k: bit k).
+  std::uint64_t candidates(std::size_t w, std::string_view path, const PathFacts& facts) const;
   void enter_folder(std::string_view path);
   bool passes(const Prefilter& filter, std::string_view path, const PathFacts& facts) const;
   // The list's verdict, `body(k)` telling whether pattern k's body matches the path.
@@ -122,7 +123,6 @@ class Sieve {
   Bits any_first_, any_last_;                // no literal prefix / suffix: any first / last byte, or none
   Bits always_;                              // picomatch: '!' patterns (a body miss is their match)
   std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> exact_;  // picomatch: text -> first index
-  Bits scratch_;
   // Per folder ("a/b/" of "a/b/c.py"): each pattern's row after it (kNotYet until needed).
   std::unordered_map<std::string, std::vector<std::int32_t>, Hash, std::equal_to<>> folders_;
   std::vector<std::int32_t>* folder_ = nullptr;
