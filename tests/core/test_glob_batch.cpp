@@ -352,6 +352,28 @@ TEST_CASE("components shortcut: the edges of each part agree with the automaton"
   }
 }
 
+TEST_CASE("components shortcut: patterns alike before the name share a folder's answer, and only they") {
+  // One batch, lists evaluated in turn: `**/a*/b/**/*.x` and `**/a*/b/**/*.y` share whether a
+  // folder has an a* part then a b part; `a*/b/**/*.x` (those first) and `*/a*/b/**/*.x` (second
+  // and third) must not take that answer for theirs.
+  std::mt19937 rng(11);
+  const std::vector<std::string> paths{"ab/c/ab/b/d.x", "ab/b/c.x",   "ab/b/c.y", "c/ab/b/d.x", "c/ab/b/d.y",
+                                       "ab/c/ab/b/d.y", "ab/c.x",     "b/c.x",    "a/b.x",      "c/ab/b/ab/b/d.x",
+                                       "ab/b/ab/b/d.y", "ab/ab/b/c.x"};
+  std::vector<std::string_view> views(paths.begin(), paths.end());
+  const PathBatch batch(views);
+  for (const auto& texts : std::vector<std::vector<std::string>>{{"**/a*/b/**/*.x"},
+                                                                 {"a*/b/**/*.x"},
+                                                                 {"*/a*/b/**/*.x"},
+                                                                 {"**/a*/b/**/*.y"},
+                                                                 {"**/c/**/a*/b/**/*.x"},
+                                                                 {"**/*.x"}}) {
+    INFO(texts.front());
+    auto l = sieve_list(rng, texts);
+    check_path_batch(l, batch, paths);
+  }
+}
+
 TEST_CASE("components shortcut agrees with the automaton on random patterns and paths") {
   // Component globs over a tiny alphabet (so paths often match, or miss by one byte),
   // joined with `**/` gaps and a trailing `/**`, against paths of whole components and

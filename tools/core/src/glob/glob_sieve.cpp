@@ -252,11 +252,18 @@ SieveShared& Sieve::shared_for(std::size_t k, const Batch& batch) {
   if (shared.batch_serial != batch.serial) {  // another batch: its numbers mean other folders
     shared.batch_serial = batch.serial;
     std::vector<std::int32_t>().swap(shared.folder_rows);
-    std::vector<std::int32_t>().swap(shared.folder_fits);
+    shared.folder_fits = nullptr;
   }
   if (batch.folders <= kMaxFolders) {  // each kept memo is allocated when first needed
-    auto& memo = shared.strategy.kind == Strategy::Kind::components ? shared.folder_fits : shared.folder_rows;
-    if (memo.empty()) memo.assign(batch.folders, kNotYet);
+    if (shared.strategy.ends_with_name()) {
+      if (shared.folder_fits == nullptr) {
+        auto& fits = batch.fits[shared.strategy.folder_key];
+        if (fits.empty()) fits.assign(batch.folders, kNotYet);
+        shared.folder_fits = &fits;
+      }
+    } else if (shared.strategy.kind != Strategy::Kind::components && shared.folder_rows.empty()) {
+      shared.folder_rows.assign(batch.folders, kNotYet);
+    }
   }
   return shared;
 }
@@ -268,11 +275,11 @@ bool components_match(const Strategy& strategy, std::string_view path, const Bat
   const std::uint32_t* starts = batch.component_starts.data() + batch.component_first[i];
   const std::size_t n = batch.component_count[i];
   if (!strategy.ends_with_name()) return strategy.components_match(path, starts, n);
-  const bool memo = batch.folder[i] != Batch::kNoFolder && !shared.folder_fits.empty();
-  std::int32_t fits = memo ? shared.folder_fits[batch.folder[i]] : Sieve::kNotYet;
+  const bool memo = batch.folder[i] != Batch::kNoFolder && shared.folder_fits != nullptr;
+  std::int32_t fits = memo ? (*shared.folder_fits)[batch.folder[i]] : Sieve::kNotYet;
   if (fits == Sieve::kNotYet) {
     fits = strategy.folder_fits(path, starts, n - 1) ? 1 : 0;
-    if (memo) shared.folder_fits[batch.folder[i]] = fits;
+    if (memo) (*shared.folder_fits)[batch.folder[i]] = fits;
   }
   return fits == 1 && strategy.name_fits(path.substr(starts[n - 1]));
 }

@@ -45,8 +45,9 @@ struct SieveShared {
   std::uint64_t batch_serial = 0;
   std::vector<std::int32_t> folder_rows;
   // The same for a `components` pattern that ends with the name: whether its other groups fit
-  // in the folder (Strategy::folder_fits), kNotYet until worked out, else 0 or 1.
-  std::vector<std::int32_t> folder_fits;
+  // in the folder (Strategy::folder_fits), kNotYet until worked out, else 0 or 1; the batch's
+  // (Batch::fits), shared by every pattern with the same Strategy::folder_key. Null until needed.
+  std::vector<std::int32_t>* folder_fits = nullptr;
 };
 
 // What the sieve needs of every path of a PathBatch, worked out once for every list.
@@ -60,6 +61,8 @@ struct Batch {
   // Per path: where its components start (Strategy::components_match), from
   // component_starts[component_first[i]], component_count[i] + 1 entries.
   std::vector<std::uint32_t> component_starts, component_first, component_count;
+  // Per Strategy::folder_key: whether those groups fit in each folder (SieveShared::folder_fits).
+  mutable std::unordered_map<std::string, std::vector<std::int32_t>> fits;
 };
 Batch make_batch(const std::vector<std::string_view>& paths);
 

@@ -277,6 +277,17 @@ Strategy strategy_of(std::string_view regex) {
     s.tail = t[2].second;
   } else if (Strategy c; components_of(t, c)) {
     c.kind = Strategy::Kind::components;
+    if (c.ends_with_name()) {  // every piece length-prefixed: no two different folders' rules share a key
+      c.folder_key = c.lead_dirs ? "D" : "-";
+      for (std::size_t j = 0; j + 1 < c.groups.size(); ++j) {
+        c.folder_key += 'G';
+        for (const auto& glob : c.groups[j]) {
+          c.folder_key += 'C';
+          for (const auto& piece : glob) c.folder_key += std::to_string(piece.size()) + ':' + piece;
+        }
+      }
+      if (c.groups.size() == 1 && !c.lead_dirs) c.folder_key += "N";  // (the name alone: no folder fits)
+    }
     return c;
   }
   return s;

@@ -51,6 +51,9 @@ struct Strategy {
   // `**/*a*b*`): it matches when its other groups fit in the path's folder (folder_fits(),
   // the same for every path of a folder) and that component matches the name (name_fits()).
   bool ends_with_name() const { return kind == Kind::components && !tail_any && groups.back().size() == 1; }
+  // What folder_fits() depends on, as bytes (`**/x*/**/*.py` and `**/x*/**/*.h` share it), so
+  // that patterns alike before the name share its answers (ends_with_name() patterns).
+  std::string folder_key;
   // `path` cut as for components_match(), its first `folder` components being its folder.
   bool folder_fits(std::string_view path, const std::uint32_t* starts, std::size_t folder) const;
   bool name_fits(std::string_view name) const;
