@@ -230,9 +230,9 @@ bool Sieve::passes(const Prefilter& f, std::string_view path, const PathFacts& f
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
-  if (!passes(one.shared->filter, path, facts)) return false;
   if (one.strategy->kind != Strategy::Kind::none && (facts.whole_components || one.strategy->kind != Strategy::Kind::components))
     return one.strategy->matches(path);
+  if (!passes(one.shared->filter, path, facts)) return false;
   if (!one.friendly) return pattern.body_matches(path, stats);
   Dfa& dfa = own_dfa(pattern, k);
   std::int32_t at = dfa.start;
@@ -288,12 +288,13 @@ bool Sieve::batch_body_matches(const Pattern& pattern, std::size_t k, std::strin
                                std::size_t i) {
   One& one = ones_[k];
   const PathFacts& facts = batch.facts[i];
-  if (!passes(one.shared->filter, path, facts)) return false;
+  // A string test is exact and as cheap as the rest of the prefilter: it goes first.
   if (one.strategy->kind == Strategy::Kind::components) {
     if (facts.whole_components) return components_match(*one.strategy, path, batch, i, shared_for(k, batch));
   } else if (one.strategy->kind != Strategy::Kind::none) {
     return one.strategy->matches(path);
   }
+  if (!passes(one.shared->filter, path, facts)) return false;
   if (!one.friendly) return pattern.body_matches(path, nullptr);
   Dfa& dfa = own_dfa(pattern, k);
   std::vector<std::int32_t>& folder_rows = shared_for(k, batch).folder_rows;
