@@ -15,6 +15,7 @@ namespace {
 // One path of a list: git's C-style quoting decoded (`git diff` quotes names with non-ASCII
 // bytes, tabs, newlines, quotes and backslashes), then normalized.
 Result<std::string> list_path(std::string_view field) {
+  if (field.empty() || field.front() != '"') return glob::normalize_path(field);  // not quoted: verbatim
   auto path = unquote_c_style(field);
   if (!path)
     return could_not_evaluate("malformed git quoting in " + quote_for_message(field) + ": " + path.error().message);
