@@ -11,6 +11,17 @@
 
 using namespace gatekit::path_classifier;
 
+namespace {
+// `names` as the files `f` matches: each appended to d.paths, and f.files indexing them.
+void set_files(Decision& d, FilterDecision& f, const std::vector<std::string>& names) {
+  f.files.clear();
+  for (const auto& name : names) {
+    f.files.push_back(d.paths.size());
+    d.paths.push_back(name);
+  }
+}
+}  // namespace
+
 TEST_CASE("shell, escape and csv escapers: paths-filter's outputs for ordinary names") {
   struct Row {
     std::string name, shell, escape, csv;
@@ -58,11 +69,11 @@ TEST_CASE("with_lists: count and files after each filter, entries in `filters`, 
   Decision d;
   FilterDecision cpu;
   cpu.filter = "cpu";
-  cpu.files = {"src/a.c", "it's"};
+  set_files(d, cpu, {"src/a.c", "it's"});
   FilterDecision gpu;
   gpu.filter = "gpu";
   gpu.relevant = false;
-  gpu.files = {std::string(kInlineListLimit + 1, 'x')};
+  set_files(d, gpu, {std::string(kInlineListLimit + 1, 'x')});
   d.filters = {cpu, gpu};
   const auto plan = plan_lists(d, ListFormat::shell, true);
   const auto out = with_lists({{"cpu", "true"}, {"gpu", "false"}, {"changes", "[\"cpu\"]"},
@@ -87,7 +98,7 @@ TEST_CASE("with_lists: count and files after each filter, entries in `filters`, 
   CHECK(lists_json(d) == "{\"cpu\":[\"src/a.c\",\"it's\"],\"gpu\":[\"" + std::string(kInlineListLimit + 1, 'x') + "\"]}");
   // The lists file holds valid UTF-8 whatever the names: a bad byte becomes U+FFFD, a valid
   // non-ASCII name is kept as it is.
-  d.filters[0].files = {"bad\xFF.c", "caf\xC3\xA9.c"};
+  set_files(d, d.filters[0], {"bad\xFF.c", "caf\xC3\xA9.c"});
   CHECK(lists_json(d).starts_with("{\"cpu\":[\"bad\xEF\xBF\xBD.c\",\"caf\xC3\xA9.c\"],"));
 }
 
@@ -95,7 +106,7 @@ TEST_CASE("lists_summary_markdown: counts, the first files as inert code spans, 
   Decision d;
   FilterDecision cpu;
   cpu.filter = "cpu";
-  cpu.files = {"a|b\n::error ::x", "2", "3", "4", "5", "6", "7"};
+  set_files(d, cpu, {"a|b\n::error ::x", "2", "3", "4", "5", "6", "7"});
   FilterDecision gpu;
   gpu.filter = "gpu";
   d.filters = {cpu, gpu};
@@ -164,7 +175,7 @@ TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the s
     for (const char* name : {"cpu", "gpu \"x\"", "docs"}) {
       FilterDecision f;
       f.filter = name;
-      f.files = random_names(rng);
+      set_files(d, f, random_names(rng));
       d.filters.push_back(f);
     }
     for (auto format : {ListFormat::json, ListFormat::shell, ListFormat::csv, ListFormat::none}) {
@@ -176,9 +187,9 @@ TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the s
   Decision twice;
   FilterDecision a;
   a.filter = "same";
-  a.files = {"a"};
+  set_files(twice, a, {"a"});
   FilterDecision b = a;
-  b.files = {"b"};
+  set_files(twice, b, {"b"});
   twice.filters = {a, b};
   CHECK(lists_json(twice, plan_lists(twice, ListFormat::json, true)) == lists_json(twice));
   CHECK(lists_json(twice) == R"({"same":["b"]})");

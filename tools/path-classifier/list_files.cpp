@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
@@ -28,7 +29,9 @@ bool all_of(std::string_view s, Pred pred) {
 }
 
 // A name that begins with '-' reads as an option: `./-x` is the same repo-relative file.
-std::string not_an_option(const std::string& name) { return !name.empty() && name[0] == '-' ? "./" + name : name; }
+std::string not_an_option(std::string_view name) {
+  return !name.empty() && name[0] == '-' ? "./" + std::string(name) : std::string(name);
+}
 
 }  // namespace
 
@@ -114,39 +117,78 @@ void append_name(std::string& out, std::string_view name) {
     append_json_string(out, to_valid_utf8(name));
 }
 
-// ["a","b"]: what json::serialize writes for an array of the names.
-std::string json_list(const std::vector<std::string>& files) {
-  std::size_t size = 2;
-  for (const auto& f : files) size += f.size() + 3;
+// One name of a list as `format` writes it, appended to `out`: json ["a","b"] is what
+// json::serialize writes for an array of the names; the others are paths-filter's escapers.
+void append_entry(std::string& out, std::string_view name, ListFormat format) {
+  switch (format) {
+    case ListFormat::none: return;
+    case ListFormat::json: append_name(out, name); return;
+    case ListFormat::csv: out += csv_escape(name); return;
+    case ListFormat::shell: out += shell_escape(not_an_option(name)); return;
+    case ListFormat::escape: out += backslash_escape(not_an_option(name)); return;
+  }
+}
+
+// A list's text around its entries: json's brackets and the separator between entries.
+struct ListSyntax {
+  std::string_view open, separator, close;
+};
+ListSyntax syntax_of(ListFormat format) {
+  if (format == ListFormat::json) return {"[", ",", "]"};
+  if (format == ListFormat::csv) return {"", ",", ""};
+  return {"", " ", ""};
+}
+
+// Every path's entry, worked out the first time a list holds it: a path that several filters
+// match is escaped once. Entries lie end to end in one string.
+class Entries {
+ public:
+  Entries(const std::vector<std::string>& paths, ListFormat format)
+      : paths_(paths), format_(format), at_(paths.size(), kNone) {}
+
+  std::string_view of(std::size_t path) {
+    if (at_[path] == kNone) {
+      const auto start = text_.size();
+      append_entry(text_, paths_[path], format_);
+      at_[path] = {start, text_.size() - start};
+    }
+    return std::string_view(text_).substr(at_[path].first, at_[path].second);
+  }
+
+ private:
+  static constexpr std::pair<std::size_t, std::size_t> kNone{SIZE_MAX, 0};
+  const std::vector<std::string>& paths_;
+  ListFormat format_;
+  std::vector<std::pair<std::size_t, std::size_t>> at_;  // offset and length in text_
+  std::string text_;
+};
+
+std::string list_text(const std::vector<std::size_t>& files, Entries& entries, ListFormat format) {
+  const auto syntax = syntax_of(format);
+  std::size_t size = syntax.open.size() + syntax.close.size();
+  for (const auto i : files) size += entries.of(i).size() + syntax.separator.size();
   std::string out;
   out.reserve(size);
-  out += '[';
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (i != 0) out += ',';
-    append_name(out, files[i]);
+  out += syntax.open;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    if (k != 0) out += syntax.separator;
+    out += entries.of(files[k]);
   }
-  out += ']';
+  out += syntax.close;
   return out;
 }
 
 }  // namespace
 
 std::string format_list(const std::vector<std::string>& files, ListFormat format) {
-  std::string out;
-  switch (format) {
-    case ListFormat::none: return "";
-    case ListFormat::json: return json_list(files);
-    case ListFormat::csv:
-      for (std::size_t i = 0; i < files.size(); ++i) out += (i ? "," : "") + csv_escape(files[i]);
-      return out;
-    case ListFormat::shell:
-    case ListFormat::escape:
-      for (std::size_t i = 0; i < files.size(); ++i) {
-        const auto name = not_an_option(files[i]);
-        out += (i ? " " : "") + (format == ListFormat::shell ? shell_escape(name) : backslash_escape(name));
-      }
-      return out;
+  if (format == ListFormat::none) return "";
+  const auto syntax = syntax_of(format);
+  std::string out(syntax.open);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i != 0) out += syntax.separator;
+    append_entry(out, files[i], format);
   }
+  out += syntax.close;
   return out;
 }
 
@@ -154,13 +196,14 @@ ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated)
   ListPlan plan;
   plan.format = format;
   plan.complete = evaluated && !decision.fail_open;
+  Entries entries(decision.paths, format);
   std::size_t total = 0;
   for (const auto& f : decision.filters) {
     FilterList l;
     l.filter = f.filter;
     l.count = f.files.size();
     if (format != ListFormat::none) {
-      l.text = format_list(f.files, format);
+      l.text = list_text(f.files, entries, format);
       if (l.text.size() <= kInlineListLimit && total + l.text.size() <= kInlineTotalLimit) {
         total += l.text.size();
         l.inlined = true;
@@ -205,7 +248,7 @@ std::string lists_json(const Decision& decision) {
   json::object root;
   for (const auto& f : decision.filters) {
     json::array files;
-    for (const auto& name : f.files) files.emplace_back(json_text(name));
+    for (const auto i : f.files) files.emplace_back(json_text(decision.paths[i]));
     root[f.filter] = std::move(files);
   }
   return json::serialize(root);
@@ -240,7 +283,8 @@ std::string lists_summary_markdown(const Decision& decision, const ListPlan& pla
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : decision.filters) {
     std::string shown;
-    for (std::size_t i = 0; i < f.files.size() && i < kShown; ++i) shown += (i ? ", " : "") + markdown_code(f.files[i]);
+    for (std::size_t i = 0; i < f.files.size() && i < kShown; ++i)
+      shown += (i ? ", " : "") + markdown_code(decision.paths[f.files[i]]);
     if (f.files.size() > kShown) shown += ", and " + std::to_string(f.files.size() - kShown) + " more";
     rows.push_back({markdown_code(f.filter), std::to_string(f.files.size()), shown.empty() ? "—" : shown});
   }
