@@ -214,6 +214,25 @@ ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated)
   return plan;
 }
 
+namespace {
+
+// What json::serialize writes for `object`, its strings written by append_json_string (the
+// same bytes; a long inlined list is escaped between its quotes, not byte by byte).
+std::string serialize_object(const json::object& object) {
+  std::string out = "{";
+  for (const auto& entry : object) {
+    if (out.size() > 1) out += ',';
+    append_json_string(out, entry.key());
+    out += ':';
+    if (const auto* text = entry.value().if_string()) append_json_string(out, std::string_view(*text));
+    else out += json::serialize(entry.value());
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pair<std::string, std::string>> outputs,
                                                             const ListPlan& plan) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -232,7 +251,7 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
         merged[std::string(name) + "_count"] = it->count;
         if (it->inlined) merged[std::string(name) + "_files"] = to_valid_utf8(it->text);
       }
-      out.emplace_back(key, json::serialize(merged));
+      out.emplace_back(key, serialize_object(merged));
       continue;
     }
     out.emplace_back(key, std::move(value));
