@@ -67,6 +67,13 @@ std::optional<std::vector<ChangedFile>> name_status_z(std::string_view text) {
   return out;
 }
 
+// The items `separator` splits `text` into (an upper bound on the paths), found by memchr.
+std::size_t count_lines(std::string_view text, char separator) {
+  std::size_t n = 1;
+  for (auto at = text.find(separator); at != std::string_view::npos; at = text.find(separator, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
@@ -74,7 +81,7 @@ Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
   if (separator == '\0')
     if (auto files = name_status_z(text)) return std::move(*files);
   std::vector<ChangedFile> out;
-  out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), separator)) + 1);
+  out.reserve(count_lines(text, separator));
   std::size_t start = 0;
   for (std::size_t number = 1; start <= text.size(); ++number) {
     auto end = text.find(separator, start);
