@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
@@ -111,7 +112,7 @@ json::string json_text(std::string_view name) {
 // any printable ASCII one) as it is, anything else repaired first; Boost.JSON's bytes either
 // way (gatekit/text.hpp).
 void append_name(std::string& out, std::string_view name) {
-  if (is_printable_ascii(name) || is_valid_utf8(name))
+  if (is_valid_utf8(name))
     append_json_string(out, name);
   else
     append_json_string(out, to_valid_utf8(name));
@@ -129,14 +130,15 @@ void append_entry(std::string& out, std::string_view name, ListFormat format) {
   }
 }
 
-// A list's text around its entries: json's brackets and the separator between entries.
+// A list's text around its entries: json's brackets (none elsewhere) and the separator.
 struct ListSyntax {
-  std::string_view open, separator, close;
+  std::string_view open, close;
+  char separator = ' ';
 };
 ListSyntax syntax_of(ListFormat format) {
-  if (format == ListFormat::json) return {"[", ",", "]"};
-  if (format == ListFormat::csv) return {"", ",", ""};
-  return {"", " ", ""};
+  if (format == ListFormat::json) return {"[", "]", ','};
+  if (format == ListFormat::csv) return {"", "", ','};
+  return {"", "", ' '};
 }
 
 // Every path's entry, worked out the first time a list holds it: a path that several filters
@@ -152,7 +154,7 @@ class Entries {
       append_entry(text_, paths_[path], format_);
       at_[path] = {start, text_.size() - start};
     }
-    return std::string_view(text_).substr(at_[path].first, at_[path].second);
+    return {text_.data() + at_[path].first, at_[path].second};
   }
 
  private:
@@ -163,18 +165,23 @@ class Entries {
   std::string text_;
 };
 
+// The list of `files` (the entries, separated and bracketed), sized first and then copied in.
 std::string list_text(const std::vector<std::size_t>& files, Entries& entries, ListFormat format) {
   const auto syntax = syntax_of(format);
-  std::size_t size = syntax.open.size() + syntax.close.size();
-  for (const auto i : files) size += entries.of(i).size() + syntax.separator.size();
-  std::string out;
-  out.reserve(size);
-  out += syntax.open;
+  std::size_t size = syntax.open.size() + syntax.close.size() + (files.empty() ? 0 : files.size() - 1);
+  for (const auto i : files) size += entries.of(i).size();  // makes every entry: `of` only reads from here on
+  std::string out(size, '\0');
+  char* at = out.data();
+  auto put = [&at](std::string_view text) {
+    if (!text.empty()) std::memcpy(at, text.data(), text.size());
+    at += text.size();
+  };
+  put(syntax.open);
   for (std::size_t k = 0; k < files.size(); ++k) {
-    if (k != 0) out += syntax.separator;
-    out += entries.of(files[k]);
+    if (k != 0) *at++ = syntax.separator;
+    put(entries.of(files[k]));
   }
-  out += syntax.close;
+  put(syntax.close);
   return out;
 }
 
