@@ -1,5 +1,7 @@
 // list-files formats as dorny/paths-filter writes them, checked against hostile names; the
 // outputs and the `filters` JSON entries.
+#include <algorithm>
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -193,4 +195,54 @@ TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the s
   twice.filters = {a, b};
   CHECK(lists_json(twice, plan_lists(twice, ListFormat::json, true)) == lists_json(twice));
   CHECK(lists_json(twice) == R"({"same":["b"]})");
+}
+
+namespace {
+// The `filters` output as json::object merges it: each filter's count and inlined list after
+// its own flag (a later key replacing an earlier one in place), serialized by Boost.JSON.
+std::string merged_by_boost(const std::string& flags, const ListPlan& plan) {
+  const auto parsed = boost::json::parse(flags);
+  boost::json::object merged;
+  for (const auto& entry : parsed.as_object()) {
+    merged[entry.key()] = entry.value();
+    for (const auto& l : plan.lists) {
+      if (l.filter != std::string_view(entry.key())) continue;
+      merged[std::string(entry.key()) + "_count"] = l.count;
+      if (l.inlined) merged[std::string(entry.key()) + "_files"] = gatekit::to_valid_utf8(l.text);
+      break;
+    }
+  }
+  return boost::json::serialize(merged);
+}
+}  // namespace
+
+TEST_CASE("with_lists: the `filters` entries are the bytes of a json::object merge, on random hostile names") {
+  // Lists share paths, and some filter names repeat a key another filter's list writes
+  // (`cpu_count`): the merge keeps json::object's rule, a later key replacing an earlier one.
+  std::mt19937 rng(2731);
+  for (int round = 0; round < 3000; ++round) {
+    Decision d;
+    for (int k = 0; k < 3; ++k)
+      for (auto& name : random_names(rng)) d.paths.push_back(std::move(name));
+    std::vector<std::string> names{"cpu", "gpu \"x\"", "docs"};
+    if (round % 5 == 0) names.push_back("cpu_count");
+    if (round % 7 == 0) names.push_back("docs_files");
+    boost::json::object flags;
+    for (const auto& name : names) {
+      FilterDecision f;
+      f.filter = name;
+      for (std::size_t i = 0; i < d.paths.size(); ++i)
+        if (rng() % 2 == 0) f.files.push_back(i);
+      d.filters.push_back(f);
+      flags[name] = rng() % 2 == 0;
+    }
+    const auto format = std::array{ListFormat::json, ListFormat::csv, ListFormat::shell, ListFormat::escape}[rng() % 4];
+    const auto plan = plan_lists(d, format, true);
+    const std::string text = boost::json::serialize(flags);
+    const auto out = with_lists({{"filters", text}}, plan);
+    const auto filters = std::find_if(out.begin(), out.end(), [](const auto& o) { return o.first == "filters"; });
+    REQUIRE(filters != out.end());
+    INFO("format " << static_cast<int>(format) << ": " << text);
+    REQUIRE(filters->second == merged_by_boost(text, plan));
+  }
 }
