@@ -95,9 +95,8 @@ TEST_CASE("documents without anchors are checked as strictly as documents with t
     CAPTURE(yaml);
     CHECK(load_error(yaml) == std::string("1 error in t.yaml:\n") + message);
   }
-  // Lists and maps as keys are never compared; equal values are not keys. An empty `?` key
-  // beside `null` is no duplicate for the event pass either (the tree's check is only a
-  // screen: what it doubts, the event pass decides).
+  // Lists and maps as keys are never compared; equal values are not keys. yaml-cpp reads an
+  // empty `?` followed by `: 1` as the key `{null: 1}`, a map, so it is no duplicate of `null`.
   CHECK(load_yaml_text("? [a]\n: 1\n? [a]\n: 2\nx: [b, b]\ny: {z: b}\n", "t.yaml").ok());
   CHECK(load_yaml_text("? \n: 1\nnull: 2\n", "t.yaml").ok());
   // A syntax error after a duplicate is reported as the syntax error, as before.
