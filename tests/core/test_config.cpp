@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "catch.hpp"
 #include "gatekit/config.hpp"
@@ -75,6 +76,31 @@ TEST_CASE("a duplicate key in any map is an error at the second occurrence, all 
         "2 errors in t.yaml:\n"
         "t.yaml:2:13: m.cpu: duplicate key 'cpu' (first at line 2, column 5): give each key once\n"
         "t.yaml:4:1: null: duplicate key 'null' (first at line 3, column 1): give each key once");
+}
+
+TEST_CASE("documents without anchors are checked as strictly as documents with them") {
+  // A text without '&' is parsed once and checked on its tree; every error is still worded
+  // by the event pass, wherever in the tree the duplicate sits.
+  const std::pair<const char*, const char*> cases[] = {
+      {"~: 1\n'null': 2\n",
+       "t.yaml:2:1: null: duplicate key 'null' (first at line 1, column 1): give each key once"},
+      {"a:\n  - [x, {b: 1, c: 2, 'b': 3}]\n",
+       "t.yaml:2:22: a[0][1].b: duplicate key 'b' (first at line 2, column 10): give each key once"},
+      {"? {k: 1, k: 2}\n: v\n",
+       "t.yaml:1:10: k: duplicate key 'k' (first at line 1, column 4): give each key once"},
+      {"a: 1\n\"a\": 2\n",
+       "t.yaml:2:1: a: duplicate key 'a' (first at line 1, column 1): give each key once"},
+  };
+  for (const auto& [yaml, message] : cases) {
+    CAPTURE(yaml);
+    CHECK(load_error(yaml) == std::string("1 error in t.yaml:\n") + message);
+  }
+  // Lists and maps as keys are never compared; equal values are not keys. yaml-cpp reads an
+  // empty `?` followed by `: 1` as the key `{null: 1}`, a map, so it is no duplicate of `null`.
+  CHECK(load_yaml_text("? [a]\n: 1\n? [a]\n: 2\nx: [b, b]\ny: {z: b}\n", "t.yaml").ok());
+  CHECK(load_yaml_text("? \n: 1\nnull: 2\n", "t.yaml").ok());
+  // A syntax error after a duplicate is reported as the syntax error, as before.
+  CHECK(load_error("a: 1\na: 2\nb: [\n").rfind("t.yaml:4:1: invalid YAML: ", 0) == 0);
 }
 
 TEST_CASE("equal keys in different maps, and equal values, are fine") {

@@ -1,4 +1,6 @@
 #include <array>
+#include <random>
+#include <string>
 
 #include "catch.hpp"
 #include "gatekit/exit_code.hpp"
@@ -191,4 +193,16 @@ TEST_CASE("append_json_string writes what Boost.JSON's serializer writes, byte f
   std::string plain;
   append_json_string(plain, "dir/file.py");
   CHECK(plain == "\"dir/file.py\"");
+  // Random bytes, escapes next to each other, at the ends and between runs of plain bytes,
+  // invalid UTF-8 included: written as Boost.JSON writes them without its serializer.
+  std::mt19937 rng(46);
+  const std::string alphabet("ab/\"\\\n\t\b\f\r\x01\x1f\x7f\xc3\xa9\xff", 17);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(rng() % 40, ' ');
+    for (auto& c : text) c = rng() % 4 == 0 ? static_cast<char>(rng() % 256) : alphabet[rng() % alphabet.size()];
+    std::string out = "[";
+    append_json_string(out, text);
+    INFO("text: " << visible_controls(text));
+    REQUIRE(out == "[" + boost::json::serialize(boost::json::string_view(text.data(), text.size())));
+  }
 }

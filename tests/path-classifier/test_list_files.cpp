@@ -1,5 +1,7 @@
 // list-files formats as dorny/paths-filter writes them, checked against hostile names; the
 // outputs and the `filters` JSON entries.
+#include <algorithm>
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +12,17 @@
 #include "list_files.hpp"
 
 using namespace gatekit::path_classifier;
+
+namespace {
+// `names` as the files `f` matches: each appended to d.paths, and f.files indexing them.
+void set_files(Decision& d, FilterDecision& f, const std::vector<std::string>& names) {
+  f.files.clear();
+  for (const auto& name : names) {
+    f.files.push_back(d.paths.size());
+    d.paths.push_back(name);
+  }
+}
+}  // namespace
 
 TEST_CASE("shell, escape and csv escapers: paths-filter's outputs for ordinary names") {
   struct Row {
@@ -58,11 +71,11 @@ TEST_CASE("with_lists: count and files after each filter, entries in `filters`, 
   Decision d;
   FilterDecision cpu;
   cpu.filter = "cpu";
-  cpu.files = {"src/a.c", "it's"};
+  set_files(d, cpu, {"src/a.c", "it's"});
   FilterDecision gpu;
   gpu.filter = "gpu";
   gpu.relevant = false;
-  gpu.files = {std::string(kInlineListLimit + 1, 'x')};
+  set_files(d, gpu, {std::string(kInlineListLimit + 1, 'x')});
   d.filters = {cpu, gpu};
   const auto plan = plan_lists(d, ListFormat::shell, true);
   const auto out = with_lists({{"cpu", "true"}, {"gpu", "false"}, {"changes", "[\"cpu\"]"},
@@ -87,7 +100,7 @@ TEST_CASE("with_lists: count and files after each filter, entries in `filters`, 
   CHECK(lists_json(d) == "{\"cpu\":[\"src/a.c\",\"it's\"],\"gpu\":[\"" + std::string(kInlineListLimit + 1, 'x') + "\"]}");
   // The lists file holds valid UTF-8 whatever the names: a bad byte becomes U+FFFD, a valid
   // non-ASCII name is kept as it is.
-  d.filters[0].files = {"bad\xFF.c", "caf\xC3\xA9.c"};
+  set_files(d, d.filters[0], {"bad\xFF.c", "caf\xC3\xA9.c"});
   CHECK(lists_json(d).starts_with("{\"cpu\":[\"bad\xEF\xBF\xBD.c\",\"caf\xC3\xA9.c\"],"));
 }
 
@@ -95,7 +108,7 @@ TEST_CASE("lists_summary_markdown: counts, the first files as inert code spans, 
   Decision d;
   FilterDecision cpu;
   cpu.filter = "cpu";
-  cpu.files = {"a|b\n::error ::x", "2", "3", "4", "5", "6", "7"};
+  set_files(d, cpu, {"a|b\n::error ::x", "2", "3", "4", "5", "6", "7"});
   FilterDecision gpu;
   gpu.filter = "gpu";
   d.filters = {cpu, gpu};
@@ -164,7 +177,7 @@ TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the s
     for (const char* name : {"cpu", "gpu \"x\"", "docs"}) {
       FilterDecision f;
       f.filter = name;
-      f.files = random_names(rng);
+      set_files(d, f, random_names(rng));
       d.filters.push_back(f);
     }
     for (auto format : {ListFormat::json, ListFormat::shell, ListFormat::csv, ListFormat::none}) {
@@ -176,10 +189,60 @@ TEST_CASE("lists_json with the plan: the lists file reuses the JSON lists, the s
   Decision twice;
   FilterDecision a;
   a.filter = "same";
-  a.files = {"a"};
+  set_files(twice, a, {"a"});
   FilterDecision b = a;
-  b.files = {"b"};
+  set_files(twice, b, {"b"});
   twice.filters = {a, b};
   CHECK(lists_json(twice, plan_lists(twice, ListFormat::json, true)) == lists_json(twice));
   CHECK(lists_json(twice) == R"({"same":["b"]})");
+}
+
+namespace {
+// The `filters` output as json::object merges it: each filter's count and inlined list after
+// its own flag (a later key replacing an earlier one in place), serialized by Boost.JSON.
+std::string merged_by_boost(const std::string& flags, const ListPlan& plan) {
+  const auto parsed = boost::json::parse(flags);
+  boost::json::object merged;
+  for (const auto& entry : parsed.as_object()) {
+    merged[entry.key()] = entry.value();
+    for (const auto& l : plan.lists) {
+      if (l.filter != std::string_view(entry.key())) continue;
+      merged[std::string(entry.key()) + "_count"] = l.count;
+      if (l.inlined) merged[std::string(entry.key()) + "_files"] = gatekit::to_valid_utf8(l.text);
+      break;
+    }
+  }
+  return boost::json::serialize(merged);
+}
+}  // namespace
+
+TEST_CASE("with_lists: the `filters` entries are the bytes of a json::object merge, on random hostile names") {
+  // Lists share paths, and some filter names repeat a key another filter's list writes
+  // (`cpu_count`): the merge keeps json::object's rule, a later key replacing an earlier one.
+  std::mt19937 rng(2731);
+  for (int round = 0; round < 3000; ++round) {
+    Decision d;
+    for (int k = 0; k < 3; ++k)
+      for (auto& name : random_names(rng)) d.paths.push_back(std::move(name));
+    std::vector<std::string> names{"cpu", "gpu \"x\"", "docs"};
+    if (round % 5 == 0) names.push_back("cpu_count");
+    if (round % 7 == 0) names.push_back("docs_files");
+    boost::json::object flags;
+    for (const auto& name : names) {
+      FilterDecision f;
+      f.filter = name;
+      for (std::size_t i = 0; i < d.paths.size(); ++i)
+        if (rng() % 2 == 0) f.files.push_back(i);
+      d.filters.push_back(f);
+      flags[name] = rng() % 2 == 0;
+    }
+    const auto format = std::array{ListFormat::json, ListFormat::csv, ListFormat::shell, ListFormat::escape}[rng() % 4];
+    const auto plan = plan_lists(d, format, true);
+    const std::string text = boost::json::serialize(flags);
+    const auto out = with_lists({{"filters", text}}, plan);
+    const auto filters = std::find_if(out.begin(), out.end(), [](const auto& o) { return o.first == "filters"; });
+    REQUIRE(filters != out.end());
+    INFO("format " << static_cast<int>(format) << ": " << text);
+    REQUIRE(filters->second == merged_by_boost(text, plan));
+  }
 }

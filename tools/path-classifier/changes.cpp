@@ -15,6 +15,7 @@ namespace {
 // One path of a list: git's C-style quoting decoded (`git diff` quotes names with non-ASCII
 // bytes, tabs, newlines, quotes and backslashes), then normalized.
 Result<std::string> list_path(std::string_view field) {
+  if (field.empty() || field.front() != '"') return glob::normalize_path(field);  // not quoted: verbatim
   auto path = unquote_c_style(field);
   if (!path)
     return could_not_evaluate("malformed git quoting in " + quote_for_message(field) + ": " + path.error().message);
@@ -22,30 +23,31 @@ Result<std::string> list_path(std::string_view field) {
 }
 
 // A `git diff --name-status` line: STATUS<TAB>PATH, or R100<TAB>OLD<TAB>NEW for renames and
-// copies; nullopt when the line does not have that form. Raw tabs only separate fields: git
-// quotes a name holding a tab.
-std::optional<Result<ChangedFile>> name_status_line(std::string_view line) {
+// copies, read into `f`; false (and `f` as it was) when the line does not have that form. Raw
+// tabs only separate fields: git quotes a name holding a tab.
+Result<bool> name_status_line(std::string_view line, ChangedFile& f) {
   const auto tab = line.find('\t');
-  if (tab == std::string_view::npos || tab == 0) return std::nullopt;
+  if (tab == std::string_view::npos || tab == 0) return false;
   const auto status = line.substr(0, tab);
-  if (std::string_view("ACDMRTUX").find(status[0]) == std::string_view::npos) return std::nullopt;
-  if (status.find_first_not_of("0123456789", 1) != std::string_view::npos) return std::nullopt;
+  if (std::string_view("ACDMRTUX").find(status[0]) == std::string_view::npos) return false;
+  if (status.find_first_not_of("0123456789", 1) != std::string_view::npos) return false;
   auto rest = line.substr(tab + 1);
-  ChangedFile f;
-  f.status = std::string(1, status[0]);
+  std::string previous_path;
   if (status[0] == 'R' || status[0] == 'C') {
     const auto second = rest.find('\t');
-    if (second == std::string_view::npos) return std::nullopt;
+    if (second == std::string_view::npos) return false;
     auto previous = list_path(rest.substr(0, second));
-    if (!previous) return Result<ChangedFile>(previous.error());
-    f.previous_path = std::move(*previous);
+    if (!previous) return previous.error();
+    previous_path = std::move(*previous);
     rest = rest.substr(second + 1);
   }
   auto path = list_path(rest);
-  if (!path) return Result<ChangedFile>(path.error());
+  if (!path) return path.error();
+  if (path->empty()) return false;
   f.path = std::move(*path);
-  if (f.path.empty()) return std::nullopt;
-  return Result<ChangedFile>(std::move(f));
+  f.previous_path = std::move(previous_path);
+  f.status.assign(1, status[0]);
+  return true;
 }
 
 // `git diff --name-status -z`: STATUS NUL PATH NUL, or R100 NUL OLD NUL NEW NUL (the core's
@@ -66,6 +68,13 @@ std::optional<std::vector<ChangedFile>> name_status_z(std::string_view text) {
   return out;
 }
 
+// The items `separator` splits `text` into (an upper bound on the paths), found by memchr.
+std::size_t count_lines(std::string_view text, char separator) {
+  std::size_t n = 1;
+  for (auto at = text.find(separator); at != std::string_view::npos; at = text.find(separator, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
@@ -73,7 +82,7 @@ Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
   if (separator == '\0')
     if (auto files = name_status_z(text)) return std::move(*files);
   std::vector<ChangedFile> out;
-  out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), separator)) + 1);
+  out.reserve(count_lines(text, separator));
   std::size_t start = 0;
   for (std::size_t number = 1; start <= text.size(); ++number) {
     auto end = text.find(separator, start);
@@ -89,14 +98,14 @@ Result<std::vector<ChangedFile>> parse_path_list(std::string_view text) {
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) continue;
-    if (auto status = name_status_line(item)) {
-      if (!*status) return could_not_evaluate("line " + std::to_string(number) + ": " + status->error().message);
-      out.push_back(std::move(**status));
-      continue;
-    }
+    ChangedFile& f = out.emplace_back();  // filled in place; dropped again when the line has no path
+    auto status = name_status_line(item, f);
+    if (!status) return could_not_evaluate("line " + std::to_string(number) + ": " + status.error().message);
+    if (*status) continue;
     auto path = list_path(item);
     if (!path) return could_not_evaluate("line " + std::to_string(number) + ": " + path.error().message);
-    if (!path->empty()) out.push_back({std::move(*path), "", ""});
+    if (path->empty()) out.pop_back();
+    else f.path = std::move(*path);
   }
   return out;
 }

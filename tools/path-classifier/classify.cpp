@@ -28,6 +28,13 @@ std::vector<std::string> Decision::relevant() const {
   return out;
 }
 
+std::vector<std::string_view> Decision::files_of(const FilterDecision& filter) const {
+  std::vector<std::string_view> out;
+  out.reserve(filter.files.size());
+  for (const auto i : filter.files) out.emplace_back(paths[i]);
+  return out;
+}
+
 std::vector<SidedPath> paths_of(const ChangeListing& listing) {
   std::vector<SidedPath> out;
   out.reserve(listing.files.size() * 2);
@@ -146,10 +153,11 @@ Matches match(const Filter& f, const std::vector<SidedPath>& paths, const glob::
           verdicts(f, f.paths, f.list, f.quantifier, paths, batch)};
 }
 
-std::vector<std::string> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
-  std::vector<std::string> out;
+// Indices into `paths` (and Decision::paths, which holds the same paths in the same order).
+std::vector<std::size_t> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
+  std::vector<std::size_t> out;
   for (std::size_t i = 0; i < paths.size(); ++i)
-    if (m.always[i].included || (f.mode == Mode::allow) == m.list[i].included) out.push_back(*paths[i].path);
+    if (m.always[i].included || (f.mode == Mode::allow) == m.list[i].included) out.push_back(i);
   return out;
 }
 
@@ -268,7 +276,11 @@ Decision decide(const Rules& rules, const ChangeListing& listing, const std::str
   const auto paths = paths_of(listing);
   std::vector<std::string_view> views;
   views.reserve(paths.size());
-  for (const auto& p : paths) views.emplace_back(*p.path);
+  out.paths.reserve(paths.size());
+  for (const auto& p : paths) {
+    views.emplace_back(*p.path);
+    out.paths.push_back(*p.path);
+  }
   // Every filter's lists judge the same paths: their facts and folders are worked out once.
   const glob::PathBatch batch(std::move(views));
   auto files_of = [&](const Filter& f) { return matched_files(f, match(f, paths, batch), paths); };

@@ -39,7 +39,8 @@ struct FilterDecision {
   // The changed paths the filter matches (dorny/paths-filter's `<filter>_files`), in listing
   // order: those in an `always` list or decided by the patterns (allow: included; deny: not
   // excluded). Computed from whatever the listing holds, also when the decision fails open.
-  std::vector<std::string> files;
+  // Indices into Decision::paths, which holds each path once however many filters match it.
+  std::vector<std::size_t> files;
 };
 
 struct Decision {
@@ -48,8 +49,12 @@ struct Decision {
   std::size_t files = 0;
   std::optional<std::string> fail_open;
   std::vector<FilterDecision> filters;
+  // The paths the listing contributes (paths_of), in order: what FilterDecision::files index.
+  std::vector<std::string> paths;
 
   std::vector<std::string> relevant() const;
+  // The names of the paths `filter` matches, in order (its `files` looked up in `paths`).
+  std::vector<std::string_view> files_of(const FilterDecision& filter) const;
 };
 
 // A file whose change makes every filter relevant, unless the rules say `self-protect:

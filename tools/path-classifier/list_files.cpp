@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
@@ -28,7 +30,9 @@ bool all_of(std::string_view s, Pred pred) {
 }
 
 // A name that begins with '-' reads as an option: `./-x` is the same repo-relative file.
-std::string not_an_option(const std::string& name) { return !name.empty() && name[0] == '-' ? "./" + name : name; }
+std::string not_an_option(std::string_view name) {
+  return !name.empty() && name[0] == '-' ? "./" + std::string(name) : std::string(name);
+}
 
 }  // namespace
 
@@ -108,45 +112,90 @@ json::string json_text(std::string_view name) {
 // any printable ASCII one) as it is, anything else repaired first; Boost.JSON's bytes either
 // way (gatekit/text.hpp).
 void append_name(std::string& out, std::string_view name) {
-  if (is_printable_ascii(name) || is_valid_utf8(name))
+  if (is_valid_utf8(name))
     append_json_string(out, name);
   else
     append_json_string(out, to_valid_utf8(name));
 }
 
-// ["a","b"]: what json::serialize writes for an array of the names.
-std::string json_list(const std::vector<std::string>& files) {
-  std::size_t size = 2;
-  for (const auto& f : files) size += f.size() + 3;
-  std::string out;
-  out.reserve(size);
-  out += '[';
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (i != 0) out += ',';
-    append_name(out, files[i]);
+// One name of a list as `format` writes it, appended to `out`: json ["a","b"] is what
+// json::serialize writes for an array of the names; the others are paths-filter's escapers.
+void append_entry(std::string& out, std::string_view name, ListFormat format) {
+  switch (format) {
+    case ListFormat::none: return;
+    case ListFormat::json: append_name(out, name); return;
+    case ListFormat::csv: out += csv_escape(name); return;
+    case ListFormat::shell: out += shell_escape(not_an_option(name)); return;
+    case ListFormat::escape: out += backslash_escape(not_an_option(name)); return;
   }
-  out += ']';
+}
+
+// A list's text around its entries: json's brackets (none elsewhere) and the separator.
+struct ListSyntax {
+  std::string_view open, close;
+  char separator = ' ';
+};
+ListSyntax syntax_of(ListFormat format) {
+  if (format == ListFormat::json) return {"[", "]", ','};
+  if (format == ListFormat::csv) return {"", "", ','};
+  return {"", "", ' '};
+}
+
+// Every path's entry, worked out the first time a list holds it: a path that several filters
+// match is escaped once. Entries lie end to end in one string.
+class Entries {
+ public:
+  Entries(const std::vector<std::string>& paths, ListFormat format)
+      : paths_(paths), format_(format), at_(paths.size(), kNone) {}
+
+  std::string_view of(std::size_t path) {
+    if (at_[path] == kNone) {
+      const auto start = text_.size();
+      append_entry(text_, paths_[path], format_);
+      at_[path] = {start, text_.size() - start};
+    }
+    return {text_.data() + at_[path].first, at_[path].second};
+  }
+
+ private:
+  static constexpr std::pair<std::size_t, std::size_t> kNone{SIZE_MAX, 0};
+  const std::vector<std::string>& paths_;
+  ListFormat format_;
+  std::vector<std::pair<std::size_t, std::size_t>> at_;  // offset and length in text_
+  std::string text_;
+};
+
+// The list of `files` (the entries, separated and bracketed), sized first and then copied in.
+std::string list_text(const std::vector<std::size_t>& files, Entries& entries, ListFormat format) {
+  const auto syntax = syntax_of(format);
+  std::size_t size = syntax.open.size() + syntax.close.size() + (files.empty() ? 0 : files.size() - 1);
+  for (const auto i : files) size += entries.of(i).size();  // makes every entry: `of` only reads from here on
+  std::string out(size, '\0');
+  char* at = out.data();
+  auto put = [&at](std::string_view text) {
+    if (!text.empty()) std::memcpy(at, text.data(), text.size());
+    at += text.size();
+  };
+  put(syntax.open);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    if (k != 0) *at++ = syntax.separator;
+    put(entries.of(files[k]));
+  }
+  put(syntax.close);
   return out;
 }
 
 }  // namespace
 
 std::string format_list(const std::vector<std::string>& files, ListFormat format) {
-  std::string out;
-  switch (format) {
-    case ListFormat::none: return "";
-    case ListFormat::json: return json_list(files);
-    case ListFormat::csv:
-      for (std::size_t i = 0; i < files.size(); ++i) out += (i ? "," : "") + csv_escape(files[i]);
-      return out;
-    case ListFormat::shell:
-    case ListFormat::escape:
-      for (std::size_t i = 0; i < files.size(); ++i) {
-        const auto name = not_an_option(files[i]);
-        out += (i ? " " : "") + (format == ListFormat::shell ? shell_escape(name) : backslash_escape(name));
-      }
-      return out;
+  if (format == ListFormat::none) return "";
+  const auto syntax = syntax_of(format);
+  std::string out(syntax.open);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i != 0) out += syntax.separator;
+    append_entry(out, files[i], format);
   }
+  out += syntax.close;
   return out;
 }
 
@@ -154,13 +203,14 @@ ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated)
   ListPlan plan;
   plan.format = format;
   plan.complete = evaluated && !decision.fail_open;
+  Entries entries(decision.paths, format);
   std::size_t total = 0;
   for (const auto& f : decision.filters) {
     FilterList l;
     l.filter = f.filter;
     l.count = f.files.size();
     if (format != ListFormat::none) {
-      l.text = format_list(f.files, format);
+      l.text = list_text(f.files, entries, format);
       if (l.text.size() <= kInlineListLimit && total + l.text.size() <= kInlineTotalLimit) {
         total += l.text.size();
         l.inlined = true;
@@ -170,6 +220,25 @@ ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated)
   }
   return plan;
 }
+
+namespace {
+
+// What json::serialize writes for `object`, its strings written by append_json_string (the
+// same bytes; a long inlined list is escaped between its quotes, not byte by byte).
+std::string serialize_object(const json::object& object) {
+  std::string out = "{";
+  for (const auto& entry : object) {
+    if (out.size() > 1) out += ',';
+    append_json_string(out, entry.key());
+    out += ':';
+    if (const auto* text = entry.value().if_string()) append_json_string(out, std::string_view(*text));
+    else out += json::serialize(entry.value());
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pair<std::string, std::string>> outputs,
                                                             const ListPlan& plan) {
@@ -189,7 +258,7 @@ std::vector<std::pair<std::string, std::string>> with_lists(std::vector<std::pai
         merged[std::string(name) + "_count"] = it->count;
         if (it->inlined) merged[std::string(name) + "_files"] = to_valid_utf8(it->text);
       }
-      out.emplace_back(key, json::serialize(merged));
+      out.emplace_back(key, serialize_object(merged));
       continue;
     }
     out.emplace_back(key, std::move(value));
@@ -205,7 +274,7 @@ std::string lists_json(const Decision& decision) {
   json::object root;
   for (const auto& f : decision.filters) {
     json::array files;
-    for (const auto& name : f.files) files.emplace_back(json_text(name));
+    for (const auto i : f.files) files.emplace_back(json_text(decision.paths[i]));
     root[f.filter] = std::move(files);
   }
   return json::serialize(root);
@@ -240,7 +309,8 @@ std::string lists_summary_markdown(const Decision& decision, const ListPlan& pla
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : decision.filters) {
     std::string shown;
-    for (std::size_t i = 0; i < f.files.size() && i < kShown; ++i) shown += (i ? ", " : "") + markdown_code(f.files[i]);
+    for (std::size_t i = 0; i < f.files.size() && i < kShown; ++i)
+      shown += (i ? ", " : "") + markdown_code(decision.paths[f.files[i]]);
     if (f.files.size() > kShown) shown += ", and " + std::to_string(f.files.size() - kShown) + " more";
     rows.push_back({markdown_code(f.filter), std::to_string(f.files.size()), shown.empty() ? "—" : shown});
   }

@@ -61,7 +61,9 @@ inline constexpr std::uint64_t kMaxConfigNodes = 1'000'000;
 // Parses the first YAML document. Errors are usage errors naming file, line and column: a
 // syntax error; every duplicate key of any map (yaml-cpp would keep both, and readers take
 // one or the other); an alias inside the node it names; a document that expands to more
-// than kMaxConfigNodes nodes (checked in one event pass before any tree is built).
+// than kMaxConfigNodes nodes (a text with anchors, or a long one, is checked in an event
+// pass before any tree is built; a short one without anchors, which cannot reach the limit,
+// is parsed once and checked on its tree, with the event pass only to word an error).
 // load_yaml_file reads through the files seam; an unreadable file is a bad_input error in its
 // wording ("cannot read rules.yml: No such file or directory").
 Result<YAML::Node> load_yaml_file(const Files& files, const std::string& path);

@@ -44,9 +44,9 @@ std::string markdown_link(std::string_view text, std::string_view url);
 std::string html_text(std::string_view text);
 
 // `text` as a JSON string, appended to `out`, byte for byte what Boost.JSON's serializer writes
-// for it (quotes; '"', '\\' and controls below 0x20 escaped; every other byte as it is): text
-// with nothing to escape (nearly every name) is copied, the rest goes through the serializer.
-// For writers of large JSON files line by line, without a json::value per string.
+// for it (quotes; '"', '\\' and controls below 0x20 escaped with its escapes; every other byte
+// as it is), found eight bytes at a time and copied whole between the escapes. For writers of
+// large JSON files line by line, without a json::value per string.
 void append_json_string(std::string& out, std::string_view text);
 
 // "850ms", "4.2s", "3m 05s", "1h 02m"

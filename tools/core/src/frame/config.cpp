@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <yaml-cpp/eventhandler.h>  // the event pass (not in yaml.h)
 
@@ -231,9 +233,9 @@ Error syntax_error(const YAML::Exception& e, const std::string& name) {
   return bad_input(errors.format());
 }
 
-}  // namespace
-
-Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name) {
+// The document parsed twice: the event pass (DocumentChecker) first, then the tree. Every
+// error comes from here, so its wording is the event pass's whatever the shape of the text.
+Result<YAML::Node> checked_load(const std::string& text, const std::string& name) {
   ConfigErrors errors(name);
   try {
     std::istringstream in(text);
@@ -251,6 +253,59 @@ Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& na
   } catch (const YAML::Exception& e) {
     return syntax_error(e, name);
   }
+}
+
+// A text this short cannot reach kMaxConfigNodes without aliases, nor build a large tree:
+// yaml-cpp makes at most about one and a half nodes of a byte (`[:,:,:]`: each `:,` is a
+// map, its null key and its null value), and this leaves a margin of five.
+constexpr std::size_t kOnePassBytes = kMaxConfigNodes / 8;
+
+// A key as DocumentChecker compares keys: scalars by their text, null as "null"; nullopt for
+// lists and maps (never compared).
+std::optional<std::string_view> key_text(const YAML::Node& key) {
+  if (key.IsScalar()) return std::string_view(key.Scalar());
+  if (key.IsNull()) return std::string_view("null");
+  return std::nullopt;
+}
+
+// Whether DocumentChecker could object to a tree built from a text without anchors (so
+// without aliases: each node is met once, in document order): a map with two equal keys, or
+// more than kMaxConfigNodes nodes. `nodes` counts the nodes met so far.
+bool needs_event_pass(const YAML::Node& node, std::uint64_t& nodes) {
+  if (++nodes > kMaxConfigNodes) return true;
+  if (node.IsSequence()) {
+    for (const auto& item : node)
+      if (needs_event_pass(item, nodes)) return true;
+  } else if (node.IsMap()) {
+    std::vector<std::string_view> keys;
+    keys.reserve(node.size());
+    for (const auto& entry : node) {
+      if (auto text = key_text(entry.first)) keys.push_back(*text);
+      if (needs_event_pass(entry.first, nodes) || needs_event_pass(entry.second, nodes)) return true;
+    }
+    std::sort(keys.begin(), keys.end());
+    if (std::adjacent_find(keys.begin(), keys.end()) != keys.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// One parse where it is enough: a short text without anchors ('&') has no aliases, so its tree
+// holds every node once, in document order, and DocumentChecker's checks can be asked of the
+// tree. Anything the tree cannot vouch for (a syntax error, equal keys, too many nodes, an
+// anchor, a long text) takes checked_load, whose errors are the messages users get.
+Result<YAML::Node> load_yaml_text(const std::string& text, const std::string& name) {
+  if (text.size() > kOnePassBytes || text.find('&') != std::string::npos) return checked_load(text, name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception&) {
+    return checked_load(text, name);
+  }
+  std::uint64_t nodes = 0;
+  if (needs_event_pass(root, nodes)) return checked_load(text, name);
+  return root;
 }
 
 Result<YAML::Node> load_yaml_file(const Files& files, const std::string& path) {
