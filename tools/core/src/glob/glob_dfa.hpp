@@ -86,6 +86,7 @@ struct Dfa {
     }
     compute_classes(sets);
     stamp.assign(code.size(), 0);
+    if (code.size() <= kBitsetCode) compute_closures();
     scratch_out.clear();
     intern(scratch_out);  // row 0: dead, and absorbing: its row is filled in advance
     std::fill(next.begin(), next.end(), 0);
@@ -167,8 +168,43 @@ struct Dfa {
     classes = parts.size();
   }
 
+  // A small automaton (at most kBitsetCode instructions) keeps each instruction's epsilon
+  // closure as a bit set, worked out once: a step's closure is then the union of its seeds'
+  // sets, read off in order (no search, no sort).
+  static constexpr std::size_t kBitsetCode = 256;
+  std::size_t words = 0;                    // per bit set
+  std::vector<std::uint64_t> closures;      // instruction pc's set: closures[pc * words ..]
+  std::vector<std::uint64_t> scratch_bits;
+
+  void compute_closures() {
+    words = (code.size() + 63) / 64;
+    closures.assign(code.size() * words, 0);
+    scratch_bits.assign(words, 0);
+    std::vector<std::uint32_t> one;
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+      one.assign(1, pc);
+      for (const auto at : dfs_closure(one)) closures[pc * words + at / 64] |= std::uint64_t{1} << (at % 64);
+    }
+  }
+
   // The epsilon closure of `seeds`, sorted, in scratch_out (valid until the next call).
   const std::vector<std::uint32_t>& closure(const std::vector<std::uint32_t>& seeds) {
+    if (words == 0) return dfs_closure(seeds);
+    std::fill(scratch_bits.begin(), scratch_bits.end(), 0);
+    for (const auto seed : seeds) {
+      const std::uint64_t* set = closures.data() + static_cast<std::size_t>(seed) * words;
+      for (std::size_t w = 0; w < words; ++w) scratch_bits[w] |= set[w];
+    }
+    auto& out = scratch_out;
+    out.clear();
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t bits = scratch_bits[w]; bits != 0; bits &= bits - 1)
+        out.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+    return out;
+  }
+
+  // The same by following the jumps and splits.
+  const std::vector<std::uint32_t>& dfs_closure(const std::vector<std::uint32_t>& seeds) {
     ++generation;
     auto& out = scratch_out;
     auto& stack = scratch_stack;
