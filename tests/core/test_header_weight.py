@@ -6,6 +6,8 @@ Every core header is preprocessed on its own and the headers it pulls in are lis
 the two GitHub headers for code that handles JSON itself (github_json.hpp, github_decode.hpp).
 Boost.Process stays inside process.cpp: no header includes it.
 
+<regex> is compiled into the core once (gatekit/regex.hpp): no tool file includes it.
+
 A tool's main.cpp only starts the tool: it declares `<tool>_main` itself rather than include
 the tool's header, which brings some 70,000 lines of the standard library with it
 (docs/contributing.md, "Build weight")."""
@@ -88,3 +90,12 @@ def test_main_cpp_stays_light(tool):
     folder = SOURCE / "tools" / tool
     lines = preprocessed_lines(folder / "main.cpp", folder, INCLUDE, BUILD / "tools" / "core" / "generated")
     assert lines <= MAIN_LINES_LIMIT, f"tools/{tool}/main.cpp preprocesses to {lines} lines (at most {MAIN_LINES_LIMIT})"
+
+
+def test_no_tool_file_includes_regex():
+    # <regex> costs each translation unit that uses it some 2 s at -O2: tools match through
+    # gatekit::Regex, compiled once in the core.
+    including = sorted(str(f.relative_to(SOURCE)) for tool in TOOLS
+                       for f in (SOURCE / "tools" / tool).rglob("*.[ch]pp")
+                       if "#include <regex>" in f.read_text())
+    assert not including, f"these tool files include <regex> (use gatekit/regex.hpp): {including}"
