@@ -26,7 +26,7 @@ Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act,
   auto context = seams.context();
   const int code = run_tool(
       info, static_cast<int>(argv.size()), argv.data(), context,
-      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act);
+      [&](CliCommand& app) { app.option("--name", name, "A name"); }, act);
   return {code, seams.out.str(), seams.err.str()};
 }
 
@@ -35,7 +35,7 @@ Captured run(std::vector<const char*> argv, const Act& act) {
   return run(seams, std::move(argv), act);
 }
 
-ExitCode pass(CLI::App&, Context&) { return ExitCode::pass; }
+ExitCode pass(Context&) { return ExitCode::pass; }
 
 }  // namespace
 
@@ -71,7 +71,7 @@ TEST_CASE("unknown options exit 2 with a message naming the tool, and the reject
   // A failure of the parsed run is the tool's no_verdict, not the rejected argv's.
   FakeSeams failed;
   hooked.clear();
-  r = run(failed, {"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("m.yaml:1:1: bad"); }, info);
+  r = run(failed, {"demo-tool"}, [](Context&) -> ExitCode { fail_bad_input("m.yaml:1:1: bad"); }, info);
   CHECK(r.code == 2);
   CHECK(hooked == std::vector<std::string>{"failure: m.yaml:1:1: bad"});
   CHECK(failed.workflow.outputs.at("result") == "error");
@@ -110,7 +110,7 @@ TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, t
   ToolInfo info{"demo-tool", "A demo."};
   info.data_on_stdout = true;
   const char* argv[] = {"demo-tool"};
-  const int code = run_tool(info, 1, argv, [](CLI::App&) {}, [](CLI::App&, Context& context) {
+  const int code = run_tool(info, 1, argv, [](CliCommand&) {}, [](Context& context) {
     context.workflow.log("retrying in 1 s");
     context.out << "{\"answer\":42}\n";
     return ExitCode::pass;
@@ -125,13 +125,19 @@ TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, t
 TEST_CASE("the action gets the parsed options and the seams, and its exit code is the tool's") {
   FakeSeams seams;
   seams.files.files["in.txt"] = "hello";
-  auto r = run(seams, {"demo-tool", "--name", "x"}, [](CLI::App& app, Context& context) {
-    CHECK(app.get_option("--name")->as<std::string>() == "x");
-    context.workflow.set_output("read", value_or_throw(context.files.read("in.txt")));
-    return ExitCode::verdict_fail;
-  });
-  CHECK(r.code == 1);
-  CHECK(r.err.empty());
+  auto context = seams.context();
+  std::string name;
+  const std::vector<const char*> argv = {"demo-tool", "--name", "x"};
+  const int code = run_tool(
+      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
+      [&](CliCommand& app) { app.option("--name", name, "A name"); },
+      [&](Context& c) {
+        CHECK(name == "x");
+        c.workflow.set_output("read", value_or_throw(c.files.read("in.txt")));
+        return ExitCode::verdict_fail;
+      });
+  CHECK(code == 1);
+  CHECK(seams.err.str().empty());
   CHECK(seams.workflow.outputs.at("read") == "hello");
 }
 
@@ -146,20 +152,20 @@ TEST_CASE("a Failure is printed once as '<tool>: error:' and its kind decides th
       {Error{ErrorKind::could_not_evaluate, "GET /repos/o/r: HTTP 404: Not Found", 404}, 3},
   };
   for (const auto& c : cases) {
-    auto r = run({"demo-tool"}, [&](CLI::App&, Context&) -> ExitCode { fail(c.error); });
+    auto r = run({"demo-tool"}, [&](Context&) -> ExitCode { fail(c.error); });
     CHECK(r.code == c.code);
     CHECK(r.err == "demo-tool: error: " + c.error.message + "\n");
   }
 }
 
 TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context& context) -> ExitCode {
+  auto r = run({"demo-tool"}, [](Context& context) -> ExitCode {
     (void)value_or_throw(as_bad_input(context.files.read("missing.yml")));
     return ExitCode::pass;
   });
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: cannot read missing.yml: No such file or directory\n");
-  r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode {
+  r = run({"demo-tool"}, [](Context&) -> ExitCode {
     throw_if_error(Status(could_not_evaluate("no input")));
     return ExitCode::pass;
   });
@@ -168,7 +174,7 @@ TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
 }
 
 TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { throw std::runtime_error("bad"); });
+  auto r = run({"demo-tool"}, [](Context&) -> ExitCode { throw std::runtime_error("bad"); });
   CHECK(r.code == 3);
   CHECK(r.err == "demo-tool: error: bad\n");
 }
@@ -176,7 +182,7 @@ TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
 TEST_CASE("a result whose outputs could not be written is exit 3, never a pass") {
   for (const ExitCode verdict : {ExitCode::pass, ExitCode::verdict_fail}) {
     FakeSeams seams;
-    auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context& context) {
+    auto r = run(seams, {"demo-tool"}, [&](Context& context) {
       context.workflow.set_output("result", "pass");
       seams.workflow.unwritten.push_back("cannot write out/github_output: No space left on device");
       return verdict;
@@ -187,7 +193,7 @@ TEST_CASE("a result whose outputs could not be written is exit 3, never a pass")
   }
   // A usage error stays a usage error: the caller must fix the call either way.
   FakeSeams seams;
-  auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context&) {
+  auto r = run(seams, {"demo-tool"}, [&](Context&) {
     seams.workflow.unwritten.push_back("cannot write x: y");
     return ExitCode::usage_error;
   });
@@ -196,7 +202,7 @@ TEST_CASE("a result whose outputs could not be written is exit 3, never a pass")
 }
 
 TEST_CASE("messages quoting outside text cannot act as workflow commands") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
+  auto r = run({"demo-tool"}, [](Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: bad name 'a\n\\x3a:error::x'\n");
 }
@@ -213,10 +219,10 @@ TEST_CASE("an empty --name= is an empty value, never the next argument (every to
     auto context = seams.context();
     p.code = run_tool(
         {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
-        [&](CLI::App& app) {
-          app.add_option("--name", p.name, "A name");
-          app.add_option("--other", p.other, "Another");
-          app.add_option("rest", p.rest, "The rest");
+        [&](CliCommand& app) {
+          app.option("--name", p.name, "A name");
+          app.option("--other", p.other, "Another");
+          app.option("rest", p.rest, "The rest");
         },
         pass);
     return p;
@@ -263,7 +269,7 @@ struct Table {
     const std::vector<Subcommand> table = {
         subcommand<GreetOptions>(
             "greet", "Say hello",
-            [](CLI::App& sub, GreetOptions& o) { sub.add_option("--name", o.name, "Whom")->required(); },
+            [](CliCommand& sub, GreetOptions& o) { sub.option("--name", o.name, "Whom").required(); },
             [this](const GreetOptions& o, Context& context) {
               calls.push_back("greet " + o.name);
               return behave(context);
@@ -277,7 +283,7 @@ struct Table {
               context.workflow.set_output("greeted", "false");
             }),
         subcommand<CountOptions>(
-            "count", "Count", [](CLI::App& sub, CountOptions& o) { sub.add_option("--n", o.n, "How many"); },
+            "count", "Count", [](CliCommand& sub, CountOptions& o) { sub.option("--n", o.n, "How many"); },
             [this](const CountOptions& o, Context& context) {
               calls.push_back("count " + std::to_string(o.n));
               return behave(context);
@@ -285,7 +291,7 @@ struct Table {
     };
     auto context = seams.context();
     const int code = run_tool({"demo-tool", "A demo.", tool}, static_cast<int>(argv.size()), argv.data(), context,
-                              table, [](CLI::App& app) { app.footer("The footer."); });
+                              table, [](CliCommand& app) { app.footer("The footer."); });
     return {code, seams.out.str(), seams.err.str()};
   }
 };
@@ -400,8 +406,8 @@ TEST_CASE("a tool without subcommands reports its no verdict when its action fai
   const char* argv[] = {"demo-tool"};
   const int code = run_tool(
       {"demo-tool", "A demo.", NoVerdict{true, [&](const Error& e, Context&) { hooked.push_back(e.message); }}}, 1,
-      argv, context, [](CLI::App&) {},
-      [](CLI::App&, Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
+      argv, context, [](CliCommand&) {},
+      [](Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
   CHECK(code == 3);
   CHECK(seams.err.str() == "demo-tool: error: the API did not answer\n");
   CHECK(hooked == std::vector<std::string>{"the API did not answer"});

@@ -1,5 +1,6 @@
 #include "gatekit/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <exception>
 #include <memory>
@@ -72,7 +73,8 @@ class FrameSeams {
 };
 
 // The frame; `act` may name the NoVerdict of the subcommand it runs in `chosen`.
-int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context, const Configure& configure,
+int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context,
+              const std::function<void(CLI::App&)>& configure,
               const std::function<ExitCode(CLI::App&, Context&, const NoVerdict*&)>& act) {
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
@@ -128,8 +130,13 @@ void report_no_verdict(const NoVerdict& no_verdict, const Error& error, Context&
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
              const Configure& configure, const Act& act) {
-  return run_frame(info, argc, argv, context, configure,
-                   [&](CLI::App& app, Context& ctx, const NoVerdict*&) { return act(app, ctx); });
+  return run_frame(
+      info, argc, argv, context,
+      [&](CLI::App& app) {
+        CliCommand command(app);
+        configure(command);
+      },
+      [&](CLI::App&, Context& ctx, const NoVerdict*&) { return act(ctx); });
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
@@ -138,8 +145,12 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
       info, argc, argv, context,
       [&](CLI::App& app) {
         app.require_subcommand(1);
-        if (configure) configure(app);
-        for (const auto& row : subcommands) row.configure(*app.add_subcommand(row.name, row.description));
+        CliCommand command(app);
+        if (configure) configure(command);
+        for (const auto& row : subcommands) {
+          CliCommand sub(*app.add_subcommand(row.name, row.description));
+          row.configure(sub);
+        }
       },
       [&](CLI::App& app, Context& ctx, const NoVerdict*& chosen) -> ExitCode {
         for (const auto& row : subcommands) {
