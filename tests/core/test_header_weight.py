@@ -4,7 +4,7 @@ Every core header is preprocessed on its own and the headers it pulls in are lis
 (`-H`). Only the headers whose purpose is one of these libraries may include it: json.hpp
 (Boost.JSON), yaml.hpp (yaml-cpp), and the two GitHub headers for code that handles JSON
 itself (github_json.hpp, github_decode.hpp). Boost.Process stays inside process.cpp and
-CLI11 inside the core's frame (src/frame/cli*.cpp): no header includes them, and a tool's
+CLI11 inside the core's frame (src/frame/cli.cpp): no header includes them, and a tool's
 cli.cpp binds its options through cli.hpp's functions, which are no templates.
 
 <regex> is compiled into the core once (gatekit/regex.hpp): no tool file includes it.
