@@ -8,7 +8,8 @@ namespace {
 
 using namespace gatekit::flaky_tracker;
 
-void command_options(gatekit::CliCommand& sub, std::string& text, std::vector<std::string>& words, const std::string& what) {
+void command_options(gatekit::CliCommand& sub, std::string& text, std::vector<std::string>& words,
+                     const std::string& what) {
   sub.option("--command", text, what + " (words split at spaces; see docs/actions/flaky-tracker.md)");
   sub.option("words", words, "The command as separate words, after --");
 }
@@ -31,9 +32,9 @@ void configure_issues(gatekit::CliCommand& s, IssuesOptions& o) {
   static const std::map<std::string, RunKind> kinds = {
       {"pr", RunKind::pr}, {"main", RunKind::main}, {"daily", RunKind::daily}, {"stress", RunKind::stress}};
   s.option_function(
-                    "--kind", [&o](const std::string& name) { o.kind = kinds.at(name); },
-                    "The kind of run: pr, main, daily or stress (default: from GITHUB_EVENT_NAME: pull_request, "
-                    "pull_request_target and merge_group are pr, schedule is daily, any other event main)")
+      "--kind", [&o](const std::string& name) { o.kind = kinds.at(name); },
+      "The kind of run: pr, main, daily or stress (default: from GITHUB_EVENT_NAME: pull_request, "
+      "pull_request_target and merge_group are pr, schedule is daily, any other event main)")
       .is_member({"pr", "main", "daily", "stress"});
   s.option("--repo", o.repo, "owner/name (default: GITHUB_REPOSITORY)");
   s.option("--label", o.label, "The label of flaky-test issues");

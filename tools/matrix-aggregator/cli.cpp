@@ -11,7 +11,8 @@ namespace {
 // would split `[...]` on its commas and, for `[]`, take the next option as the value.
 // (CLI11 2.5 and later still unescape a value of doubled characters inside `[[` `]]`, so
 // that there `[[]]` arrives as `[]`.)
-void add_repeatable(gatekit::CliCommand& app, const std::string& name, std::vector<std::string>& into, const std::string& help) {
+void add_repeatable(gatekit::CliCommand& app, const std::string& name, std::vector<std::string>& into,
+                    const std::string& help) {
   app.option(name, into, help)
       .expected(1)
       .allow_extra_args(false)
