@@ -15,6 +15,7 @@
 //      `result` output, then its hook. A pass whose step outputs or summary could not be
 //      written becomes exit 3: downstream jobs would read empty outputs.
 // See docs/contributing.md ("The shape of a tool").
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -93,8 +94,6 @@ class CliCommand {
   CliOption flag(const std::string& name, bool& into, const std::string& help);
   // The text after the option list in --help.
   void footer(const std::string& text);
-
-  CLI::App& app() { return *app_; }
 
  private:
   CLI::App* app_;
