@@ -1,7 +1,10 @@
 // The tool frame (gatekit/cli.hpp) over FakeSeams: argv parsing, --help/--version, the one
 // catch site and its kind -> exit code mapping, and the rule that a result which could not
-// be reported is never a pass.
+// be reported is never a pass; the option binding (CliCommand, CliOption): every field type and
+// every check the tools bind, with CLI11's messages verbatim.
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,7 +29,7 @@ Captured run(FakeSeams& seams, std::vector<const char*> argv, const Act& act,
   auto context = seams.context();
   const int code = run_tool(
       info, static_cast<int>(argv.size()), argv.data(), context,
-      [&](CLI::App& app) { app.add_option("--name", name, "A name"); }, act);
+      [&](CliCommand& app) { app.option("--name", name, "A name"); }, act);
   return {code, seams.out.str(), seams.err.str()};
 }
 
@@ -35,7 +38,7 @@ Captured run(std::vector<const char*> argv, const Act& act) {
   return run(seams, std::move(argv), act);
 }
 
-ExitCode pass(CLI::App&, Context&) { return ExitCode::pass; }
+ExitCode pass(Context&) { return ExitCode::pass; }
 
 }  // namespace
 
@@ -71,7 +74,7 @@ TEST_CASE("unknown options exit 2 with a message naming the tool, and the reject
   // A failure of the parsed run is the tool's no_verdict, not the rejected argv's.
   FakeSeams failed;
   hooked.clear();
-  r = run(failed, {"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("m.yaml:1:1: bad"); }, info);
+  r = run(failed, {"demo-tool"}, [](Context&) -> ExitCode { fail_bad_input("m.yaml:1:1: bad"); }, info);
   CHECK(r.code == 2);
   CHECK(hooked == std::vector<std::string>{"failure: m.yaml:1:1: bad"});
   CHECK(failed.workflow.outputs.at("result") == "error");
@@ -110,7 +113,7 @@ TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, t
   ToolInfo info{"demo-tool", "A demo."};
   info.data_on_stdout = true;
   const char* argv[] = {"demo-tool"};
-  const int code = run_tool(info, 1, argv, [](CLI::App&) {}, [](CLI::App&, Context& context) {
+  const int code = run_tool(info, 1, argv, [](CliCommand&) {}, [](Context& context) {
     context.workflow.log("retrying in 1 s");
     context.out << "{\"answer\":42}\n";
     return ExitCode::pass;
@@ -125,13 +128,19 @@ TEST_CASE("a tool whose stdout is data: the frame's workflow writes to stderr, t
 TEST_CASE("the action gets the parsed options and the seams, and its exit code is the tool's") {
   FakeSeams seams;
   seams.files.files["in.txt"] = "hello";
-  auto r = run(seams, {"demo-tool", "--name", "x"}, [](CLI::App& app, Context& context) {
-    CHECK(app.get_option("--name")->as<std::string>() == "x");
-    context.workflow.set_output("read", value_or_throw(context.files.read("in.txt")));
-    return ExitCode::verdict_fail;
-  });
-  CHECK(r.code == 1);
-  CHECK(r.err.empty());
+  auto context = seams.context();
+  std::string name;
+  const std::vector<const char*> argv = {"demo-tool", "--name", "x"};
+  const int code = run_tool(
+      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
+      [&](CliCommand& app) { app.option("--name", name, "A name"); },
+      [&](Context& c) {
+        CHECK(name == "x");
+        c.workflow.set_output("read", value_or_throw(c.files.read("in.txt")));
+        return ExitCode::verdict_fail;
+      });
+  CHECK(code == 1);
+  CHECK(seams.err.str().empty());
   CHECK(seams.workflow.outputs.at("read") == "hello");
 }
 
@@ -146,20 +155,20 @@ TEST_CASE("a Failure is printed once as '<tool>: error:' and its kind decides th
       {Error{ErrorKind::could_not_evaluate, "GET /repos/o/r: HTTP 404: Not Found", 404}, 3},
   };
   for (const auto& c : cases) {
-    auto r = run({"demo-tool"}, [&](CLI::App&, Context&) -> ExitCode { fail(c.error); });
+    auto r = run({"demo-tool"}, [&](Context&) -> ExitCode { fail(c.error); });
     CHECK(r.code == c.code);
     CHECK(r.err == "demo-tool: error: " + c.error.message + "\n");
   }
 }
 
 TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context& context) -> ExitCode {
+  auto r = run({"demo-tool"}, [](Context& context) -> ExitCode {
     (void)value_or_throw(as_bad_input(context.files.read("missing.yml")));
     return ExitCode::pass;
   });
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: cannot read missing.yml: No such file or directory\n");
-  r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode {
+  r = run({"demo-tool"}, [](Context&) -> ExitCode {
     throw_if_error(Status(could_not_evaluate("no input")));
     return ExitCode::pass;
   });
@@ -168,7 +177,7 @@ TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
 }
 
 TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { throw std::runtime_error("bad"); });
+  auto r = run({"demo-tool"}, [](Context&) -> ExitCode { throw std::runtime_error("bad"); });
   CHECK(r.code == 3);
   CHECK(r.err == "demo-tool: error: bad\n");
 }
@@ -176,7 +185,7 @@ TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
 TEST_CASE("a result whose outputs could not be written is exit 3, never a pass") {
   for (const ExitCode verdict : {ExitCode::pass, ExitCode::verdict_fail}) {
     FakeSeams seams;
-    auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context& context) {
+    auto r = run(seams, {"demo-tool"}, [&](Context& context) {
       context.workflow.set_output("result", "pass");
       seams.workflow.unwritten.push_back("cannot write out/github_output: No space left on device");
       return verdict;
@@ -187,7 +196,7 @@ TEST_CASE("a result whose outputs could not be written is exit 3, never a pass")
   }
   // A usage error stays a usage error: the caller must fix the call either way.
   FakeSeams seams;
-  auto r = run(seams, {"demo-tool"}, [&](CLI::App&, Context&) {
+  auto r = run(seams, {"demo-tool"}, [&](Context&) {
     seams.workflow.unwritten.push_back("cannot write x: y");
     return ExitCode::usage_error;
   });
@@ -196,7 +205,7 @@ TEST_CASE("a result whose outputs could not be written is exit 3, never a pass")
 }
 
 TEST_CASE("messages quoting outside text cannot act as workflow commands") {
-  auto r = run({"demo-tool"}, [](CLI::App&, Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
+  auto r = run({"demo-tool"}, [](Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
   CHECK(r.code == 2);
   CHECK(r.err == "demo-tool: error: bad name 'a\n\\x3a:error::x'\n");
 }
@@ -213,10 +222,10 @@ TEST_CASE("an empty --name= is an empty value, never the next argument (every to
     auto context = seams.context();
     p.code = run_tool(
         {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
-        [&](CLI::App& app) {
-          app.add_option("--name", p.name, "A name");
-          app.add_option("--other", p.other, "Another");
-          app.add_option("rest", p.rest, "The rest");
+        [&](CliCommand& app) {
+          app.option("--name", p.name, "A name");
+          app.option("--other", p.other, "Another");
+          app.option("rest", p.rest, "The rest");
         },
         pass);
     return p;
@@ -263,7 +272,7 @@ struct Table {
     const std::vector<Subcommand> table = {
         subcommand<GreetOptions>(
             "greet", "Say hello",
-            [](CLI::App& sub, GreetOptions& o) { sub.add_option("--name", o.name, "Whom")->required(); },
+            [](CliCommand& sub, GreetOptions& o) { sub.option("--name", o.name, "Whom").required(); },
             [this](const GreetOptions& o, Context& context) {
               calls.push_back("greet " + o.name);
               return behave(context);
@@ -277,7 +286,7 @@ struct Table {
               context.workflow.set_output("greeted", "false");
             }),
         subcommand<CountOptions>(
-            "count", "Count", [](CLI::App& sub, CountOptions& o) { sub.add_option("--n", o.n, "How many"); },
+            "count", "Count", [](CliCommand& sub, CountOptions& o) { sub.option("--n", o.n, "How many"); },
             [this](const CountOptions& o, Context& context) {
               calls.push_back("count " + std::to_string(o.n));
               return behave(context);
@@ -285,7 +294,7 @@ struct Table {
     };
     auto context = seams.context();
     const int code = run_tool({"demo-tool", "A demo.", tool}, static_cast<int>(argv.size()), argv.data(), context,
-                              table, [](CLI::App& app) { app.footer("The footer."); });
+                              table, [](CliCommand& app) { app.footer("The footer."); });
     return {code, seams.out.str(), seams.err.str()};
   }
 };
@@ -400,10 +409,150 @@ TEST_CASE("a tool without subcommands reports its no verdict when its action fai
   const char* argv[] = {"demo-tool"};
   const int code = run_tool(
       {"demo-tool", "A demo.", NoVerdict{true, [&](const Error& e, Context&) { hooked.push_back(e.message); }}}, 1,
-      argv, context, [](CLI::App&) {},
-      [](CLI::App&, Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
+      argv, context, [](CliCommand&) {},
+      [](Context&) -> ExitCode { fail_could_not_evaluate("the API did not answer"); });
   CHECK(code == 3);
   CHECK(seams.err.str() == "demo-tool: error: the API did not answer\n");
   CHECK(hooked == std::vector<std::string>{"the API did not answer"});
   CHECK(seams.workflow.outputs.at("result") == "error");
+}
+
+// The option binding (CliCommand, CliOption).
+namespace {
+
+struct BoundFields {
+  std::string text = "unset";
+  std::vector<std::string> list;
+  int count = 3;
+  long big = 0;
+  long long huge = 0;
+  double ratio = 0;
+  std::optional<long> maybe;
+  std::optional<double> maybe_ratio;
+  bool on = false;
+  std::string kind, format, file, given, canonical, x, y, hidden;
+  std::size_t canonical_count = 0;
+};
+
+struct BindResult {
+  int code;
+  std::string out, err;
+  BoundFields bound;
+};
+
+void bind_options(CliCommand& app, BoundFields& b, std::optional<CliOption>& canonical) {
+  app.option("--text", b.text, "Text")
+      .check([](const std::string& v) { return v == "bad" ? "'bad' is refused" : std::string(); }, "TEXT-RULE");
+  app.option("--list", b.list, "Repeatable, one value each").expected(1).take_all().allow_extra_args(false);
+  app.option("--count", b.count, "A count").range(1, 10);
+  app.option("--big", b.big, "A long").range(1L, 100'000'000L);
+  app.option("--huge", b.huge, "A long long");
+  app.option("--ratio", b.ratio, "A ratio").positive_number();
+  app.option("--maybe", b.maybe, "An optional long");
+  app.option("--maybe-ratio", b.maybe_ratio, "An optional double");
+  app.flag("--on", b.on, "A flag");
+  app.option("--kind", b.kind, "a or b").is_member({"a", "b"});
+  app.option("--format", b.format, "json or csv, any case").is_member({"json", "csv"}, true);
+  app.option("--file", b.file, "An existing file").existing_file();
+  app.option_function("--given", [&b](const std::string& v) { b.given = "took " + v; }, "A function");
+  canonical = app.option("--canonical", b.canonical, "Upper-cased");
+  canonical->transform(
+      [](std::string& v) {
+        for (auto& c : v) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+        return std::string();
+      },
+      "UPPER");
+  const auto x = app.option("-x", b.x, "Not with -y");
+  app.option("-y", b.y, "Not with -x").excludes(x);
+  app.option("--hidden", b.hidden, "Not in --help").group("");
+  app.option("rest", b.list, "Positional");
+  app.footer("The footer.");
+}
+
+BindResult parse_bound(std::vector<const char*> argv) {
+  argv.insert(argv.begin(), "demo-tool");
+  BindResult p;
+  FakeSeams seams;
+  auto context = seams.context();
+  std::optional<CliOption> canonical;
+  p.code = run_tool(
+      {"demo-tool", "A demo."}, static_cast<int>(argv.size()), argv.data(), context,
+      [&](CliCommand& app) { bind_options(app, p.bound, canonical); },
+      [&](Context&) {
+        p.bound.canonical_count = canonical->count();
+        return ExitCode::pass;
+      });
+  p.out = seams.out.str();
+  p.err = seams.err.str();
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("cli command: values reach their fields, of every type") {
+  auto p = parse_bound({"--text", "t", "--list", "a", "--list", "b", "--count", "10", "--big", "100000000", "--huge",
+                  "9000000000", "--ratio", "0.5", "--maybe", "-4", "--maybe-ratio", "2.5", "--on", "--kind", "b",
+                  "--format", "CSV", "--file", GATEKIT_SOURCE_DIR "/README.md", "--given", "g", "--canonical", "abc",
+                  "-x", "1", "--hidden", "h"});
+  INFO(p.err);
+  REQUIRE(p.code == 0);
+  CHECK(p.bound.text == "t");
+  CHECK(p.bound.list == std::vector<std::string>{"a", "b"});
+  CHECK(p.bound.count == 10);
+  CHECK(p.bound.big == 100'000'000L);
+  CHECK(p.bound.huge == 9'000'000'000LL);
+  CHECK(p.bound.ratio == 0.5);
+  CHECK(p.bound.maybe == -4L);
+  CHECK(p.bound.maybe_ratio == 2.5);
+  CHECK(p.bound.on);
+  CHECK(p.bound.kind == "b");
+  CHECK(p.bound.format == "CSV");  // a check, not a transform: the value stays as given
+  CHECK(p.bound.given == "took g");
+  CHECK(p.bound.canonical == "ABC");
+  CHECK(p.bound.canonical_count == 1);
+  CHECK(p.bound.x == "1");
+  CHECK(p.bound.hidden == "h");
+
+  auto defaults = parse_bound({});
+  CHECK(defaults.code == 0);
+  CHECK(defaults.bound.text == "unset");
+  CHECK(defaults.bound.count == 3);
+  CHECK_FALSE(defaults.bound.maybe.has_value());
+  CHECK(defaults.bound.canonical_count == 0);
+}
+
+TEST_CASE("cli command: each check rejects with CLI11's message, exit 2") {
+  struct Row {
+    std::vector<const char*> argv;
+    std::string message;
+  };
+  const Row rows[] = {
+      {{"--text", "bad"}, "--text: 'bad' is refused"},
+      {{"--count", "0"}, "--count: Value 0 not in range 1 to 10"},
+      {{"--count", "3000000000"}, "--count: Value 3000000000 not in range 1 to 10"},
+      {{"--big", "100000001"}, "--big: Value 100000001 not in range 1 to 100000000"},
+      {{"--ratio", "0"},
+       "--ratio: Value 0 not in range 0.000000 to " + std::to_string(std::numeric_limits<double>::max())},
+      {{"--kind", "c"}, "--kind: c not in {a,b}"},
+      {{"--file", "/nonexistent/file"}, "--file: File does not exist: /nonexistent/file"},
+      {{"-x", "1", "-y", "2"}, "-x excludes -y"},
+      {{"--list"}, "--list: 1 required TEXT missing"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.argv.front());
+    auto p = parse_bound(row.argv);
+    CHECK(p.code == 2);
+    CHECK(p.err == "demo-tool: error: " + row.message + "\nRun 'demo-tool --help' for usage.\n");
+  }
+}
+
+TEST_CASE("cli command: --help shows each option with its check, the footer, and not a hidden option") {
+  auto p = parse_bound({"--help"});
+  CHECK(p.code == 0);
+  CHECK(p.out.find("  --count INT:INT in [1 - 10]=3") != std::string::npos);
+  CHECK(p.out.find("  --kind TEXT:{a,b}") != std::string::npos);
+  CHECK(p.out.find("  --canonical TEXT:UPPER") != std::string::npos);
+  CHECK(p.out.find("  --text TEXT:TEXT-RULE=unset") != std::string::npos);
+  CHECK(p.out.find("The footer.") != std::string::npos);
+  CHECK(p.out.find("--hidden") == std::string::npos);
 }

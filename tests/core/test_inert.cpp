@@ -87,7 +87,7 @@ TEST_CASE("the frame's error messages quote arguments and messages inert (gpu-ga
     FakeSeams seams;
     auto context = seams.context();
     const int code = run_tool({"gpu-gate", "frame"}, static_cast<int>(argv.size()), argv.data(), context,
-                              [](CLI::App&) {}, [&](CLI::App&, Context&) -> ExitCode { fail_bad_input(message); });
+                              [](gatekit::CliCommand&) {}, [&](Context&) -> ExitCode { fail_bad_input(message); });
     CHECK(code == 2);
     return seams.err.str();
   };

@@ -18,7 +18,7 @@ struct Framed {
 inline Framed ci_status_framed(const gpu_gate::CiStatusOptions& options, Context& context) {
   using gpu_gate::CiStatusOptions;
   const std::vector<Subcommand> table = {subcommand<CiStatusOptions>(
-      "ci-status", "", [](CLI::App&, CiStatusOptions&) {},
+      "ci-status", "", [](gatekit::CliCommand&, CiStatusOptions&) {},
       [&options](const CiStatusOptions&, Context& c) { return gpu_gate::run_ci_status(options, c); }, true,
       gpu_gate::ci_status_no_verdict)};
   const char* argv[] = {"gpu-gate", "ci-status"};

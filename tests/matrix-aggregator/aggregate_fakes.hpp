@@ -85,7 +85,7 @@ inline Ran run_framed(const matrix_aggregator::Options& options, Context context
   auto* old_err = std::cerr.rdbuf(err.rdbuf());
   const int code = run_tool({"matrix-aggregator", "", no_verdict}, static_cast<int>(argv.size()), argv.data(), context,
                             configure,
-                            [&](CLI::App&, Context& c) { return matrix_aggregator::run_aggregate(options, c); });
+                            [&](Context& c) { return matrix_aggregator::run_aggregate(options, c); });
   std::cerr.rdbuf(old_err);
   ran.code = static_cast<ExitCode>(code);
   ran.err = err.str();
@@ -93,7 +93,7 @@ inline Ran run_framed(const matrix_aggregator::Options& options, Context context
 }
 
 inline Ran aggregate(const matrix_aggregator::Options& options, Context context) {
-  return run_framed(options, context, {"matrix-aggregator"}, [](CLI::App&) {});
+  return run_framed(options, context, {"matrix-aggregator"}, [](gatekit::CliCommand&) {});
 }
 inline Ran aggregate(const matrix_aggregator::Options& options, FakeSeams& seams) {
   return aggregate(options, seams.context());

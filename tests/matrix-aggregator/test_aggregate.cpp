@@ -106,7 +106,7 @@ TEST_CASE("aggregate: a rejected command line leaves the outputs of a run withou
   Options o;
   o.title = "CPU tests";
   // Through the frame: the option is rejected before any run.
-  auto ran = run_framed(o, seams.context(), {"matrix-aggregator", "--allowed-skip"}, [](CLI::App&) {});
+  auto ran = run_framed(o, seams.context(), {"matrix-aggregator", "--allowed-skip"}, [](gatekit::CliCommand&) {});
   CHECK(ran.code == ExitCode::usage_error);
   REQUIRE(ran.error);
   CHECK(ran.error->kind == ErrorKind::bad_input);

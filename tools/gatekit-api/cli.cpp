@@ -11,18 +11,18 @@ int gatekit_api_main(int argc, const char* const* argv) {
   info.data_on_stdout = true;
   return run_tool(
       info, argc, argv,
-      [&](CLI::App& app) {
-        app.add_option("method", options.method, "GET, POST, PATCH, PUT or DELETE")->required();
-        app.add_option("path", options.path, "path below GITHUB_API_URL, e.g. /repos/o/r/pulls/1/files")->required();
-        app.add_flag("--paginate", options.paginate, "follow Link rel=next and print all items as one array");
-        app.add_option("-f,--raw-field", options.raw_fields, "key=value, a string (query for GET, body otherwise)");
-        app.add_option("-F,--field", options.typed_fields, "key=value; true/false/null/numbers keep their JSON type");
-        app.add_option("--input", options.input, "a file with the JSON request body, '-' for stdin");
-        app.add_option("--token", options.token, "token (default: GITHUB_TOKEN, then GH_TOKEN)");
-        app.add_option("--budget", options.budget_s, "seconds for the whole call, retries and waits included")
-            ->check(CLI::PositiveNumber);
-        app.add_option("--timeout", options.timeout_s, "seconds per HTTP request")->check(CLI::PositiveNumber);
-        app.add_option("--max-attempts", options.max_attempts, "attempts per request")->check(CLI::Range(1, 20));
+      [&](gatekit::CliCommand& app) {
+        app.option("method", options.method, "GET, POST, PATCH, PUT or DELETE").required();
+        app.option("path", options.path, "path below GITHUB_API_URL, e.g. /repos/o/r/pulls/1/files").required();
+        app.flag("--paginate", options.paginate, "follow Link rel=next and print all items as one array");
+        app.option("-f,--raw-field", options.raw_fields, "key=value, a string (query for GET, body otherwise)");
+        app.option("-F,--field", options.typed_fields, "key=value; true/false/null/numbers keep their JSON type");
+        app.option("--input", options.input, "a file with the JSON request body, '-' for stdin");
+        app.option("--token", options.token, "token (default: GITHUB_TOKEN, then GH_TOKEN)");
+        app.option("--budget", options.budget_s, "seconds for the whole call, retries and waits included")
+            .positive_number();
+        app.option("--timeout", options.timeout_s, "seconds per HTTP request").positive_number();
+        app.option("--max-attempts", options.max_attempts, "attempts per request").range(1, 20);
       },
-      [&](CLI::App&, Context& context) { return gatekit_api::run_call(options, context); });
+      [&](Context& context) { return gatekit_api::run_call(options, context); });
 }

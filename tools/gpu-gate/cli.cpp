@@ -11,72 +11,72 @@ namespace gatekit::gpu_gate {
 namespace {
 
 // -C and --config, on every subcommand.
-void add_repo_options(CLI::App& sub, std::string& repo_dir, std::string& config) {
-  sub.add_option("-C,--repo", repo_dir, "The clone to work in");
-  sub.add_option("--config", config, "The gate's configuration (default: .github/gatekit/gpu-gate.yml in the clone)");
+void add_repo_options(gatekit::CliCommand& sub, std::string& repo_dir, std::string& config) {
+  sub.option("-C,--repo", repo_dir, "The clone to work in");
+  sub.option("--config", config, "The gate's configuration (default: .github/gatekit/gpu-gate.yml in the clone)");
 }
 
-void configure_setup(CLI::App& sub, SetupOptions& o) {
+void configure_setup(gatekit::CliCommand& sub, SetupOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("--remote", o.remote, "The remote results go to");
-  sub.add_flag("--undo", o.undo, "Restore the clone's push and fetch settings");
+  sub.option("--remote", o.remote, "The remote results go to");
+  sub.flag("--undo", o.undo, "Restore the clone's push and fetch settings");
 }
 
-void configure_run(CLI::App& sub, RunOptions& o) {
+void configure_run(gatekit::CliCommand& sub, RunOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("-n,--workers", o.workers, "Test workers (default: the configuration's, 8)")->check(CLI::Range(1, 1024));
-  sub.add_option("--machine", o.machine, "This machine's id in result refs (default: GATEKIT_GATE_MACHINE, else the host name)");
-  sub.add_option("--remote", o.remote, "The remote of --publish and of the base branch");
-  sub.add_option("--base", o.base, "The base branch for the change since the merge base (default: the remote's default branch)");
-  sub.add_flag("--full", o.full, "Every test, nightly included, on the GPU then the CPU; check the scope; write the test map");
-  sub.add_flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
-  sub.add_option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
-  sub.add_option("--workflow", o.workflow, "The workflow file the dispatch starts");
-  sub.add_option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
-  sub.add_flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
+  sub.option("-n,--workers", o.workers, "Test workers (default: the configuration's, 8)").range(1, 1024);
+  sub.option("--machine", o.machine, "This machine's id in result refs (default: GATEKIT_GATE_MACHINE, else the host name)");
+  sub.option("--remote", o.remote, "The remote of --publish and of the base branch");
+  sub.option("--base", o.base, "The base branch for the change since the merge base (default: the remote's default branch)");
+  sub.flag("--full", o.full, "Every test, nightly included, on the GPU then the CPU; check the scope; write the test map");
+  sub.flag("--publish", o.publish, "Push the results; with a token (GITHUB_TOKEN, GH_TOKEN), ask CI to refresh the status");
+  sub.option("--repository", o.repository, "owner/name for the workflow dispatch (default: GITHUB_REPOSITORY)");
+  sub.option("--workflow", o.workflow, "The workflow file the dispatch starts");
+  sub.option("--pr", o.pr, "The pull request number the dispatch refreshes (default: each open one whose head was tested)");
+  sub.flag("--allow-no-gpu", o.allow_no_gpu, "Record a result although no GPU is visible; it stays local and never counts unless the configuration sets cpu_gate");
 }
 
-void configure_status(CLI::App& sub, StatusOptions& o) {
+void configure_status(gatekit::CliCommand& sub, StatusOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("rev", o.rev, "The revision (default: HEAD)");
-  sub.add_option("--base", o.base, "The pull request's base branch, for \"no code change\" (default: the remote's default branch)");
-  sub.add_option("--machine", o.machine, "This machine's id (default: GATEKIT_GATE_MACHINE, else the host name)");
-  sub.add_option("--remote", o.remote, "The remote results are published to");
-  sub.add_flag("--json", o.json, "Print JSON (state, description, tree, source, published, ...)");
+  sub.option("rev", o.rev, "The revision (default: HEAD)");
+  sub.option("--base", o.base, "The pull request's base branch, for \"no code change\" (default: the remote's default branch)");
+  sub.option("--machine", o.machine, "This machine's id (default: GATEKIT_GATE_MACHINE, else the host name)");
+  sub.option("--remote", o.remote, "The remote results are published to");
+  sub.flag("--json", o.json, "Print JSON (state, description, tree, source, published, ...)");
 }
 
-void configure_prune(CLI::App& sub, PruneOptions& o) {
+void configure_prune(gatekit::CliCommand& sub, PruneOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("--remote", o.remote, "The remote to prune");
-  sub.add_option("--repository", o.repository, "owner/name for the open pull requests (default: GITHUB_REPOSITORY)");
-  sub.add_flag("--dry-run", o.dry_run, "Say what would be deleted; delete nothing");
+  sub.option("--remote", o.remote, "The remote to prune");
+  sub.option("--repository", o.repository, "owner/name for the open pull requests (default: GITHUB_REPOSITORY)");
+  sub.flag("--dry-run", o.dry_run, "Say what would be deleted; delete nothing");
 }
 
-void configure_ci_status(CLI::App& sub, CiStatusOptions& o) {
+void configure_ci_status(gatekit::CliCommand& sub, CiStatusOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
-  sub.add_option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
-  sub.add_option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
-  sub.add_option("--context", o.context, "The commit status context");
-  sub.add_option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
-  sub.add_option("--remote", o.remote, "The remote the results are fetched from");
-  sub.add_option("--allowed-signers", o.allowed_signers, "The allowed-signers file on the base branch (default: the configuration's)");
-  sub.add_flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
-  sub.add_option("--target-url", o.target_url, "The status link");
-  sub.add_option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
-  sub.add_option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
+  sub.option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
+  sub.option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
+  sub.option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
+  sub.option("--context", o.context, "The commit status context");
+  sub.option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
+  sub.option("--remote", o.remote, "The remote the results are fetched from");
+  sub.option("--allowed-signers", o.allowed_signers, "The allowed-signers file on the base branch (default: the configuration's)");
+  sub.flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
+  sub.option("--target-url", o.target_url, "The status link");
+  sub.option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
+  sub.option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
 }
 
-void configure_scope(CLI::App& sub, ScopeOptions& o) {
+void configure_scope(gatekit::CliCommand& sub, ScopeOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("--why", o.why, "Say which rule took FILE into the scope (or that none did)");
-  sub.add_flag("--json", o.json, "Print JSON");
+  sub.option("--why", o.why, "Say which rule took FILE into the scope (or that none did)");
+  sub.flag("--json", o.json, "Print JSON");
 }
 
-void configure_affected(CLI::App& sub, AffectedOptions& o) {
+void configure_affected(gatekit::CliCommand& sub, AffectedOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.add_option("--base", o.base, "The base of the change (default: origin/HEAD, else main)");
-  sub.add_flag("--json", o.json, "Print JSON");
+  sub.option("--base", o.base, "The base of the change (default: origin/HEAD, else main)");
+  sub.flag("--json", o.json, "Print JSON");
 }
 
 }  // namespace

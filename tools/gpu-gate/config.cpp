@@ -3,12 +3,12 @@
 
 #include <array>
 #include <optional>
-#include <regex>
 
 #include "gatekit/config.hpp"
 #include "gatekit/yaml.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/test_run.hpp"
 #include "gatekit/text.hpp"
 #include "run/markers.hpp"
@@ -166,9 +166,9 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
     }
   }
   if (auto e = find_key(root, "nightly_marker")) {
-    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+    static const Regex identifier("[A-Za-z_][A-Za-z0-9_]*");
     if (auto v = read_string(e->value, "nightly_marker", errors, &e->key)) {
-      if (std::regex_match(*v, identifier)) {
+      if (identifier.matches(*v)) {
         config.nightly_marker = *v;
         const auto at = yaml::position_of(e->value.Mark());
         config.nightly_marker_at = config.source.string() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);

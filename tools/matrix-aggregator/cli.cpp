@@ -11,11 +11,12 @@ namespace {
 // would split `[...]` on its commas and, for `[]`, take the next option as the value.
 // (CLI11 2.5 and later still unescape a value of doubled characters inside `[[` `]]`, so
 // that there `[[]]` arrives as `[]`.)
-void add_repeatable(CLI::App& app, const std::string& name, std::vector<std::string>& into, const std::string& help) {
-  app.add_option(name, into, help)
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+void add_repeatable(gatekit::CliCommand& app, const std::string& name, std::vector<std::string>& into,
+                    const std::string& help) {
+  app.option(name, into, help)
+      .expected(1)
+      .allow_extra_args(false)
+      .take_all();
 }
 
 }  // namespace
@@ -29,10 +30,10 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
                              }};
   return run_tool(
       {"matrix-aggregator", "Collapses a gated job matrix into one stable required check.", no_verdict}, argc, argv,
-      [&](CLI::App& app) {
-        app.add_option("--needs-file", options.needs_file, "Read toJSON(needs) from this file ('-' = stdin)");
-        app.add_option("--needs-env", options.needs_env, "Read toJSON(needs) from this environment variable");
-        app.add_option("--gate-job", options.gate, "The path-gate job that must succeed (e.g. changes)");
+      [&](gatekit::CliCommand& app) {
+        app.option("--needs-file", options.needs_file, "Read toJSON(needs) from this file ('-' = stdin)");
+        app.option("--needs-env", options.needs_env, "Read toJSON(needs) from this environment variable");
+        app.option("--gate-job", options.gate, "The path-gate job that must succeed (e.g. changes)");
         add_repeatable(app, "--gated", options.gated,
                        "JOB=OUTPUT: JOB may be skipped only when the gate's OUTPUT is 'false' (e.g. tests=cpu)");
         add_repeatable(app, "--allowed-failures", options.allowed_failures,
@@ -41,10 +42,10 @@ int matrix_aggregator_main(int argc, const char* const* argv) {
                        "Jobs that may be skipped (comma-separated or a JSON array)");
         add_repeatable(app, "--allow-leg-failure", options.allowed_leg_failures,
                        "A matrix leg (check name) whose failure is allowed; repeatable; uses the jobs API");
-        app.add_flag("--legs", options.legs, "List the run's legs through the jobs API (needs GITHUB_TOKEN)");
+        app.flag("--legs", options.legs, "List the run's legs through the jobs API (needs GITHUB_TOKEN)");
         // Set as soon as it is read, so that a usage error later on the line is reported
         // under the check's own title.
-        app.add_option("--title", options.title, "Heading of the job summary (the check name)")->trigger_on_parse();
+        app.option("--title", options.title, "Heading of the job summary (the check name)").trigger_on_parse();
       },
-      [&](CLI::App&, Context& context) { return matrix_aggregator::run_aggregate(options, context); });
+      [&](Context& context) { return matrix_aggregator::run_aggregate(options, context); });
 }

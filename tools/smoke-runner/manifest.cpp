@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <regex>
 
 #include "gatekit/config.hpp"
 #include "gatekit/yaml.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::smoke_runner {
@@ -45,8 +45,8 @@ Entry find_key(const YAML::Node& map, std::string_view name) {
 std::optional<milliseconds> read_duration(const Entry& e, const std::string& field, ConfigErrors& errors) {
   const auto& node = e.value;
   if (node.IsScalar() && node.Tag() == "?") {
-    static const std::regex number("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
-    if (std::regex_match(node.Scalar(), number)) {
+    static const gatekit::Regex number("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
+    if (number.matches(node.Scalar())) {
       const double seconds = std::stod(node.Scalar());
       if (!(seconds > 0) || seconds * 1000 > static_cast<double>(kMaxDuration.count())) {
         errors.add(node, field, "must be more than 0 and at most 24h, got " + node.Scalar(), &e.key);
@@ -71,13 +71,13 @@ std::optional<std::map<std::string, std::string>> read_env(const Entry& e, const
     errors.add(e.value, field, "expected a map of NAME: value, got " + gatekit::describe_node(e.value), &e.key);
     return std::nullopt;
   }
-  static const std::regex env_name("[A-Za-z_][A-Za-z0-9_]*");
+  static const gatekit::Regex env_name("[A-Za-z_][A-Za-z0-9_]*");
   std::map<std::string, std::string> out;
   bool ok = true;
   for (const auto& item : e.value) {
     const std::string name = item.first.IsScalar() ? item.first.Scalar() : "";
     const std::string item_field = field + "." + name;
-    if (!std::regex_match(name, env_name)) {
+    if (!env_name.matches(name)) {
       errors.add(item.first, field, "'" + gatekit::visible_controls(name) + "' is not a valid environment variable name");
       ok = false;
       continue;
@@ -208,19 +208,19 @@ std::optional<Smoke> read_smoke(const YAML::Node& node, std::size_t index, const
 }  // namespace
 
 bool valid_smoke_name(std::string_view name) {
-  static const std::regex pattern("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-  return std::regex_match(name.begin(), name.end(), pattern);
+  static const gatekit::Regex pattern("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+  return pattern.matches(name);
 }
 
 std::optional<milliseconds> parse_duration_text(std::string_view text) {
-  static const std::regex whole("(([0-9]+(\\.[0-9]+)?)(ms|s|m|h))+");
-  static const std::regex part("([0-9]+(\\.[0-9]+)?)(ms|s|m|h)");
+  static const gatekit::Regex whole("(([0-9]+(\\.[0-9]+)?)(ms|s|m|h))+");
+  static const gatekit::Regex part("([0-9]+(\\.[0-9]+)?)(ms|s|m|h)");
   const std::string s(text);
-  if (s.size() > 40 || !std::regex_match(s, whole)) return std::nullopt;
+  if (s.size() > 40 || !whole.matches(s)) return std::nullopt;
   double total = 0;
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), part); it != std::sregex_iterator(); ++it) {
-    const double value = std::stod((*it)[1].str());
-    const std::string unit = (*it)[3].str();
+  for (const auto& groups : part.all_matches(s)) {
+    const double value = std::stod(groups[1]);
+    const std::string& unit = groups[3];
     total += value * (unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60'000 : 3'600'000);
   }
   if (!(total >= 1)) return std::nullopt;

@@ -5,12 +5,12 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <string_view>
 
 #include "gatekit/files.hpp"
 #include "gatekit/json.hpp"
 #include "gatekit/junit_reader.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
 #include "growth.hpp"
 
@@ -130,9 +130,9 @@ Result<std::vector<HistoryPoint>> parse_history(const json::value* value, const 
 // What a version 1 baseline cannot say reliably: ids gatekit cut (the JUnit reader's
 // "[... N bytes left out]"), or cases without name or classname merged into one "" id.
 std::optional<std::string> v1_defect(const std::string& id) {
-  static const std::regex cut(R"( \[\.\.\. [0-9]+ bytes left out\]$)");
+  static const Regex cut(R"( \[\.\.\. [0-9]+ bytes left out\]$)");
   if (id.empty()) return std::string("it merged the cases without name or classname into one");
-  if (std::regex_search(id, cut)) return "it holds a test id cut short (`" + display_id(id) + "`)";
+  if (cut.found_in(id)) return "it holds a test id cut short (`" + display_id(id) + "`)";
   return std::nullopt;
 }
 

@@ -1,11 +1,11 @@
 #include "status/post.hpp"
 
 #include <algorithm>
-#include <regex>
 
 #include "gatekit/environment.hpp"
 #include "gatekit/git.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/utf8.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -18,8 +18,8 @@ constexpr std::size_t kMaxContext = 255;
 
 // The repository `owner/name` and the commit (a full object name) a call names.
 Status check_target(const std::string& repository, const std::string& sha) {
-  static const std::regex owner_name(R"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)");
-  if (!std::regex_match(repository, owner_name))
+  static const Regex owner_name(R"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)");
+  if (!owner_name.matches(repository))
     return bad_input("the repository must be owner/name, got " + quote_for_message(repository));
   if (!is_object_name(sha)) return bad_input("the commit must be a full object name, got " + quote_for_message(sha));
   return {};

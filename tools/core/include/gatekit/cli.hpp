@@ -1,6 +1,9 @@
 #pragma once
-// The frame every tool's cli.cpp uses (the only files that include CLI11):
-//   1. CLI11 parses argv into the tool's Options struct (`configure`);
+// The frame every tool's cli.cpp uses:
+//   1. the tool binds its options to its Options struct through `CliCommand` (`configure`);
+//      the frame parses argv with CLI11, which only the core compiles (the binding functions
+//      below are not templates, so a tool's cli.cpp instantiates no CLI11 code: see
+//      docs/contributing.md, "Build weight");
 //   2. the frame builds the seams (SystemSeams) once;
 //   3. `act` returns `run(options, context)`; a tool with subcommands declares them in a
 //      table instead (`Subcommand`, one Options struct and one run function each) and the
@@ -12,20 +15,89 @@
 //      `result` output, then its hook. A pass whose step outputs or summary could not be
 //      written becomes exit 3: downstream jobs would read empty outputs.
 // See docs/contributing.md ("The shape of a tool").
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
 #include "gatekit/no_verdict.hpp"
 #include "gatekit/result.hpp"
 
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
 namespace gatekit {
+
+// One option or positional argument as declared, to refine: each call is the CLI11 call of the
+// same name (https://cliutils.github.io/CLI11/book/chapters/options.html) and returns the
+// option again. A validator's description shows in --help and in its error.
+class CliOption {
+ public:
+  explicit CliOption(CLI::Option& option) : option_(&option) {}
+
+  CliOption& required();
+  // A whole number in [min, max] (CLI::Range; "INT in [1 - 256]").
+  CliOption& range(int min, int max);
+  CliOption& range(long min, long max);
+  // A number above 0 (CLI::PositiveNumber).
+  CliOption& positive_number();
+  // The path of an existing file (CLI::ExistingFile).
+  CliOption& existing_file();
+  // One of `values` (CLI::IsMember), compared without case with `ignore_case`.
+  CliOption& is_member(const std::vector<std::string>& values, bool ignore_case = false);
+  // `check(value)` returns "" for a good value, else why it is not.
+  CliOption& check(const std::function<std::string(const std::string&)>& check, const std::string& description);
+  // The same, and it may rewrite the value first (CLI11's transform).
+  CliOption& transform(const std::function<std::string(std::string&)>& transform, const std::string& description);
+  // Arguments per occurrence (CLI11's expected).
+  CliOption& expected(int count);
+  // Every occurrence of a repeated option is kept (CLI::MultiOptionPolicy::TakeAll).
+  CliOption& take_all();
+  CliOption& allow_extra_args(bool allow);
+  // The value is stored as soon as it is read, not after the whole line is parsed.
+  CliOption& trigger_on_parse();
+  // The --help group it is listed under; "" hides it.
+  CliOption& group(const std::string& name);
+  // Given together with `other`, the line is rejected.
+  CliOption& excludes(const CliOption& other);
+  // How many times it was given (after the parse).
+  std::size_t count() const;
+
+ private:
+  CLI::Option* option_;
+};
+
+// A command's (or subcommand's) options, bound to the fields of its Options struct. One
+// function per field type the tools use: none is a template, so CLI11 is compiled in the core.
+class CliCommand {
+ public:
+  explicit CliCommand(CLI::App& app) : app_(&app) {}
+
+  // A name starting with `-` is an option ("-n,--workers"), any other a positional argument.
+  CliOption option(const std::string& name, std::string& into, const std::string& help);
+  CliOption option(const std::string& name, std::vector<std::string>& into, const std::string& help);
+  CliOption option(const std::string& name, int& into, const std::string& help);
+  CliOption option(const std::string& name, long& into, const std::string& help);
+  CliOption option(const std::string& name, long long& into, const std::string& help);
+  CliOption option(const std::string& name, double& into, const std::string& help);
+  CliOption option(const std::string& name, std::optional<long>& into, const std::string& help);
+  CliOption option(const std::string& name, std::optional<double>& into, const std::string& help);
+  // An option whose value is handed to `take` (CLI11's add_option_function<std::string>).
+  CliOption option_function(const std::string& name, const std::function<void(const std::string&)>& take,
+                            const std::string& help);
+  CliOption flag(const std::string& name, bool& into, const std::string& help);
+  // The text after the option list in --help.
+  void footer(const std::string& text);
+
+ private:
+  CLI::App* app_;
+};
 
 struct ToolInfo {
   std::string name;         // e.g. "path-classifier"
@@ -48,7 +120,7 @@ struct ToolInfo {
 struct Subcommand {
   std::string name;
   std::string description;
-  std::function<void(CLI::App&)> configure;
+  std::function<void(CliCommand&)> configure;
   std::function<ExitCode(Context&)> run;
   NoVerdict no_verdict = {};
 };
@@ -62,7 +134,7 @@ Subcommand subcommand(std::string name, std::string description, ConfigureOption
                       bool result_output, Hook hook) {
   auto options = std::make_shared<Options>();
   return {std::move(name), std::move(description),
-          [options, configure](CLI::App& sub) { configure(sub, *options); },
+          [options, configure](CliCommand& sub) { configure(sub, *options); },
           [options, run](Context& context) { return run(*options, context); },
           NoVerdict{result_output,
                     [options, hook](const Error& error, Context& context) { hook(*options, error, context); }}};
@@ -75,10 +147,10 @@ Subcommand subcommand(std::string name, std::string description, ConfigureOption
                              [](const Options&, const Error&, Context&) {});
 }
 
-// Registers options and subcommands on the app, binding them to the options struct.
-using Configure = std::function<void(CLI::App&)>;
-// Runs after a successful parse; the app says which subcommand was chosen.
-using Act = std::function<ExitCode(CLI::App&, Context&)>;
+// Declares the options, binding them to the options struct.
+using Configure = std::function<void(CliCommand&)>;
+// Runs after a successful parse.
+using Act = std::function<ExitCode(Context&)>;
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure, const Act& act);
 

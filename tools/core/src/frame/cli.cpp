@@ -1,5 +1,9 @@
+// The frame (gatekit/cli.hpp): the option binding, the parse and the one catch site. All of
+// gatekit's CLI11 code is here; it runs once per process, so in a release build this file is
+// compiled at -O1, as a translation unit of its own beside the core's (tools/core/CMakeLists.txt).
 #include "gatekit/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <exception>
 #include <memory>
@@ -12,6 +16,131 @@
 #include "gatekit/workflow.hpp"
 
 namespace gatekit {
+
+// CliCommand and CliOption: the tools' option binding, each call the CLI11 call of the same
+// name. CLI11 is header only: its templates are instantiated here, once, for the field types
+// the tools use, instead of in every tool's cli.cpp.
+
+CliOption& CliOption::required() {
+  option_->required();
+  return *this;
+}
+
+CliOption& CliOption::range(int min, int max) {
+  option_->check(CLI::Range(min, max));
+  return *this;
+}
+
+CliOption& CliOption::range(long min, long max) {
+  option_->check(CLI::Range(min, max));
+  return *this;
+}
+
+CliOption& CliOption::positive_number() {
+  option_->check(CLI::PositiveNumber);
+  return *this;
+}
+
+CliOption& CliOption::existing_file() {
+  option_->check(CLI::ExistingFile);
+  return *this;
+}
+
+CliOption& CliOption::is_member(const std::vector<std::string>& values, bool ignore_case) {
+  if (ignore_case) {
+    option_->check(CLI::IsMember(values, CLI::ignore_case));
+  } else {
+    option_->check(CLI::IsMember(values));
+  }
+  return *this;
+}
+
+CliOption& CliOption::check(const std::function<std::string(const std::string&)>& check,
+                            const std::string& description) {
+  option_->check(CLI::Validator([check](std::string& value) { return check(value); }, description));
+  return *this;
+}
+
+CliOption& CliOption::transform(const std::function<std::string(std::string&)>& transform,
+                                const std::string& description) {
+  option_->transform(CLI::Validator(transform, description));
+  return *this;
+}
+
+CliOption& CliOption::expected(int count) {
+  option_->expected(count);
+  return *this;
+}
+
+CliOption& CliOption::take_all() {
+  option_->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  return *this;
+}
+
+CliOption& CliOption::allow_extra_args(bool allow) {
+  option_->allow_extra_args(allow);
+  return *this;
+}
+
+CliOption& CliOption::trigger_on_parse() {
+  option_->trigger_on_parse();
+  return *this;
+}
+
+CliOption& CliOption::group(const std::string& name) {
+  option_->group(name);
+  return *this;
+}
+
+CliOption& CliOption::excludes(const CliOption& other) {
+  option_->excludes(other.option_);
+  return *this;
+}
+
+std::size_t CliOption::count() const { return option_->count(); }
+
+CliOption CliCommand::option(const std::string& name, std::string& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, std::vector<std::string>& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, int& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, long& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, long long& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, double& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, std::optional<long>& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option(const std::string& name, std::optional<double>& into, const std::string& help) {
+  return CliOption(*app_->add_option(name, into, help));
+}
+
+CliOption CliCommand::option_function(const std::string& name, const std::function<void(const std::string&)>& take,
+                                      const std::string& help) {
+  return CliOption(*app_->add_option_function<std::string>(name, take, help));
+}
+
+CliOption CliCommand::flag(const std::string& name, bool& into, const std::string& help) {
+  return CliOption(*app_->add_flag(name, into, help));
+}
+
+void CliCommand::footer(const std::string& text) { app_->footer(text); }
 
 namespace {
 
@@ -72,7 +201,8 @@ class FrameSeams {
 };
 
 // The frame; `act` may name the NoVerdict of the subcommand it runs in `chosen`.
-int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context, const Configure& configure,
+int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& context,
+              const std::function<void(CLI::App&)>& configure,
               const std::function<ExitCode(CLI::App&, Context&, const NoVerdict*&)>& act) {
   CLI::App app(info.description, info.name);
   app.set_version_flag("--version", info.name + " (gatekit) " + kVersion);
@@ -128,8 +258,13 @@ void report_no_verdict(const NoVerdict& no_verdict, const Error& error, Context&
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
              const Configure& configure, const Act& act) {
-  return run_frame(info, argc, argv, context, configure,
-                   [&](CLI::App& app, Context& ctx, const NoVerdict*&) { return act(app, ctx); });
+  return run_frame(
+      info, argc, argv, context,
+      [&](CLI::App& app) {
+        CliCommand command(app);
+        configure(command);
+      },
+      [&](CLI::App&, Context& ctx, const NoVerdict*&) { return act(ctx); });
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& context,
@@ -138,8 +273,12 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
       info, argc, argv, context,
       [&](CLI::App& app) {
         app.require_subcommand(1);
-        if (configure) configure(app);
-        for (const auto& row : subcommands) row.configure(*app.add_subcommand(row.name, row.description));
+        CliCommand command(app);
+        if (configure) configure(command);
+        for (const auto& row : subcommands) {
+          CliCommand sub(*app.add_subcommand(row.name, row.description));
+          row.configure(sub);
+        }
       },
       [&](CLI::App& app, Context& ctx, const NoVerdict*& chosen) -> ExitCode {
         for (const auto& row : subcommands) {
