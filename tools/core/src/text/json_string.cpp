@@ -4,13 +4,14 @@
 #include <cstring>
 
 #include "gatekit/text.hpp"
+#include "swar.hpp"
 
 namespace gatekit {
 
 namespace {
 
-constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+using swar::kHighs;
+using swar::kOnes;
 
 // A byte Boost.JSON's serializer escapes: below 0x20, '"' or '\\'.
 bool escaped(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "swar.hpp"
+
 namespace gatekit {
 
 namespace {
@@ -12,8 +14,8 @@ bool continuation(unsigned char b, unsigned char low = 0x80, unsigned char high 
 }
 
 // Eight bytes at a time (SWAR): a word's high bits, and the bytes outside 0x20..0x7E.
-constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+using swar::kHighs;
+using swar::kOnes;
 
 std::uint64_t word_at(const char* p) {
   std::uint64_t w = 0;
