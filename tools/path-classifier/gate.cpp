@@ -1,8 +1,8 @@
 // The gate: load the rules, find the change's files, decide, report.
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -84,36 +84,11 @@ std::vector<GuardedFile> guarded_files(const Options& o, const Environment& env,
   return out;
 }
 
-// 64 bits of `content`, eight bytes a step (the lists run to megabytes): each word is mixed
-// in by a multiply and a shift, the length and the zero-padded tail included, and the result
-// finished with MurmurHash3's avalanche.
-std::uint64_t content_hash(std::string_view content) {
-  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
-  std::uint64_t hash = content.size() * kMul;
-  auto mix = [&](std::uint64_t word) {
-    hash = (hash ^ word) * kMul;
-    hash ^= hash >> 29;
-  };
-  std::size_t i = 0;
-  for (; i + 8 <= content.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, content.data() + i, sizeof word);
-    mix(word);
-  }
-  std::uint64_t tail = 0;
-  std::memcpy(&tail, content.data() + i, content.size() - i);
-  mix(tail);
-  hash ^= hash >> 33;
-  hash *= 0xFF51AFD7ED558CCDull;
-  hash ^= hash >> 33;
-  hash *= 0xC4CEB9FE1A85EC53ull;
-  return hash ^ (hash >> 33);
-}
-
 // `RUNNER_TEMP/path-gate-files-<hash>.json`: named by a hash of its content, so two gate
 // steps of one job never overwrite each other's lists (equal lists share one file).
 std::filesystem::path lists_file_name(const std::string& dir, const std::string& content) {
-  const std::uint64_t hash = content_hash(content);
+  // The standard library's string hash: 64 bits, eight bytes a step (the lists run to megabytes).
+  const std::uint64_t hash = std::hash<std::string_view>{}(content);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
   return std::filesystem::path(dir) / ("path-gate-files-" + std::string(hex) + ".json");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 
 #include "gatekit/json.hpp"
 #include "gatekit/text.hpp"
@@ -189,14 +190,10 @@ std::string list_text(const std::vector<std::size_t>& files, Entries& entries, L
 
 std::string format_list(const std::vector<std::string>& files, ListFormat format) {
   if (format == ListFormat::none) return "";
-  const auto syntax = syntax_of(format);
-  std::string out(syntax.open);
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (i != 0) out += syntax.separator;
-    append_entry(out, files[i], format);
-  }
-  out += syntax.close;
-  return out;
+  Entries entries(files, format);
+  std::vector<std::size_t> all(files.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  return list_text(all, entries, format);
 }
 
 ListPlan plan_lists(const Decision& decision, ListFormat format, bool evaluated) {

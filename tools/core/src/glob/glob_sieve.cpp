@@ -217,6 +217,13 @@ bool Sieve::finish_walk(const Pattern& pattern, std::size_t k, std::int32_t at, 
   return at != 0 && dfa.decisive[dfa.state_of(at)] >= 0;
 }
 
+// Whether pattern k's string test decides a path with these facts (a `components` pattern
+// decides only a path of whole components; the automaton, any other).
+bool Sieve::string_test_decides(std::size_t k, const PathFacts& facts) const {
+  const Strategy::Kind kind = ones_[k].strategy->kind;
+  return kind != Strategy::Kind::none && (kind != Strategy::Kind::components || facts.whole_components);
+}
+
 // The prefilter of a candidate pattern. In the github dialect every pattern the sieve runs is
 // a candidate (candidates()): its bytes, '/' count bucket and first and last bytes passed
 // already, so only its whole prefix and suffix are left, and the '/' count past the last
@@ -230,8 +237,7 @@ bool Sieve::passes(const Prefilter& f, std::string_view path, const PathFacts& f
 bool Sieve::body_matches(const Pattern& pattern, std::size_t k, std::string_view path, const PathFacts& facts,
                          MatchStats* stats) {
   One& one = ones_[k];
-  if (one.strategy->kind != Strategy::Kind::none && (facts.whole_components || one.strategy->kind != Strategy::Kind::components))
-    return one.strategy->matches(path);
+  if (string_test_decides(k, facts)) return one.strategy->matches(path);
   if (!passes(one.shared->filter, path, facts)) return false;
   if (!one.friendly) return pattern.body_matches(path, stats);
   Dfa& dfa = own_dfa(pattern, k);
@@ -289,10 +295,10 @@ bool Sieve::batch_body_matches(const Pattern& pattern, std::size_t k, std::strin
   One& one = ones_[k];
   const PathFacts& facts = batch.facts[i];
   // A string test is exact and as cheap as the rest of the prefilter: it goes first.
-  if (one.strategy->kind == Strategy::Kind::components) {
-    if (facts.whole_components) return components_match(*one.strategy, path, batch, i, shared_for(k, batch));
-  } else if (one.strategy->kind != Strategy::Kind::none) {
-    return one.strategy->matches(path);
+  if (string_test_decides(k, facts)) {
+    return one.strategy->kind == Strategy::Kind::components
+               ? components_match(*one.strategy, path, batch, i, shared_for(k, batch))
+               : one.strategy->matches(path);
   }
   if (!passes(one.shared->filter, path, facts)) return false;
   if (!one.friendly) return pattern.body_matches(path, nullptr);

@@ -97,6 +97,7 @@ class Sieve {
   // as bits (pattern 64w + k: bit k).
   std::uint64_t candidates(std::size_t w, std::string_view path, const PathFacts& facts) const;
   void enter_folder(std::string_view path);
+  bool string_test_decides(std::size_t k, const PathFacts& facts) const;
   bool passes(const Prefilter& filter, std::string_view path, const PathFacts& facts) const;
   // The list's verdict, `body(k)` telling whether pattern k's body matches the path.
   template <class Body>

@@ -111,16 +111,16 @@ bool components_of(const Tokens& t, Strategy& s) {
   return !s.groups.empty();
 }
 
-// A component glob (pieces around its `*`s) against one component, which has no '/': the
-// first piece starts it, the last ends it, the others come in order between, each at its
-// leftmost place (which leaves the most room for the next). Components are short: plain
-// loops beat the library's searches here.
+// Whether n bytes are equal. Components are short: a plain loop beats a call to memcmp here.
 bool same(const char* a, const char* b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return false;
   return true;
 }
 
+// A component glob (pieces around its `*`s) against one component, which has no '/': the
+// first piece starts it, the last ends it, the others come in order between, each at its
+// leftmost place (which leaves the most room for the next).
 bool glob_matches(const Strategy::Glob& g, std::string_view c) {
   const std::size_t m = g.size();
   if (m == 1) return c.size() == g[0].size() && same(c.data(), g[0].data(), c.size());
@@ -145,10 +145,6 @@ bool glob_matches(const Strategy::Glob& g, std::string_view c) {
 }
 
 }  // namespace
-
-bool Strategy::whole_components(std::string_view path) {
-  return !path.empty() && path.front() != '/' && path.back() != '/' && path.find("//") == std::string_view::npos;
-}
 
 std::size_t cut_components(std::string_view path, std::vector<std::uint32_t>& out) {
   std::size_t n = 0;

@@ -37,12 +37,9 @@ struct Strategy {
   bool lead_dirs = false;  // a `**/` before the first group
   bool tail_any = false;   // a `/**` after the last group (else a `**/` before every later group)
 
-  // Whether matches() decides `path`: always, except a `components` pattern on a path that is
-  // not made of whole non-empty components (empty, or with a leading, trailing or doubled '/'),
-  // which its automaton decides.
-  bool applies(std::string_view path) const { return kind != Kind::components || whole_components(path); }
-  static bool whole_components(std::string_view path);
-  // Exactly the pattern body's verdict on `path` (kind != none, and applies(path)).
+  // Exactly the pattern body's verdict on `path` (kind != none). A `components` pattern
+  // decides only a path made of whole non-empty components (PathFacts::whole_components: not
+  // empty, no leading, trailing or doubled '/'); its automaton decides any other.
   bool matches(std::string_view path) const;
   // The same for a `components` pattern on a path already cut at its '/': component k is
   // path[starts[k], starts[k + 1] - 1), so `starts` has n + 1 entries, the last path.size() + 1.
