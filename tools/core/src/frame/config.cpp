@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include <yaml-cpp/eventhandler.h>  // the event pass (not in yaml.h)
 
 #include "gatekit/files.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/yaml.hpp"
 
@@ -371,8 +371,8 @@ std::optional<std::string> read_string(const YAML::Node& node, const std::string
 
 std::optional<std::int64_t> read_int(const YAML::Node& node, const std::string& field,
                                      ConfigErrors& errors, const YAML::Node* key) {
-  static const std::regex integer("[-+]?[0-9]+");
-  if (node.IsScalar() && std::regex_match(node.Scalar(), integer)) {
+  static const Regex integer("[-+]?[0-9]+");
+  if (node.IsScalar() && integer.matches(node.Scalar())) {
     if (!is_plain(node)) {
       errors.add(node, field, "expected an integer, got " + describe_node(node) + " (remove the quotes)", key);
       return std::nullopt;
@@ -390,8 +390,8 @@ std::optional<std::int64_t> read_int(const YAML::Node& node, const std::string& 
 
 std::optional<double> read_number(const YAML::Node& node, const std::string& field,
                                   ConfigErrors& errors, const YAML::Node* key) {
-  static const std::regex number("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-  if (node.IsScalar() && is_plain(node) && std::regex_match(node.Scalar(), number))
+  static const Regex number("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+  if (node.IsScalar() && is_plain(node) && number.matches(node.Scalar()))
     return std::stod(node.Scalar());
   errors.add(node, field, "expected a number, got " + describe_node(node), key);
   return std::nullopt;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <regex>
 
 #include "gatekit/config.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/yaml.hpp"
 
@@ -21,16 +21,16 @@ constexpr std::array<std::string_view, 2> kSkipKeys{"reason", "marker"};
 constexpr std::array<std::string_view, 2> kGrowthKeys{"notice-tests", "notice-seconds"};
 
 bool identifier(std::string_view s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-  return s.size() <= 100 && std::regex_match(s.begin(), s.end(), re);
+  static const Regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return s.size() <= 100 && re.matches(s);
 }
 bool dotted_identifier(std::string_view s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
-  return s.size() <= 200 && std::regex_match(s.begin(), s.end(), re);
+  static const Regex re("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+  return s.size() <= 200 && re.matches(s);
 }
 bool leg_name(std::string_view s) {
-  static const std::regex re("[A-Za-z0-9][A-Za-z0-9_.-]*");
-  return s.size() <= 64 && std::regex_match(s.begin(), s.end(), re);
+  static const Regex re("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  return s.size() <= 64 && re.matches(s);
 }
 
 // Parentheses must pair up in order: `not gpu) or (gpu` has as many of each, but wrapped as
