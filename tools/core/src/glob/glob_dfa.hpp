@@ -103,15 +103,14 @@ struct Dfa {
   // that every set holds all or none of. Word-wise on 256-bit masks (a few sets, a few dozen
   // classes), then numbered in the order of their lowest byte.
   void compute_classes(const std::vector<const std::bitset<256>*>& sets) {
-    using Mask = std::array<std::uint64_t, 4>;
-    static_assert(sizeof(Mask) == sizeof(std::bitset<256>));
-    std::vector<Mask> parts{Mask{~0ull, ~0ull, ~0ull, ~0ull}};
+    static_assert(sizeof(ByteMask) == sizeof(std::bitset<256>));
+    std::vector<ByteMask> parts{ByteMask{~0ull, ~0ull, ~0ull, ~0ull}};
     std::array<bool, 256> literal{};  // a singleton set splits once, however often it comes
-    std::vector<Mask> others;
-    auto refine = [&](const Mask& set) {
+    std::vector<ByteMask> others;
+    auto refine = [&](const ByteMask& set) {
       const std::size_t n = parts.size();
       for (std::size_t i = 0; i < n; ++i) {
-        Mask in{}, out{};
+        ByteMask in{}, out{};
         std::uint64_t any_in = 0, any_out = 0;
         for (std::size_t w = 0; w < 4; ++w) {
           in[w] = parts[i][w] & set[w];
@@ -126,7 +125,7 @@ struct Dfa {
       }
     };
     for (const auto* set : sets) {
-      Mask m;
+      ByteMask m;
       std::memcpy(m.data(), set, sizeof(m));  // a bitset is trivially copyable
       if (const int byte = single_byte(*set); byte >= 0) {
         const auto b = static_cast<std::size_t>(byte);
@@ -138,7 +137,7 @@ struct Dfa {
           if ((part[b >> 6] & bit) == 0) continue;
           if (std::popcount(part[0]) + std::popcount(part[1]) + std::popcount(part[2]) + std::popcount(part[3]) > 1) {
             part[b >> 6] &= ~bit;
-            Mask alone{};
+            ByteMask alone{};
             alone[b >> 6] = bit;
             parts.push_back(alone);
           }
@@ -155,12 +154,12 @@ struct Dfa {
       classes = 256;
       return;
     }
-    auto lowest = [](const Mask& m) {
+    auto lowest = [](const ByteMask& m) {
       for (std::size_t w = 0; w < 4; ++w)
         if (m[w] != 0) return w * 64 + static_cast<std::size_t>(std::countr_zero(m[w]));
       return std::size_t{256};
     };
-    std::sort(parts.begin(), parts.end(), [&](const Mask& a, const Mask& b) { return lowest(a) < lowest(b); });
+    std::sort(parts.begin(), parts.end(), [&](const ByteMask& a, const ByteMask& b) { return lowest(a) < lowest(b); });
     for (std::size_t id = 0; id < parts.size(); ++id)
       for (std::size_t w = 0; w < 4; ++w)
         for (std::uint64_t bits = parts[id][w]; bits != 0; bits &= bits - 1)
