@@ -1,5 +1,15 @@
 // The platform part of the core (platform.hpp): the pure name tables of both platforms,
 // tested on any host, and the GPU probe's use of them.
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
 #include "catch.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/gpu.hpp"
@@ -36,3 +46,68 @@ TEST_CASE("platform: the GPU probe's defaults are the host's names, overridable"
   CHECK(cuda_library_candidates(set) == std::vector<std::string>{"/x/libcuda.dylib"});
   CHECK(hip_library_candidates(set).empty());
 }
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GATEKIT_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GATEKIT_TEST_SANITIZED 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(GATEKIT_TEST_SANITIZED)
+namespace {
+// The address ranges of /proc/self/smaps named `name` whose VmFlags hold `flag`.
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges_flagged(const std::string& name,
+                                                                       const std::string& flag) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> found;
+  std::uintptr_t from = 0, to = 0;
+  bool named = false;
+  for (std::string line; std::getline(smaps, line);) {
+    const auto dash = line.find('-');
+    const auto space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space &&
+        line.find_first_not_of("0123456789abcdef") == dash) {  // "from-to perms offset dev inode name"
+      from = std::stoull(line.substr(0, dash), nullptr, 16);
+      to = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      named = line.size() >= name.size() && line.compare(line.size() - name.size(), name.size(), name) == 0;
+    } else if (named && line.rfind("VmFlags:", 0) == 0 && (line + " ").find(" " + flag + " ") != std::string::npos) {
+      found.emplace_back(from, to);
+    }
+  }
+  return found;
+}
+}  // namespace
+
+TEST_CASE("platform: the heap in huge pages (Linux, glibc)") {
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(mode, modes);
+  if (modes.empty() || modes.find("[never]") != std::string::npos) {
+    WARN("this kernel offers no transparent huge pages (" << modes << "): nothing to check");
+    return;
+  }
+  // The first call in this process advises (a tool's frame makes it; a test may have too).
+  platform::prefer_huge_pages();
+  CHECK_FALSE(platform::prefer_huge_pages());  // once
+  // A range of the heap, 2 MiB aligned and at least 30 MiB long, is advised (VmFlags "hg"),
+  // and a block of a megabyte comes from the heap (below the program break), not from a
+  // mapping of its own far above it.
+  const auto advised = ranges_flagged("[heap]", "hg");
+  REQUIRE(advised.size() == 1);
+  CHECK(advised[0].first % (std::uintptr_t{2} << 20) == 0);
+  CHECK(advised[0].second - advised[0].first >= (std::uintptr_t{30} << 20));
+  void* block = std::malloc(std::size_t{1} << 20);
+  const auto at = reinterpret_cast<std::uintptr_t>(block);
+  const auto brk = reinterpret_cast<std::uintptr_t>(::sbrk(0));
+  std::free(block);
+  CHECK(at < brk);
+}
+#else
+TEST_CASE("platform: no huge-page advice off glibc's allocator") {
+  // macOS's allocator, or a sanitizer's: the heap is not glibc's to pad and advise.
+  CHECK_FALSE(platform::prefer_huge_pages());
+}
+#endif

@@ -221,3 +221,51 @@ TEST_CASE("an output name GITHUB_OUTPUT cannot carry is a write error, not a cor
   CHECK(wf->write_errors()[1] == "invalid output name 'x\\ny'");
   CHECK(slurp(tmp / "out") == "ok-name_2=1\n");
 }
+
+TEST_CASE("set_outputs writes what set_output writes for each, in one append") {
+  // The same outputs (a plain one, a multi-line one, a masked value, a name GITHUB_OUTPUT
+  // cannot carry) through both calls: the same file, the same write errors.
+  const std::vector<std::pair<std::string, std::string>> outputs{
+      {"cpu", "true"}, {"trace", "one\ntwo"}, {"a=b", "1"}, {"token", "x-s3cret-y"}, {"empty", ""}};
+  testing::TempDir tmp;
+  MapEnvironment one_env({{"GITHUB_OUTPUT", (tmp / "one").string()}});
+  MapEnvironment all_env({{"GITHUB_OUTPUT", (tmp / "all").string()}});
+  std::ostringstream log;
+  auto one = make_workflow(one_env, log, disk);
+  auto all = make_workflow(all_env, log, disk);
+  one->mask("s3cret");
+  all->mask("s3cret");
+  for (const auto& [name, value] : outputs) one->set_output(name, value);
+  all->set_outputs(outputs);
+  // Each heredoc delimiter is random: compared as a placeholder.
+  const auto same_delimiter = [](std::string text) {
+    const std::string mark = "ghadelimiter_";
+    for (auto at = text.find(mark); at != std::string::npos; at = text.find(mark, at + 1))
+      text.replace(at, mark.size() + 16, "DELIMITER");
+    return text;
+  };
+  CHECK(same_delimiter(slurp(tmp / "all")) == same_delimiter(slurp(tmp / "one")));
+  CHECK(same_delimiter(slurp(tmp / "all")) ==
+        "cpu=true\ntrace<<DELIMITER\none\ntwo\nDELIMITER\ntoken=x-***-y\nempty=\n");
+  CHECK(all->write_errors() == one->write_errors());
+  CHECK(all->write_errors() == std::vector<std::string>{"invalid output name 'a=b'"});
+  // With nothing to write, the file is not touched: a missing folder is no write error.
+  MapEnvironment bad_env({{"GITHUB_OUTPUT", "/nonexistent-dir/out"}});
+  auto none = make_workflow(bad_env, log, disk);
+  none->set_outputs({});
+  CHECK(none->write_errors().empty());
+  none->set_outputs({{"x", "1"}});
+  CHECK(none->write_errors() == std::vector<std::string>{"cannot write /nonexistent-dir/out"});
+}
+
+TEST_CASE("set_outputs without GITHUB_OUTPUT prints each output, as set_output does") {
+  MapEnvironment env;
+  std::ostringstream one_log, all_log;
+  auto one = make_workflow(env, one_log, disk);
+  auto all = make_workflow(env, all_log, disk);
+  const std::vector<std::pair<std::string, std::string>> outputs{{"cpu", "true"}, {"gpu", "false"}};
+  for (const auto& [name, value] : outputs) one->set_output(name, value);
+  all->set_outputs(outputs);
+  CHECK(all_log.str() == one_log.str());
+  CHECK(all_log.str().find("cpu") != std::string::npos);
+}

@@ -128,7 +128,7 @@ void report(const Options& o, const Decision& decision, bool evaluated, const st
   auto outputs = step_outputs(decision);
   std::string lists_summary;
   if (!o.list_files.empty()) lists_summary = add_lists(o, decision, evaluated, outputs, ctx);
-  for (const auto& [key, value] : outputs) ctx.workflow.set_output(key, value);
+  ctx.workflow.set_outputs(outputs);
   ctx.workflow.append_summary(summary_markdown(decision, warnings));
   if (!lists_summary.empty()) ctx.workflow.append_summary(lists_summary);
 }

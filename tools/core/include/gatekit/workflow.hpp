@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gatekit/environment.hpp"
@@ -34,6 +35,11 @@ class Workflow {
  public:
   virtual ~Workflow() = default;
   virtual void set_output(std::string_view name, std::string_view value) = 0;
+  // Several outputs, in order: as set_output for each (StreamWorkflow appends them to
+  // GITHUB_OUTPUT at once, one open of the file instead of one per output).
+  virtual void set_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    for (const auto& [name, value] : outputs) set_output(name, value);
+  }
   virtual void append_summary(std::string_view markdown) = 0;
   virtual void annotate(const Annotation& annotation) = 0;
   virtual void begin_group(std::string_view title) = 0;
@@ -92,6 +98,9 @@ std::string format_annotation_command(const Annotation& annotation);
 // `name=value`, or the heredoc form with `delimiter` for values containing a newline.
 std::string format_output_entry(std::string_view name, std::string_view value,
                                 std::string_view delimiter);
+// The same, appended to `out`.
+void append_output_entry(std::string& out, std::string_view name, std::string_view value,
+                         std::string_view delimiter);
 // A delimiter that occurs nowhere in value.
 std::string make_output_delimiter(std::string_view value);
 
@@ -108,6 +117,7 @@ class StreamWorkflow final : public Workflow {
  public:
   StreamWorkflow(std::ostream& out, WorkflowFiles files, bool actions, Files& disk);
   void set_output(std::string_view name, std::string_view value) override;
+  void set_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) override;
   void append_summary(std::string_view markdown) override;
   void annotate(const Annotation& annotation) override;
   void begin_group(std::string_view title) override;

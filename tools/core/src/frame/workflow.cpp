@@ -181,14 +181,14 @@ std::string make_output_delimiter(std::string_view value) {
   }
 }
 
-std::string format_output_entry(std::string_view name, std::string_view value,
-                                std::string_view delimiter) {
-  std::string out(name);
+void append_output_entry(std::string& out, std::string_view name, std::string_view value,
+                         std::string_view delimiter) {
+  out += name;
   if (value.find('\n') == std::string_view::npos && value.find('\r') == std::string_view::npos) {
     out += '=';
     out += value;
     out += '\n';
-    return out;
+    return;
   }
   out += "<<";
   out += delimiter;
@@ -199,6 +199,12 @@ std::string format_output_entry(std::string_view name, std::string_view value,
   out += '\n';
   out += delimiter;
   out += '\n';
+}
+
+std::string format_output_entry(std::string_view name, std::string_view value,
+                                std::string_view delimiter) {
+  std::string out;
+  append_output_entry(out, name, value, delimiter);
   return out;
 }
 
@@ -242,6 +248,29 @@ void StreamWorkflow::set_output(std::string_view name, std::string_view value) {
   } else if (!actions_) {
     out_ << inert_line("output " + std::string(name) + " = " + clean) << '\n';
   }
+}
+
+void StreamWorkflow::set_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  if (!files_.output) {
+    Workflow::set_outputs(outputs);
+    return;
+  }
+  // One text, sized up front, and each value copied once into it (lists can be megabytes).
+  std::size_t size = 0;
+  for (const auto& [name, value] : outputs) size += name.size() + value.size() + 64;
+  std::string text;
+  text.reserve(size);
+  for (const auto& [name, value] : outputs) {
+    if (!valid_output_name(name)) {
+      write_errors_.push_back("invalid output name '" + visible_controls(name) + "'");
+      continue;
+    }
+    std::string redacted;
+    std::string_view clean = value;
+    if (!secrets_.empty()) clean = redacted = redact(value);
+    append_output_entry(text, name, clean, make_output_delimiter(clean));
+  }
+  if (!text.empty()) append_file(*files_.output, text);
 }
 
 void StreamWorkflow::append_summary(std::string_view markdown) {

@@ -23,6 +23,9 @@ namespace gatekit::platform {
 
 Os host_os() { return Os::macos; }
 
+// macOS's allocator keeps its own regions; there is nothing to ask for.
+bool prefer_huge_pages() { return false; }
+
 bool become_subreaper() { return false; }
 
 void die_with_parent(pid_t parent) {
