@@ -29,11 +29,13 @@ namespace gatekit::platform {
 
 Os host_os() { return Os::gnu_linux; }
 
+#if defined(__GLIBC__) && !defined(GATEKIT_OWN_ALLOCATOR)
 namespace {
 // The block prefer_huge_pages keeps below the advised range (held here, so that a leak
 // checker sees it reachable).
 void* heap_spacer = nullptr;
 }  // namespace
+#endif
 
 bool prefer_huge_pages() {
 #if defined(__GLIBC__) && !defined(GATEKIT_OWN_ALLOCATOR)
