@@ -25,10 +25,11 @@ set(GATEKIT_PCH_HEADERS
   <algorithm> <array> <chrono> <cstddef> <cstdint> <filesystem> <functional> <map> <memory>
   <optional> <set> <sstream> <string> <string_view> <unordered_map> <utility> <variant> <vector>)
 
-# Code on no measured hot path (the core's cold parts, tools/core/CMakeLists.txt, and the tools
-# in GATEKIT_COLD_TOOLS, tools/CMakeLists.txt) is compiled at -O1 in a release build: a third
-# less compile time than -O2, for code that waits on processes, networks and devices
-# (docs/contributing.md, "Build weight"). Other builds keep their own optimisation level.
+# Code on no measured hot path (the frame's CLI11 code, gatekit_core_cold in
+# tools/core/CMakeLists.txt, and the tools in GATEKIT_COLD_TOOLS, tools/CMakeLists.txt) is
+# compiled at -O1 in a release build: a third less compile time than -O2, for code that runs
+# once per process or waits on processes, networks and devices (docs/contributing.md, "Build
+# weight"). Other builds keep their own optimisation level.
 set(GATEKIT_COLD_OPTIONS "$<$<CONFIG:Release>:-O1>")
 
 add_library(gatekit_standard INTERFACE)
