@@ -133,6 +133,9 @@ class StreamWorkflow final : public Workflow {
  private:
   std::string redact(std::string_view text) const;
   void append_file(const std::string& path, std::string_view text);
+  // One output, checked and redacted: its GITHUB_OUTPUT entry appended to `text`, or without
+  // that file its log line printed. False (and a write error) for a name the file cannot carry.
+  bool add_output(std::string& text, std::string_view name, std::string_view value);
 
   std::ostream& out_;
   WorkflowFiles files_;

@@ -291,21 +291,26 @@ int run_tool(const ToolInfo& info, int argc, const char* const* argv, Context& c
       });
 }
 
-int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
-             const Act& act) {
+namespace {
+// What a tool's process sets up before anything else, in either form of run_tool.
+void start_process() {
   // A tool runs for milliseconds over a few megabytes: fewer page faults (platform.hpp).
   platform::prefer_huge_pages();
   // A reader that goes away (a closed pipe) must not kill the tool before it reports.
   std::signal(SIGPIPE, SIG_IGN);
+}
+}  // namespace
+
+int run_tool(const ToolInfo& info, int argc, const char* const* argv, const Configure& configure,
+             const Act& act) {
+  start_process();
   FrameSeams seams(info);
   return run_tool(info, argc, argv, seams.context(), configure, act);
 }
 
 int run_tool(const ToolInfo& info, int argc, const char* const* argv, const std::vector<Subcommand>& subcommands,
              const Configure& configure) {
-  // A tool runs for milliseconds over a few megabytes: fewer page faults (platform.hpp).
-  platform::prefer_huge_pages();
-  std::signal(SIGPIPE, SIG_IGN);
+  start_process();
   FrameSeams seams(info);
   return run_tool(info, argc, argv, seams.context(), subcommands, configure);
 }

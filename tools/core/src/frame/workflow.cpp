@@ -237,39 +237,36 @@ void StreamWorkflow::append_file(const std::string& path, std::string_view text)
   if (!disk_.append(path, text)) write_errors_.push_back("cannot write " + path);
 }
 
-void StreamWorkflow::set_output(std::string_view name, std::string_view value) {
+bool StreamWorkflow::add_output(std::string& text, std::string_view name, std::string_view value) {
   if (!valid_output_name(name)) {
     write_errors_.push_back("invalid output name '" + visible_controls(name) + "'");
-    return;
+    return false;
   }
-  const std::string clean = redact(value);
+  std::string redacted;
+  std::string_view clean = value;
+  if (!secrets_.empty()) clean = redacted = redact(value);
   if (files_.output) {
-    append_file(*files_.output, format_output_entry(name, clean, make_output_delimiter(clean)));
+    append_output_entry(text, name, clean, make_output_delimiter(clean));
   } else if (!actions_) {
-    out_ << inert_line("output " + std::string(name) + " = " + clean) << '\n';
+    out_ << inert_line("output " + std::string(name) + " = " + std::string(clean)) << '\n';
   }
+  return true;
+}
+
+void StreamWorkflow::set_output(std::string_view name, std::string_view value) {
+  std::string text;
+  add_output(text, name, value);
+  if (!text.empty()) append_file(*files_.output, text);
 }
 
 void StreamWorkflow::set_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
-  if (!files_.output) {
-    Workflow::set_outputs(outputs);
-    return;
-  }
-  // One text, sized up front, and each value copied once into it (lists can be megabytes).
+  // One text, sized up front, each value copied once into it (lists can be megabytes), and
+  // one append to GITHUB_OUTPUT.
   std::size_t size = 0;
   for (const auto& [name, value] : outputs) size += name.size() + value.size() + 64;
   std::string text;
-  text.reserve(size);
-  for (const auto& [name, value] : outputs) {
-    if (!valid_output_name(name)) {
-      write_errors_.push_back("invalid output name '" + visible_controls(name) + "'");
-      continue;
-    }
-    std::string redacted;
-    std::string_view clean = value;
-    if (!secrets_.empty()) clean = redacted = redact(value);
-    append_output_entry(text, name, clean, make_output_delimiter(clean));
-  }
+  if (files_.output) text.reserve(size);
+  for (const auto& [name, value] : outputs) add_output(text, name, value);
   if (!text.empty()) append_file(*files_.output, text);
 }
 
