@@ -143,22 +143,37 @@ print(json.dumps({"ms": ms, "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000, 
 """
 
 
+def _measure_once(argv: list, env: Optional[dict]) -> dict:
+    import sys
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *map(str, argv)], capture_output=True, text=True,
+                          env=env or clean_env())
+    if done.returncode != 0:
+        raise RuntimeError(f"{Path(str(argv[0])).name}: {done.stderr[-600:]}")
+    return json.loads(done.stdout)
+
+
+def _samples(results: list[dict]) -> tuple[Sample, Sample, Sample]:
+    return (Sample([r["ms"] for r in results]), Sample([r["cpu_ms"] for r in results]),
+            Sample([r["rss_mb"] for r in results]))
+
+
 def measured(argv: list, runs: int, env: Optional[dict] = None) -> tuple[Sample, Sample, Sample]:
     """Wall time (ms), CPU time (ms) and peak memory (MB: the maximum resident set, from
     getrusage of a fresh helper process) of `runs` runs of a command; a failing run stops
     the benchmark with its output."""
-    import sys
-    times, cpu, rss = [], [], []
+    return _samples([_measure_once(argv, env) for _ in range(runs)])
+
+
+def measured_pair(ours: list, anchor: list, runs: int,
+                  env: Optional[dict] = None) -> tuple[tuple[Sample, Sample, Sample], tuple[Sample, Sample, Sample]]:
+    """measured() of two commands whose ratio is the figure, run in turn (ours, anchor, ours,
+    anchor...): a load that comes and goes during the runs weighs on both sides alike, where
+    all the runs of one and then all of the other would put it on one side only."""
+    results: tuple[list[dict], list[dict]] = ([], [])
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", _MEASURE, *map(str, argv)], capture_output=True, text=True,
-                              env=env or clean_env())
-        if done.returncode != 0:
-            raise RuntimeError(f"{Path(str(argv[0])).name}: {done.stderr[-600:]}")
-        result = json.loads(done.stdout)
-        times.append(result["ms"])
-        cpu.append(result["cpu_ms"])
-        rss.append(result["rss_mb"])
-    return Sample(times), Sample(cpu), Sample(rss)
+        results[0].append(_measure_once(ours, env))
+        results[1].append(_measure_once(anchor, env))
+    return _samples(results[0]), _samples(results[1])
 
 
 def versus(bench: str, figure: str, ours: Sample, anchor: Sample, anchor_name: str, min_ratio: Optional[float],

@@ -112,11 +112,12 @@ Result<Scan> scan_report(const Files& files, const std::string& path, const std:
   std::vector<junit::TestCase> kept;
   std::size_t kept_bytes = 0;
   bool keeping = true;
+  std::string built;  // an id that is not held whole by the case (junit::TestCase::id)
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
   auto stats = junit::read_file(files, path, [&](const junit::TestCase& c) {
     scan.failed += failed(c);
-    const std::size_t id = std::hash<std::string>{}(c.id());
+    const std::size_t id = std::hash<std::string_view>{}(c.id(built));
     const bool repeated = previous.count(id) > 0 || !current.insert(id).second;
     scan.needs_merge = scan.needs_merge || failed(c) || c.flaky_attempts > 0 || c.rerun_failures > 0 || repeated;
     if (current.size() >= kScanWindow) {

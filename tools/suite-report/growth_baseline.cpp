@@ -38,7 +38,7 @@ template <class Read>
 Status visit_cases(const Read& read, const std::string& junit_prefix, const ReportVisitor& visit, bool identities) {
   Status failed;
   std::size_t ordinal = 0, unnamed = 0;
-  std::string built;  // an id that is not the node id, reused from case to case
+  std::string built;  // an id the case does not hold whole (junit::TestCase::id), reused from case to case
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
   auto stats = read(
@@ -50,8 +50,9 @@ Status visit_cases(const Read& read, const std::string& junit_prefix, const Repo
                                     test.time_s, ordinal++, test.report_line});
           return;
         }
-        // The node id as the reader holds it (nearly every case of a pytest report): no copy.
-        const std::string_view id = test.node_id.empty() ? std::string_view(built = test.id()) : test.node_id;
+        // The id as the reader holds it (the node id of nearly every case of a pytest report):
+        // no copy, and `built`'s storage reused where it has to be put together.
+        const std::string_view id = test.id(built);
         failed = visit(ReportCase{identities ? TestIdentity::of(id) : TestIdentity{}, id, 0, test.time_s, ordinal++,
                                   test.report_line});
       },

@@ -68,6 +68,10 @@ struct TestCase {
   // (or the name alone when there is no classname). A case with neither name nor classname
   // is one test of its own: "(unnamed test case, report line N)".
   std::string id() const;
+  // The same identity without a copy where the case holds it whole (its node id, or a name
+  // with no classname); else built into `scratch`, whose storage a reader's handler reuses
+  // from case to case. The view lives as long as the case and `scratch` are unchanged.
+  std::string_view id(std::string& scratch) const;
   bool ran() const { return outcome != JunitOutcome::skipped; }
 };
 

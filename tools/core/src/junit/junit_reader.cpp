@@ -15,11 +15,22 @@
 
 namespace gatekit::junit {
 
-std::string TestCase::id() const {
+std::string_view TestCase::id(std::string& scratch) const {
   if (!node_id.empty()) return node_id;
-  if (classname.empty() && name.empty()) return "(unnamed test case, report line " + std::to_string(report_line) + ")";
-  if (classname.empty()) return name;
-  return classname + "::" + name;
+  if (classname.empty() && !name.empty()) return name;
+  if (classname.empty()) {
+    scratch.assign("(unnamed test case, report line ").append(std::to_string(report_line)).append(")");
+  } else {
+    scratch.assign(classname).append("::").append(name);
+  }
+  return scratch;
+}
+
+std::string TestCase::id() const {
+  std::string built;
+  const std::string_view view = id(built);
+  if (view.data() == built.data()) return built;  // built here: handed over, not copied
+  return std::string(view);
 }
 
 namespace {
@@ -38,15 +49,43 @@ int rank(JunitOutcome outcome) {
   return 0;
 }
 
-// Compared in place: no strlen of every attribute name of every element.
+// Whether the NUL-terminated `key` is `name`, compared in place: no strlen of every attribute
+// name of every element.
+bool is_name(const XML_Char* key, std::string_view name) {
+  std::size_t k = 0;
+  while (k < name.size() && key[k] == name[k]) ++k;
+  return k == name.size() && key[k] == '\0';
+}
+
 std::string_view attribute(const XML_Char** atts, std::string_view name) {
+  for (std::size_t i = 0; atts[i] != nullptr; i += 2)
+    if (is_name(atts[i], name)) return atts[i + 1];
+  return {};
+}
+
+// The attributes of a <testcase> the reader takes, found in one pass over its attribute list
+// (a report holds a million cases; expat refuses a repeated attribute, so the first is the one).
+struct CaseAttributes {
+  std::string_view classname, name, file, line, time, status;
+};
+
+CaseAttributes case_attributes(const XML_Char** atts) {
+  CaseAttributes found;
   for (std::size_t i = 0; atts[i] != nullptr; i += 2) {
     const XML_Char* key = atts[i];
-    std::size_t k = 0;
-    while (k < name.size() && key[k] == name[k]) ++k;
-    if (k == name.size() && key[k] == '\0') return atts[i + 1];
+    std::string_view* slot = nullptr;
+    switch (key[0]) {
+      case 'c': slot = is_name(key, "classname") ? &found.classname : nullptr; break;
+      case 'n': slot = is_name(key, "name") ? &found.name : nullptr; break;
+      case 'f': slot = is_name(key, "file") ? &found.file : nullptr; break;
+      case 'l': slot = is_name(key, "line") ? &found.line : nullptr; break;
+      case 't': slot = is_name(key, "time") ? &found.time : nullptr; break;
+      case 's': slot = is_name(key, "status") ? &found.status : nullptr; break;
+      default: break;
+    }
+    if (slot != nullptr) *slot = atts[i + 1];
   }
-  return {};
+  return found;
 }
 
 // A `failures`/`errors` count; nullopt when absent or not a number (nothing declared).
@@ -170,8 +209,7 @@ struct Reader::Impl {
 
   // An attribute that is part of a test's identity: whole, or the report is refused. Assigned
   // into `into`, whose storage the next case reuses.
-  void identity(std::string& into, const XML_Char** atts, std::string_view element, std::string_view name) {
-    const auto value = attribute(atts, name);
+  void identity(std::string& into, std::string_view value, std::string_view element, std::string_view name) {
     if (value.size() > options.max_identity_bytes && !error)
       fail("<" + std::string(element) + "> attribute `" + std::string(name) + "` is " + std::to_string(value.size()) +
            " bytes long, more than the " + std::to_string(options.max_identity_bytes) +
@@ -183,7 +221,7 @@ struct Reader::Impl {
   void begin_suite(const XML_Char** atts, bool root) {
     Frame frame;
     frame.root = root;
-    identity(frame.name, atts, root ? "testsuites" : "testsuite", "name");
+    identity(frame.name, attribute(atts, "name"), root ? "testsuites" : "testsuite", "name");
     frame.line = static_cast<int>(XML_GetCurrentLineNumber(parser));
     const auto failures = parse_count(attribute(atts, "failures"));
     const auto errors = parse_count(attribute(atts, "errors"));
@@ -221,13 +259,14 @@ struct Reader::Impl {
     err.clear();
     case_results = 0;
     current.suite = suite_name;
-    identity(current.classname, atts, "testcase", "classname");
-    identity(current.name, atts, "testcase", "name");
-    identity(current.file, atts, "testcase", "file");
-    current.line = parse_line(attribute(atts, "line"));
-    current.time_s = detail::parse_seconds(attribute(atts, "time"));
+    const CaseAttributes found = case_attributes(atts);
+    identity(current.classname, found.classname, "testcase", "classname");
+    identity(current.name, found.name, "testcase", "name");
+    identity(current.file, found.file, "testcase", "file");
+    current.line = parse_line(found.line);
+    current.time_s = detail::parse_seconds(found.time);
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
-    const auto status = attribute(atts, "status");
+    const auto status = found.status;
     if (status.size() <= 16) ctest_status.assign(status);
     else ctest_status = detail::bounded(status, 16);
   }
