@@ -334,8 +334,8 @@ struct Reader::Impl {
                         (options.node_ids == NodeIds::detect && (pytest_open > 0 || current.file.ends_with(".py")));
     if (pytest) {
       set_node_id();
-      if (current.file.empty() && !current.node_id.empty())
-        current.file = current.node_id.substr(0, current.node_id.find("::"));
+      if (current.file.empty() && !current.node_id.empty())  // in place: the file's storage is kept for the next case
+        current.file.assign(current.node_id, 0, current.node_id.find("::"));
     }
     ++stats.cases;
     switch (current.outcome) {
