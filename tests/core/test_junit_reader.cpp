@@ -310,6 +310,57 @@ TEST_CASE("a case's id as a view: held whole by the case, else built into the ca
   }
 }
 
+namespace {
+
+// Expat's count of the line ends in `text`: LF, CR, and CR LF as one.
+std::size_t line_ends(std::string_view text) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    n += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a case's report line is the line its <testcase> starts on, whatever the line ends and the pieces") {
+  // CR and CR LF line ends as well as LF, breaks inside a tag, long comments and outputs that
+  // push the case before out of expat's buffer, and pieces from one byte to the whole report.
+  const std::vector<std::string> breaks = {"\n", "\r\n", "\r"};
+  for (std::size_t style = 0; style <= breaks.size(); ++style) {  // the last: the three in turn
+    const auto eol = [&](int i) -> const std::string& { return breaks[style < breaks.size() ? style : i % 3]; };
+    std::string text = "<?xml version='1.0'?>" + eol(0) + "<testsuites>" + eol(1) + "<testsuite name='s'>";
+    std::vector<int> expected;
+    for (int i = 0; i < 40; ++i) {
+      for (int k = 0; k < i % 3; ++k) text += std::string(static_cast<std::size_t>(k), ' ') + eol(i + k);
+      if (i % 13 == 5) {
+        text += "<!-- ";
+        for (int k = 0; k < 2000; ++k) text += "a long comment line of some forty bytes" + eol(k);
+        text += " -->";
+      }
+      expected.push_back(static_cast<int>(1 + line_ends(text)));
+      text += "<testcase name='t" + std::to_string(i) + "'";
+      if (i % 7 == 3) text += eol(i) + "  classname='c'";
+      if (i % 5 == 2) {
+        text += "><system-out>";
+        for (int k = 0; k < (i == 12 ? 3000 : 3); ++k) text += "captured output" + eol(k);
+        text += "</system-out></testcase>";
+      } else {
+        text += "/>";
+      }
+    }
+    text += eol(0) + "</testsuite></testsuites>" + eol(1);
+    for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, text.size()}) {
+      INFO("line ends " << (style < breaks.size() ? std::to_string(style) : "mixed") << ", pieces of " << piece);
+      std::vector<int> lines;
+      junit::Reader reader("r.xml", [&](const TestCase& c) { lines.push_back(c.report_line); });
+      for (std::size_t at = 0; at < text.size(); at += piece)
+        REQUIRE(reader.feed(std::string_view(text).substr(at, piece)).ok());
+      REQUIRE(reader.finish().ok());
+      CHECK(lines == expected);
+    }
+  }
+}
+
 TEST_CASE("fed one byte at a time, the reader sees exactly what it sees in one piece") {
   std::ifstream in(kData + "pytest-xunit2.xml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
