@@ -1,6 +1,8 @@
 #include "report.hpp"
 
 #include <functional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
