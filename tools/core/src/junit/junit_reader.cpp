@@ -266,9 +266,8 @@ struct Reader::Impl {
     current.line = parse_line(found.line);
     current.time_s = detail::parse_seconds(found.time);
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
-    const auto status = found.status;
-    if (status.size() <= 16) ctest_status.assign(status);
-    else ctest_status = detail::bounded(status, 16);
+    if (found.status.size() <= 16) ctest_status.assign(found.status);
+    else ctest_status = detail::bounded(found.status, 16);
   }
 
   // An empty case that keeps its strings' storage: no allocation per case once the longest

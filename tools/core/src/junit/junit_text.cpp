@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string>
 
@@ -81,9 +80,13 @@ std::size_t tail_boundary(std::string_view s, std::size_t keep) {
   return k;
 }
 
-// Whether `feed` keeps each of the n bytes as it is: printable ASCII, tab, LF or CR. No branch
-// inside, so the compiler makes vector code of it; the caller hands it blocks of kBlock bytes,
-// a trip count it can unroll, and returns at the first block with another byte.
+constexpr std::size_t kBlock = 64;
+
+// Whether `feed` keeps each of the n bytes as it is: printable ASCII, tab, LF or CR (neither
+// is_ascii nor is_printable_ascii of gatekit/utf8.hpp: one lets every control byte through,
+// the other refuses tab, LF, CR and DEL). No branch inside, so the compiler makes vector code
+// of it; the caller hands it blocks of kBlock bytes, a trip count it can unroll, and returns
+// at the first block with another byte.
 bool passes_as_is(const unsigned char* p, std::size_t n) {
   unsigned char other = 0;
   for (std::size_t k = 0; k < n; ++k) {
@@ -92,7 +95,6 @@ bool passes_as_is(const unsigned char* p, std::size_t n) {
   }
   return other == 0;
 }
-constexpr std::size_t kBlock = 64;
 
 }  // namespace
 
