@@ -102,6 +102,38 @@ TEST_CASE("growth tally: each case says whether it is its test's first and a new
   CHECK_FALSE(tally.case_at(2).first);
 }
 
+TEST_CASE("growth tally: identities that share a slot's position, its tag or both are told apart as the index grows") {
+  // The index places a test by the low bits of `hi` and tags its slot with the top bits of `lo`:
+  // these identities pile up on a few positions, half of them with the tags of others.
+  std::vector<TestIdentity> base, absent;
+  for (std::uint64_t i = 0; i < 1500; ++i) {
+    const std::uint64_t hi = (i % 3) << 40;  // three positions, whatever the index's size
+    const std::uint64_t lo = (i % 2 == 0 ? (i << 1) : (i << 53)) | 1;  // a tag shared by all evens
+    (i % 5 == 4 ? absent : base).push_back({hi, lo, i});
+  }
+  GrowthTally tally;
+  for (const auto& id : base) REQUIRE(tally.add_base(id, 1).value());
+  for (const auto& id : base) CHECK_FALSE(tally.add_base(id, 1).value());  // found again: a repeat
+  CHECK(tally.base_tests() == base.size());
+  for (const auto& id : absent) CHECK_FALSE(tally.removed(id));
+  for (std::size_t k = 0; k < base.size(); k += 2) {
+    const auto seen = tally.add_now(base[k], 2);
+    REQUIRE(seen.ok());
+    CHECK((seen->first && !seen->added));
+  }
+  for (const auto& id : absent) {
+    const auto seen = tally.add_now(id, 3);
+    REQUIRE(seen.ok());
+    CHECK((seen->first && seen->added));
+  }
+  for (std::size_t k = 0; k < base.size(); ++k) CHECK(tally.removed(base[k]) == (k % 2 == 1));
+  const auto result = tally.result({});
+  REQUIRE(result.ok());
+  CHECK(result->added.size() == absent.size());
+  CHECK(result->removed.size() == base.size() / 2);
+  CHECK(tally.tests() == (base.size() + 1) / 2 + absent.size());
+}
+
 TEST_CASE("growth tally: a collision inside a report is refused; one across the two is counted, never compared") {
   const auto id = TestIdentity::of("a");
   TestIdentity forged = id;

@@ -1,6 +1,8 @@
 #include "growth_tally.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <utility>
 
 namespace gatekit::suite_report {
 
@@ -18,27 +20,45 @@ constexpr std::size_t kMaxEntries = 0x7FFFFFFFu;
 
 }  // namespace
 
+std::uint32_t GrowthTally::tag_of(const TestIdentity& id) const {
+  // The top bits of `lo`, which the slot's position (the low bits of `hi`) does not use.
+  const unsigned bits = 32 - index_bits_;
+  return bits == 0 ? 0 : static_cast<std::uint32_t>(id.lo >> (64 - bits)) << index_bits_;
+}
+
 std::uint32_t GrowthTally::find(const TestIdentity& id) const {
   if (slots_.empty()) return kNone;
   const std::size_t mask = slots_.size() - 1;
+  const std::uint32_t entry_mask = static_cast<std::uint32_t>(mask);
+  const std::uint32_t tag = tag_of(id);
   for (std::size_t at = static_cast<std::size_t>(id.hi) & mask;; at = (at + 1) & mask) {
     const std::uint32_t slot = slots_[at];
     if (slot == 0) return kNone;
-    const Entry& entry = entries_[slot - 1];
-    if (entry.hi == id.hi && entry.lo == id.lo) return slot - 1;
+    if ((slot & ~entry_mask) != tag) continue;  // another test: its entry is not read
+    const std::uint32_t entry = (slot & entry_mask) - 1;
+    const Entry& held = entries_[entry];
+    if (held.hi == id.hi && held.lo == id.lo) return entry;
   }
 }
 
+void GrowthTally::place(const TestIdentity& id, std::uint32_t entry) {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t at = static_cast<std::size_t>(id.hi) & mask;
+  while (slots_[at] != 0) at = (at + 1) & mask;
+  slots_[at] = tag_of(id) | (entry + 1);
+}
+
 void GrowthTally::grow_index() {
-  std::vector<std::uint32_t> slots(slots_.empty() ? 1024 : slots_.size() * 2, 0);
-  const std::size_t mask = slots.size() - 1;
-  for (const std::uint32_t slot : slots_) {
+  const std::size_t size = slots_.empty() ? 1024 : slots_.size() * 2;
+  const std::uint32_t old_mask = static_cast<std::uint32_t>(slots_.size() - 1);
+  std::vector<std::uint32_t> old = std::exchange(slots_, std::vector<std::uint32_t>(size, 0));
+  index_bits_ = static_cast<unsigned>(std::countr_zero(size));
+  for (const std::uint32_t slot : old) {
     if (slot == 0) continue;
-    std::size_t at = static_cast<std::size_t>(entries_[slot - 1].hi) & mask;
-    while (slots[at] != 0) at = (at + 1) & mask;
-    slots[at] = slot;
+    const std::uint32_t entry = (slot & old_mask) - 1;
+    const Entry& held = entries_[entry];
+    place({held.hi, held.lo, held.check}, entry);
   }
-  slots_ = std::move(slots);
 }
 
 std::uint32_t GrowthTally::append(const TestIdentity& id, std::uint8_t flags, double seconds, bool indexed) {
@@ -48,10 +68,7 @@ std::uint32_t GrowthTally::append(const TestIdentity& id, std::uint8_t flags, do
   flags_.push_back(flags);
   if (!indexed) return entry;
   if ((entries_.size() + 1) * 2 > slots_.size()) grow_index();  // at most half full
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t at = static_cast<std::size_t>(id.hi) & mask;
-  while (slots_[at] != 0) at = (at + 1) & mask;
-  slots_[at] = entry + 1;
+  place(id, entry);
   return entry;
 }
 

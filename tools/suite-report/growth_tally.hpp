@@ -88,13 +88,21 @@ class GrowthTally {
   std::uint32_t find(const TestIdentity& id) const;  // the entry, or kNone
   std::uint32_t append(const TestIdentity& id, std::uint8_t flags, double seconds, bool indexed);
   std::uint32_t first_of_now(const TestIdentity& id, double seconds, bool indexed);
+  std::uint32_t tag_of(const TestIdentity& id) const;  // the slot's bits above the entry's
+  void place(const TestIdentity& id, std::uint32_t entry);
   void grow_index();
 
   Blocks<Entry> entries_;        // the baseline's tests first (base_count_), then this run's new ones
   Blocks<std::uint8_t> flags_;   // per entry: kInBase, kInNow
   Blocks<std::uint32_t> first_;  // per new entry (from base_count_): the ordinal of its first case
   Blocks<std::uint32_t> cases_;  // per case of this run: its entry, | kFirst for the test's first case
-  std::vector<std::uint32_t> slots_;  // open addressing by identity: entry + 1, 0 when free
+  // Open addressing by identity (linear probing from the low bits of `hi`), at most half full.
+  // A slot is 0 when free, else entry + 1 in its low index_bits_ bits (the index has 2^index_bits_
+  // slots, more than there are entries) and above them a tag, the top bits of the test's `lo`:
+  // a probe passes over another test's slot without reading its entry (a cache miss each, in a
+  // table of a million tests), unless their tags agree (1 in 2^11 at a million tests).
+  std::vector<std::uint32_t> slots_;
+  unsigned index_bits_ = 0;
   // This run's tests with the identity of a different baseline test (then never compared).
   std::unordered_map<TestIdentity, std::uint32_t, TestIdentityHash, TestIdentityKeyEqual> collided_;
   std::size_t base_count_ = 0, tests_ = 0;
