@@ -127,9 +127,10 @@ def parsed_lists(answer: dict) -> dict:
     return {k: json.loads(v) if k.endswith("_files") else v for k, v in answer.items()}
 
 
-def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_file: Path, env: dict) -> list[Figure]:
+def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_file: Path, env: dict,
+                 min_ratio: float, limit: float) -> list[Figure]:
     """path-classifier and picomatch on the same rules and changes: the same decision (and
-    lists), then a ratio target (>= 10x) and an absolute one."""
+    lists), then a ratio target (at least min_ratio) and an absolute one (at most limit ms)."""
     print(f"  {label}", flush=True)
 
     def ours() -> float:
@@ -149,8 +150,7 @@ def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_fil
     anchor_sample = measure(anchor, ctx.runs)
     if outputs(out_file) != parsed_lists(json.loads(answer["out"])):
         return [failed(BENCH, label, "path-classifier and picomatch decided differently")]
-    limit = 15.0 if "list" in label else 10.0
-    return [versus(BENCH, label + ": ratio to picomatch", ours_sample, anchor_sample, "picomatch/node", 10.0),
+    return [versus(BENCH, label + ": ratio to picomatch", ours_sample, anchor_sample, "picomatch/node", min_ratio),
             at_most(BENCH, label + ": time", ours_sample, limit)]
 
 
@@ -162,10 +162,13 @@ def figures(ctx: Context) -> list[Figure]:
     patterns = make_case(ctx.tmp, n_paths, n_patterns)
     ours_cmd = [tool, "--rules", ctx.tmp / "rules.yml", "--files", ctx.tmp / "changes.txt"]
     pm_cmd = ["node", HERE / "picomatch-decide.js", ctx.tmp / "rules.json", ctx.tmp / "changes.txt"]
-    rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env)
+    # The near-miss decisions: issue #27's targets (at least 30x picomatch, at most 5 ms), the
+    # matching workload's below; with lists, the earlier ones (at least 10x, at most 15 ms).
+    rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env,
+                        min_ratio=30.0, limit=5.0)
     make_case(ctx.tmp, n_paths, n_patterns, lists=True)
     rows += side_by_side(ctx, f"the same with --list-files json", ours_cmd + ["--list-files", "json"],
-                         pm_cmd + ["lists"], out_file, env)
+                         pm_cmd + ["lists"], out_file, env, min_ratio=10.0, limit=15.0)
     # Growth: at most linear in paths x patterns (cost above the process start per pair).
     floor = measure(lambda: run_ms([tool, "--version"], env=env), ctx.runs)
     per_pair = []
@@ -312,14 +315,11 @@ def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list
         pm_cmd = ["node", HERE / "picomatch-decide.js", ctx.tmp / "rules.json", ctx.tmp / "changes.txt", "lists"]
         label = f"matching: {int(n_paths * 1.1)} paths x {count} patterns ({per} per filter), lists"
         if per == 50:
-            pair = side_by_side(ctx, label, ours_cmd, pm_cmd, out_file, env)
+            pair = side_by_side(ctx, label, ours_cmd, pm_cmd, out_file, env, min_ratio=30.0, limit=5.0)
             rows += pair
             if len(pair) != 2:  # decided differently: no figure to give
                 return rows
-            fig_ratio, fig_time = pair
-            fig_ratio.target, fig_ratio.met = "ratio >= 30", None if fig_ratio.ratio is None else fig_ratio.ratio >= 30
-            fig_time.target, fig_time.met = "<= 5 ms", None if fig_time.gatekit is None else fig_time.gatekit <= 5.0
-            took = fig_time.gatekit or 0.0
+            took = pair[1].gatekit or 0.0
         else:
             print(f"  {label}", flush=True)
             took = measure(lambda: run_ms(ours_cmd, env=env), ctx.runs).median
