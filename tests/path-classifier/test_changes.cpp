@@ -1,7 +1,12 @@
 // Where the changed files come from: git's quoted names in lists, the API's counts, and the
 // revisions that reach git (from the event payload or a spec), checked before any git call.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "catch.hpp"
 #include "changes.hpp"
+#include "gatekit/process.hpp"
 
 using namespace gatekit;
 using namespace gatekit::path_classifier;
@@ -116,6 +121,64 @@ TEST_CASE("the git source refuses a revision git could misread without running g
   REQUIRE(runner.calls.size() >= 2);
   CHECK(runner.calls[0].argv == std::vector<std::string>{"git", "-C", "/repo", "cat-file", "-e", "--end-of-options",
                                                          "main^{commit}"});
+}
+
+namespace {
+
+// What a git call was: its subcommand and, for `cat-file -e`, the revision it asked about.
+std::string git_step(const ProcessSpec& spec) {
+  const std::string& sub = spec.argv.at(3);
+  return sub == "cat-file" ? sub + " " + spec.argv.back() : sub;
+}
+
+std::vector<std::string> git_steps(const FakeProcessRunner& runner) {
+  std::vector<std::string> steps;
+  for (const auto& call : runner.calls) steps.push_back(git_step(call));
+  return steps;
+}
+
+Result<ProcessResult> exited(int code, std::string out = "") {
+  ProcessResult r;
+  r.exit_code = code;
+  r.out = std::move(out);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the git source asks git about each revision once") {
+  FakeProcessRunner runner([](const ProcessSpec& spec) {
+    return exited(0, spec.argv.at(3) == "diff" ? std::string("M\0src/a.py\0", 11) : "");
+  });
+  Git git(runner, "/repo");
+  SECTION("two dots") {
+    auto listing = make_git_source(git, {"main", "HEAD", false, true, "origin"})->list();
+    CHECK_FALSE(listing.fail_open);
+    CHECK(git_steps(runner) == std::vector<std::string>{"cat-file main^{commit}", "cat-file HEAD^{commit}", "diff"});
+  }
+  SECTION("three dots: the merge base too") {
+    auto listing = make_git_source(git, {"main", "HEAD", true, true, "origin"})->list();
+    CHECK_FALSE(listing.fail_open);
+    CHECK(git_steps(runner) ==
+          std::vector<std::string>{"cat-file main^{commit}", "cat-file HEAD^{commit}", "merge-base", "diff"});
+  }
+}
+
+TEST_CASE("the git source asks again about a revision it did not find, once it has fetched") {
+  bool fetched = false;
+  FakeProcessRunner runner([&](const ProcessSpec& spec) {
+    const std::string sub = spec.argv.at(3);
+    if (sub == "fetch") fetched = true;
+    if (sub == "cat-file" && spec.argv.back() != "main^{commit}") return exited(fetched ? 0 : 1);
+    return exited(0, sub == "diff" ? std::string("M\0src/a.py\0", 11) : "");
+  });
+  Git git(runner, "/repo");
+  auto listing = make_git_source(git, {"main", "feature", false, true, "origin"})->list();
+  CHECK_FALSE(listing.fail_open);
+  CHECK(listing.notes == std::vector<std::string>{"fetched feature from origin"});
+  CHECK(git_steps(runner) == std::vector<std::string>{"cat-file main^{commit}", "cat-file feature^{commit}",
+                                                      "cat-file origin/feature^{commit}", "fetch",
+                                                      "cat-file feature^{commit}", "diff"});
 }
 
 TEST_CASE("listing_from_pull: truncation and missing counts fail open") {

@@ -1,6 +1,7 @@
 #include "changes.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "gatekit/json.hpp"
 #include "gatekit/glob.hpp"
@@ -328,22 +329,33 @@ class GitSource final : public ChangedFilesSource {
   }
 
  private:
+  // A commit found stays found for the whole listing (a fetch only adds to the clone), so each
+  // revision costs one `git cat-file`, not one at every step that names it (a push: 2 instead
+  // of 8). A revision not found is asked again: a fetch may bring it.
   bool present(const std::string& rev) {
+    if (found_.count(rev) > 0) return true;
     auto r = git_.has_commit(rev);
-    return r && *r;
+    if (!r || !*r) return false;
+    found_.insert(rev);
+    return true;
   }
   bool merge_base_known() {
     auto r = git_.has_merge_base(local(spec_.base), local(spec_.head));
     return r && *r;
   }
 
-  // A branch name that only exists as the remote's tracking branch (`main` in a clone that
-  // checked out another branch) is read as `<remote>/main`, as dorny/paths-filter does.
-  std::string local(const std::string& rev) {
+  // The name the clone has `rev` under: itself, or for a branch name that only exists as the
+  // remote's tracking branch (`main` in a clone that checked out another branch)
+  // `<remote>/main`, as dorny/paths-filter reads it; "" when the clone has neither.
+  std::string found_as(const std::string& rev) {
     if (present(rev)) return rev;
     const auto tracking = spec_.remote + "/" + rev;
     if (check_revision(tracking) && present(tracking)) return tracking;
-    return rev;
+    return "";
+  }
+  std::string local(const std::string& rev) {
+    auto found = found_as(rev);
+    return found.empty() ? rev : found;
   }
 
   // What to ask the remote for: `origin/main` is `main` there.
@@ -358,14 +370,14 @@ class GitSource final : public ChangedFilesSource {
   std::string ensure_history(ChangeListing& out) {
     std::vector<std::string> missing, refspecs;
     for (const auto& rev : {spec_.base, spec_.head})
-      if (!present(local(rev))) missing.push_back(rev), refspecs.push_back(on_remote(rev));
+      if (found_as(rev).empty()) missing.push_back(rev), refspecs.push_back(on_remote(rev));
     if (!missing.empty()) {
       if (!spec_.fetch) return "commit " + missing.front() + " is not in the clone (fetching is disabled)";
       auto fetched = git_.fetch(spec_.remote, refspecs, {.depth = spec_.initial_depth});
       if (!fetched) return "cannot fetch " + join(missing, ", ") + ": " + fetched.error().message;
       out.notes.push_back("fetched " + join(missing, ", ") + " from " + spec_.remote);
       for (const auto& rev : missing)
-        if (!present(local(rev))) return "commit " + rev + " is still missing after fetching it";
+        if (found_as(rev).empty()) return "commit " + rev + " is still missing after fetching it";
     }
     if (!spec_.three_dot || merge_base_known()) return "";
     if (!spec_.fetch) return "no merge base of " + spec_.base + " and " + spec_.head + " in the clone (fetching is disabled)";
@@ -386,6 +398,7 @@ class GitSource final : public ChangedFilesSource {
 
   Git& git_;
   GitDiffSpec spec_;
+  std::set<std::string> found_;  // revisions git has answered as commits
 };
 
 }  // namespace
