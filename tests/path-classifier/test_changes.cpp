@@ -11,6 +11,29 @@
 using namespace gatekit;
 using namespace gatekit::path_classifier;
 
+namespace {
+
+// What a git call was: its subcommand and, for `cat-file -e`, the revision it asked about.
+std::string git_step(const ProcessSpec& spec) {
+  const std::string& sub = spec.argv.at(3);
+  return sub == "cat-file" ? sub + " " + spec.argv.back() : sub;
+}
+
+std::vector<std::string> git_steps(const FakeProcessRunner& runner) {
+  std::vector<std::string> steps;
+  for (const auto& call : runner.calls) steps.push_back(git_step(call));
+  return steps;
+}
+
+Result<ProcessResult> exited(int code, std::string out = "") {
+  ProcessResult r;
+  r.exit_code = code;
+  r.out = std::move(out);
+  return r;
+}
+
+}  // namespace
+
 TEST_CASE("parse_path_list decodes git's quoting in plain and --name-status lines") {
   const std::string text =
       "\"src/kernels/\\303\\244.cu\"\n"
@@ -104,11 +127,7 @@ TEST_CASE("event_revisions_problem: payload SHAs must be full object names") {
 }
 
 TEST_CASE("the git source refuses a revision git could misread without running git") {
-  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> {
-    ProcessResult r;
-    r.exit_code = 0;
-    return r;
-  });
+  FakeProcessRunner runner([](const ProcessSpec&) { return exited(0); });
   Git git(runner, "/repo");
   for (const auto& [base, head] : std::vector<std::pair<std::string, std::string>>{
            {"--upload-pack=touch PWNED;", "HEAD"}, {"main", "-o"}, {"main", "a\nb"}}) {
@@ -122,29 +141,6 @@ TEST_CASE("the git source refuses a revision git could misread without running g
   CHECK(runner.calls[0].argv == std::vector<std::string>{"git", "-C", "/repo", "cat-file", "-e", "--end-of-options",
                                                          "main^{commit}"});
 }
-
-namespace {
-
-// What a git call was: its subcommand and, for `cat-file -e`, the revision it asked about.
-std::string git_step(const ProcessSpec& spec) {
-  const std::string& sub = spec.argv.at(3);
-  return sub == "cat-file" ? sub + " " + spec.argv.back() : sub;
-}
-
-std::vector<std::string> git_steps(const FakeProcessRunner& runner) {
-  std::vector<std::string> steps;
-  for (const auto& call : runner.calls) steps.push_back(git_step(call));
-  return steps;
-}
-
-Result<ProcessResult> exited(int code, std::string out = "") {
-  ProcessResult r;
-  r.exit_code = code;
-  r.out = std::move(out);
-  return r;
-}
-
-}  // namespace
 
 TEST_CASE("the git source asks git about each revision once") {
   FakeProcessRunner runner([](const ProcessSpec& spec) {

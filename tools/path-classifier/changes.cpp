@@ -333,7 +333,7 @@ class GitSource final : public ChangedFilesSource {
   // revision costs one `git cat-file`, not one at every step that names it (a push: 2 instead
   // of 8). A revision not found is asked again: a fetch may bring it.
   bool present(const std::string& rev) {
-    if (found_.count(rev) > 0) return true;
+    if (found_.contains(rev)) return true;
     auto r = git_.has_commit(rev);
     if (!r || !*r) return false;
     found_.insert(rev);
