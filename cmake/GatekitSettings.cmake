@@ -35,6 +35,15 @@ set(GATEKIT_COLD_OPTIONS "$<$<CONFIG:Release>:-O1>")
 add_library(gatekit_standard INTERFACE)
 add_library(gatekit::standard ALIAS gatekit_standard)
 target_compile_features(gatekit_standard INTERFACE cxx_std_20)
+# Three of GCC's -O2 passes cost about a sixth of the cold release build and buy nothing the
+# benchmarks measure (docs/contributing.md, "Build weight"): points-to analysis (the alias
+# facts the other passes use come from type-based aliasing), the RTL global common
+# subexpression pass (the GIMPLE FRE and PRE passes have done that work before it), and the
+# second instruction scheduling (out-of-order x86_64 and aarch64 cores reorder for themselves).
+# Release builds with GCC only: the dev and asan builds, and clang, keep their defaults.
+set(GATEKIT_LEAN_OPTIONS -fno-tree-pta -fno-gcse -fno-schedule-insns2)
+target_compile_options(gatekit_standard INTERFACE
+  "$<$<AND:$<CONFIG:Release>,$<CXX_COMPILER_ID:GNU>>:${GATEKIT_LEAN_OPTIONS}>")
 set(CMAKE_CXX_EXTENSIONS OFF)
 if(GATEKIT_SANITIZE)
   target_compile_options(gatekit_standard INTERFACE

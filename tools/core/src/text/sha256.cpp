@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define GATEKIT_SHA_X86 1
@@ -26,7 +27,7 @@ constexpr std::array<std::uint32_t, 64> kRound = {
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
-  std::array<std::uint32_t, 64> w{};
+  std::array<std::uint32_t, 64> w;  // every entry written below before it is read
   for (std::size_t i = 0; i < 16; ++i)
     w[i] = static_cast<std::uint32_t>(block[4 * i]) << 24 | static_cast<std::uint32_t>(block[4 * i + 1]) << 16 |
            static_cast<std::uint32_t>(block[4 * i + 2]) << 8 | static_cast<std::uint32_t>(block[4 * i + 3]);
@@ -114,7 +115,7 @@ Sha256Digest digest_with(Compress compress_block, std::string_view data) {
   // The last partial block, the 0x80 bit, zeros, and the length in bits (big-endian).
   std::array<unsigned char, 128> tail{};
   const std::size_t rest = data.size() - full;
-  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[full + i];
+  if (rest > 0) std::memcpy(tail.data(), bytes + full, rest);
   tail[rest] = 0x80;
   const std::size_t blocks = rest + 9 <= 64 ? 1 : 2;
   const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
