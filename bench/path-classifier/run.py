@@ -2,15 +2,16 @@
 """Path-gate benchmark: whole-process, cold classification of N changed paths (with
 renames) against P patterns in 10 filters, by path-classifier and, side by side in the same
 run, by the same decision made with picomatch 2.3.1 under node (the anchor). Prints the
-median wall times, the ratio, and the cost at three sizes to show it grows at most
-linearly with paths x patterns. Then the same at full size with `--list-files json`, where
+median wall times, the ratio, the peak memory (target: at most 32 MB), and the cost at three
+sizes to show it grows at most linearly with paths x patterns. Then the same at full size with `--list-files json`, where
 every filter also lists the files it matches (each allow filter then matches some paths, so
 nothing can stop early): target under 15 ms and at least 10x faster than picomatch making the
 same decision and lists. Not a test: figures only.
 
 Then the matching workload (make_matching_case), where every pattern matches some paths in
 its own way: 5 to 200 patterns per filter, each size with --list-files json; target at 50
-per filter: at least 30x picomatch and at most 5 ms; cost per pattern flat across the sizes.
+per filter: at least 30x picomatch and at most 5 ms; cost per pattern flat across the sizes;
+at most 32 MB at 50 per filter and at the largest size.
 
 Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
   python3 bench/path-classifier/run.py --build-dir build/bench [--runs 21] [--quick]
@@ -21,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import Context, Figure, at_most, clean_env, failed, measure, run_ms, versus  # noqa: E402
+from common import Context, Figure, at_most, clean_env, failed, measure, measured, run_ms, versus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 EXTS = ["py", "cu", "md", "txt", "yml", "json", "cpp", "h"]
@@ -154,6 +155,23 @@ def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_fil
             at_most(BENCH, label + ": time", ours_sample, limit)]
 
 
+# Issue #27: the path gate's peak memory at most 32 MB, on both workloads.
+MEMORY_LIMIT_MB = 32.0
+
+
+def peak_memory(ctx: Context, label: str, cmd: list, env: dict) -> Figure:
+    """The peak resident set of the whole process, at most MEMORY_LIMIT_MB. `measured` reads it
+    from getrusage of a fresh helper's child, which counts the Python helper the child was
+    started from: the note gives that floor (the same helper running `true`), below which the
+    figure cannot go."""
+    runs = 1 if ctx.quick else max(3, min(ctx.runs, 5))
+    _, _, rss = measured(cmd, runs, env)
+    _, _, floor = measured(["true"], runs, env)
+    fig = at_most(BENCH, label + ": peak memory", rss, MEMORY_LIMIT_MB, "MB")
+    fig.notes.append(f"the measuring helper's floor: {floor.median:.1f} MB for `true`")
+    return fig
+
+
 def figures(ctx: Context) -> list[Figure]:
     tool = ctx.tool("path-classifier")
     out_file = ctx.tmp / "pc-out"
@@ -166,6 +184,7 @@ def figures(ctx: Context) -> list[Figure]:
     # matching workload's below; with lists, the earlier ones (at least 10x, at most 15 ms).
     rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env,
                         min_ratio=30.0, limit=5.0)
+    rows.append(peak_memory(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, env))
     make_case(ctx.tmp, n_paths, n_patterns, lists=True)
     rows += side_by_side(ctx, f"the same with --list-files json", ours_cmd + ["--list-files", "json"],
                          pm_cmd + ["lists"], out_file, env, min_ratio=10.0, limit=15.0)
@@ -304,8 +323,9 @@ def monorepo(ctx: Context, tool: Path) -> list[Figure]:
 def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list[Figure]:
     """The matching workload (make_matching_case) with --list-files json, at 5 to 200 patterns
     per filter: the same decisions and lists as picomatch, the ratio at 50 per filter (the
-    issue's 10 x 50 over 3,300 paths) and at 3,000 x 500, and the cost per pattern across the
-    sizes (flat: the largest size's cost per path x pattern within 1.5x of the smallest's)."""
+    issue's 10 x 50 over 3,300 paths) and at 3,000 x 500, the cost per pattern across the
+    sizes (flat: the largest size's cost per path x pattern within 1.5x of the smallest's), and
+    the peak memory at 50 per filter and at the largest size."""
     n_paths = 300 if ctx.quick else 3000
     sizes = (5, 50) if ctx.quick else (5, 25, 50, 100, 200)
     rows, per_pair = [], {}
@@ -326,6 +346,8 @@ def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list
         per_pair[per] = max(took - floor.median, 0.0) * 1e6 / (n_paths * 1.1 * count)
         rows.append(Figure(BENCH, label + ": ns per path x pattern", "ns", per_pair[per], runs=ctx.runs,
                            notes=[f"{took:.2f} ms whole process, {floor.median:.2f} ms of it the process start"]))
+        if per in (50, sizes[-1]):  # the target's size, and the largest
+            rows.append(peak_memory(ctx, label, ours_cmd, env))
     small, large = per_pair[sizes[0]], per_pair[sizes[-1]]
     flat = large / small if small > 0 else None
     rows.append(Figure(BENCH, f"matching: cost per path x pattern at {sizes[-1]} per filter, relative to {sizes[0]}",
