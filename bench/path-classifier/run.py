@@ -3,10 +3,10 @@
 renames) against P patterns in 10 filters, by path-classifier and, side by side in the same
 run, by the same decision made with picomatch 2.3.1 under node (the anchor). Prints the
 median wall times, the ratio, the peak memory (target: at most 32 MB), and the cost at three
-sizes to show it grows at most linearly with paths x patterns. Then the same at full size with `--list-files json`, where
-every filter also lists the files it matches (each allow filter then matches some paths, so
-nothing can stop early): target under 15 ms and at least 10x faster than picomatch making the
-same decision and lists. Not a test: figures only.
+sizes to show it grows at most linearly with paths x patterns. Then the same at full size
+with `--list-files json`, where every filter also lists the files it matches (each allow
+filter then matches some paths, so nothing can stop early): target under 15 ms and at least
+10x faster than picomatch making the same decision and lists. Not a test: figures only.
 
 Then the matching workload (make_matching_case), where every pattern matches some paths in
 its own way: 5 to 200 patterns per filter, each size with --list-files json; target at 50
