@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from common import Context, Figure, at_most, clean_env, failed, measure, measured, run_ms, versus  # noqa: E402
+from common import Context, Figure, Sample, at_most, clean_env, failed, measure, measured, run_ms, versus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 EXTS = ["py", "cu", "md", "txt", "yml", "json", "cpp", "h"]
@@ -159,14 +159,20 @@ def side_by_side(ctx: Context, label: str, ours_cmd: list, pm_cmd: list, out_fil
 MEMORY_LIMIT_MB = 32.0
 
 
-def peak_memory(ctx: Context, label: str, cmd: list, env: dict) -> Figure:
-    """The peak resident set of the whole process, at most MEMORY_LIMIT_MB. `measured` reads it
-    from getrusage of a fresh helper's child, which counts the Python helper the child was
-    started from: the note gives that floor (the same helper running `true`), below which the
-    figure cannot go."""
-    runs = 1 if ctx.quick else max(3, min(ctx.runs, 5))
-    _, _, rss = measured(cmd, runs, env)
-    _, _, floor = measured(["true"], runs, env)
+def memory_runs(ctx: Context) -> int:
+    return 1 if ctx.quick else max(3, min(ctx.runs, 5))
+
+
+def helper_floor(ctx: Context, env: dict) -> Sample:
+    """The peak memory `measured` gives `true`: it reads getrusage of a child started from a
+    Python helper, which counts that helper, so no figure of it can go below this floor."""
+    return measured(["true"], memory_runs(ctx), env)[2]
+
+
+def peak_memory(ctx: Context, label: str, cmd: list, env: dict, floor: Sample) -> Figure:
+    """The peak resident set of the whole process, at most MEMORY_LIMIT_MB, with the measuring
+    helper's floor (helper_floor) in its note."""
+    _, _, rss = measured(cmd, memory_runs(ctx), env)
     fig = at_most(BENCH, label + ": peak memory", rss, MEMORY_LIMIT_MB, "MB")
     fig.notes.append(f"the measuring helper's floor: {floor.median:.1f} MB for `true`")
     return fig
@@ -184,7 +190,8 @@ def figures(ctx: Context) -> list[Figure]:
     # matching workload's below; with lists, the earlier ones (at least 10x, at most 15 ms).
     rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env,
                         min_ratio=30.0, limit=5.0)
-    rows.append(peak_memory(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, env))
+    memory_floor = helper_floor(ctx, env)
+    rows.append(peak_memory(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, env, memory_floor))
     make_case(ctx.tmp, n_paths, n_patterns, lists=True)
     rows += side_by_side(ctx, f"the same with --list-files json", ours_cmd + ["--list-files", "json"],
                          pm_cmd + ["lists"], out_file, env, min_ratio=10.0, limit=15.0)
@@ -200,7 +207,7 @@ def figures(ctx: Context) -> list[Figure]:
                        target="<= 1.5", met=None if growth is None else growth <= 1.5, runs=ctx.runs,
                        notes=[f"{per_pair[0]:.2f} vs {per_pair[1]:.2f} ns per pair above the "
                               f"{floor.median:.2f} ms process start"]))
-    rows += matching(ctx, tool, out_file, env, floor)
+    rows += matching(ctx, tool, out_file, env, floor, memory_floor)
     rows += monorepo(ctx, tool)
     return rows
 
@@ -320,7 +327,7 @@ def monorepo(ctx: Context, tool: Path) -> list[Figure]:
     return [versus(BENCH, label + ": ratio to paths-filter", ours_sample, theirs_sample, "paths-filter/node", None)]
 
 
-def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list[Figure]:
+def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor, memory_floor: Sample) -> list[Figure]:
     """The matching workload (make_matching_case) with --list-files json, at 5 to 200 patterns
     per filter: the same decisions and lists as picomatch, the ratio at 50 per filter (the
     issue's 10 x 50 over 3,300 paths) and at 3,000 x 500, the cost per pattern across the
@@ -347,7 +354,7 @@ def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor) -> list
         rows.append(Figure(BENCH, label + ": ns per path x pattern", "ns", per_pair[per], runs=ctx.runs,
                            notes=[f"{took:.2f} ms whole process, {floor.median:.2f} ms of it the process start"]))
         if per in (50, sizes[-1]):  # the target's size, and the largest
-            rows.append(peak_memory(ctx, label, ours_cmd, env))
+            rows.append(peak_memory(ctx, label, ours_cmd, env, memory_floor))
     small, large = per_pair[sizes[0]], per_pair[sizes[-1]]
     flat = large / small if small > 0 else None
     rows.append(Figure(BENCH, f"matching: cost per path x pattern at {sizes[-1]} per filter, relative to {sizes[0]}",
