@@ -15,9 +15,10 @@ GATEKIT_APT_BUILD=(g++ cmake ninja-build libyaml-cpp-dev libcli11-dev libcurl4-o
 # xz-utils, patch and file: scripts/deps-from-source.sh and scripts/cross-macos.sh; ruby:
 # the Homebrew formula's syntax check, tests/packaging; the release's default clang with libc++
 # and the sanitizer runtimes: the asan preset, which builds and tests gatekit with macOS's
-# compiler and standard library family).
+# compiler and standard library family; GNU time: the peak memory of a benchmarked command
+# alone, bench/common.py).
 GATEKIT_APT_DEV=(git pkg-config python3 python3-pip nodejs catch2 shellcheck curl xz-utils patch file ruby
-                 clang libc++-dev libc++abi-dev libclang-rt-dev)
+                 clang libc++-dev libc++abi-dev libclang-rt-dev time)
 # macOS: the same needs from Homebrew (scripts/install-deps.sh). Build: cmake, ninja and the
 # libraries (CLI11 and Boost's headers; expat, libcurl and the C++ compiler are the system's).
 # Development: what the tests add (Catch2 3, node, shellcheck, Go for actionlint, GNU tar for

@@ -14,7 +14,7 @@ on most legs. Measured side by side on the same file:
 - peak memory at 10,000, 100,000 and 1,000,000 cases: it must not grow with the report
   (target: 1M / 10k <= 1.5).
 
-Peak memory is the child's maximum resident set (getrusage of a fresh helper process).
+Peak memory is the tool's maximum resident set (`measured` in bench/common.py: GNU time's).
   python3 bench/flaky-tracker/bench.py --build-dir build/bench [--quick]
 """
 from __future__ import annotations

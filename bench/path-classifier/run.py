@@ -164,17 +164,17 @@ def memory_runs(ctx: Context) -> int:
 
 
 def helper_floor(ctx: Context, env: dict) -> Sample:
-    """The peak memory `measured` gives `true`: it reads getrusage of a child started from a
-    Python helper, which counts that helper, so no figure of it can go below this floor."""
+    """The peak memory `measured` gives `true`: no figure of it can go below this floor (about
+    1 MB with GNU time; without it, the Python helper's own 14 MB: see bench/common.py)."""
     return measured(["true"], memory_runs(ctx), env)[2]
 
 
 def peak_memory(ctx: Context, label: str, cmd: list, env: dict, floor: Sample) -> Figure:
-    """The peak resident set of the whole process, at most MEMORY_LIMIT_MB, with the measuring
-    helper's floor (helper_floor) in its note."""
+    """The peak resident set of the whole process, at most MEMORY_LIMIT_MB, with the
+    measurement's floor (helper_floor) in its note."""
     _, _, rss = measured(cmd, memory_runs(ctx), env)
     fig = at_most(BENCH, label + ": peak memory", rss, MEMORY_LIMIT_MB, "MB")
-    fig.notes.append(f"the measuring helper's floor: {floor.median:.1f} MB for `true`")
+    fig.notes.append(f"the measurement's floor: {floor.median:.1f} MB for `true`")
     return fig
 
 

@@ -84,8 +84,8 @@ def split_tests(ctx: Context) -> list:
     rows, own, cpu = [], [], []
     runs = max(3, ctx.runs // 2)
     # The CPU time that is not the split's: the process start, and the collection stand-in.
-    start_cpu = measured([tool, "--version"], runs)[1].median
-    standin_cpu = measured([python], runs)[1].median
+    start_cpu = measured([tool, "--version"], runs, peak=False)[1].median
+    standin_cpu = measured([python], runs, peak=False)[1].median
     print(f"  {count} tests, {total / 60:.0f} min of test time, longest {longest:.0f} s", flush=True)
     for n in SHARDS:
         out = ctx.tmp / f"lists-{n}"
@@ -99,7 +99,7 @@ def split_tests(ctx: Context) -> list:
             return float(re.search(r"suite-report's own work took (\d+) ms", done.stdout).group(1))
 
         own.extend(measure(once, runs).values)
-        cpu.extend(v - start_cpu - standin_cpu for v in measured(argv, runs)[1].values)
+        cpu.extend(v - start_cpu - standin_cpu for v in measured(argv, runs, peak=False)[1].values)
         spans = []
         for k in range(1, n + 1):
             spans.append(sum(durations[line] for line in (out / f"shard-{k}.txt").read_text().splitlines()))

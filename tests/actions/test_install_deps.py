@@ -23,9 +23,9 @@ DEBIAN_12_BEFORE = {"g++", "cmake", "ninja-build", "git", "pkg-config", "python3
 # Added since: shellcheck everywhere; golang-go where apt's Go can build actionlint (not Debian 12);
 # curl, xz-utils, patch and file for the libraries built from source and the macOS cross-builds;
 # ruby for the Homebrew formula's syntax check; the default clang, libc++ and the sanitizer
-# runtimes for the asan preset.
+# runtimes for the asan preset; GNU time for the benchmarks' peak memory.
 DEBIAN_12 = DEBIAN_12_BEFORE | {"shellcheck", "curl", "xz-utils", "patch", "file", "ruby",
-                                "clang", "libc++-dev", "libc++abi-dev", "libclang-rt-dev"}
+                                "clang", "libc++-dev", "libc++abi-dev", "libclang-rt-dev", "time"}
 GENERIC = (DEBIAN_12 - {"libboost1.81-dev", "libboost-json1.81-dev", "libboost-filesystem1.81-dev"}) | {
     "libboost-dev", "libboost-json-dev", "libboost-filesystem-dev", "golang-go"}
 RELEASES = {
@@ -192,7 +192,7 @@ def test_build_only_installs_the_build_packages_and_nothing_else(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     build = DEBIAN_12 - {"git", "pkg-config", "python3", "python3-pip", "nodejs", "catch2", "shellcheck",
                       "curl", "xz-utils", "patch", "file", "ruby", "clang", "libc++-dev",
-                      "libc++abi-dev", "libclang-rt-dev"}
+                      "libc++abi-dev", "libclang-rt-dev", "time"}
     [packages] = installed(commands)
     assert sorted(packages) == sorted(build)
     assert [c.split()[0] for c in commands] == ["apt-get", "apt-get"]  # no npm, pip, go
