@@ -46,17 +46,37 @@ def manifest(tmp_path, host_count):
     return path
 
 
-def run(tmp_path, env, *extra):
+def run(tmp_path, env, *extra, smokes=None):
+    """smoke-runner's pr tier on `smokes` (a manifest's path; default: manifest()), with its
+    time printed; the completed process and the parsed smoke-results.json."""
     reports = tmp_path / "reports"
     summary = tmp_path / "summary.md"
     summary.write_text("")
     started = time.monotonic()
-    done = subprocess.run([str(TOOL), "--tier", "pr", "--manifest", str(manifest(tmp_path, HOST["count"])),
+    done = subprocess.run([str(TOOL), "--tier", "pr", "--manifest", str(smokes or manifest(tmp_path, HOST["count"])),
                            "--report-dir", str(reports), *extra],
                           env=dict(env, GITHUB_STEP_SUMMARY=str(summary)), capture_output=True, text=True)
-    print(f"smoke-runner took {time.monotonic() - started:.2f} s; stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
+    done.seconds = time.monotonic() - started
+    print(f"smoke-runner took {done.seconds:.2f} s; stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
     results = reports / "smoke-results.json"
     return done, (json.loads(results.read_text()) if results.exists() else None)
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def the_gpu_works():
+    """A fresh process allocates, fills and reads back 64 MiB on every visible device."""
+    done = subprocess.run([sys.executable, WORKLOAD, "work", "--expect", str(HOST["count"])], capture_output=True,
+                          text=True, env=clean_env())
+    print(done.stdout, done.stderr)
+    return done.returncode == 0
 
 
 def expected_gpus_line(facts):
@@ -121,3 +141,35 @@ def test_a_visibility_variable_that_hides_every_gpu_is_no_gpu_not_a_pass(tmp_pat
         f"GPUs: 0 GPUs (hip: disabled, cuda: libcuda.so.1 sees no device, CUDA_VISIBLE_DEVICES={hidden}")
     assert "smoke-runner: error: no GPU is visible to this job." in done.stderr
     assert report["result"] == "error" and report["counts"]["passed"] == 0
+
+
+def test_a_smoke_whose_kernel_outlives_its_timeout_is_killed_and_the_gpu_works_after(tmp_path):
+    """A hung kernel (one that would spin for two minutes) in a smoke with a 3 s timeout: the
+    smoke times out, its process dies inside the driver's wait, and the GPU serves the next."""
+    smokes = tmp_path / "hung.yaml"
+    smokes.write_text("smokes:\n  - name: hung-kernel\n"
+                      f"    command: [{sys.executable}, {WORKLOAD}, spin, '120']\n"
+                      "    timeout: 3s\n    kill_grace: 2s\n    pr: true\n")
+    done, report = run(tmp_path, clean_env(), smokes=smokes)
+    (smoke,) = report["smokes"]
+    assert smoke["status"] == "timed_out", smoke
+    assert "kernel launched: spins for 120.0 s" in smoke["output_tail"]
+    assert "kernel ended" not in smoke["output_tail"]
+    assert done.returncode == 1 and done.seconds < 30
+    assert the_gpu_works()
+
+
+def test_a_process_a_smoke_leaves_holding_the_gpu_is_killed_at_the_end_of_the_run(tmp_path):
+    """A smoke that leaves a process of its own session (setsid) holding GPU memory: the runner
+    kills it before it ends, says so, and the memory is free for the next job."""
+    pid_file = tmp_path / "holder.pid"
+    smokes = tmp_path / "escape.yaml"
+    smokes.write_text("smokes:\n  - name: escape\n"
+                      f"    command: [{sys.executable}, {WORKLOAD}, escape, {pid_file}]\n    pr: true\n")
+    done, report = run(tmp_path, clean_env(), smokes=smokes)
+    holder = int(pid_file.read_text())
+    assert report["smokes"][0]["status"] == "passed" and done.returncode == 0
+    assert ("1 process left running by smokes outside their process groups (setsid) killed at the end of the run"
+            in done.stdout + done.stderr)
+    assert not alive(holder)
+    assert the_gpu_works()

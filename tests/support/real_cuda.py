@@ -8,6 +8,11 @@ As a program it is also the tests' GPU workload (a smoke, a gate test):
                                   back and checks every byte; exit 1 unless exactly N devices
                                   are visible
   real_cuda.py bad-device         asks the driver for a device that does not exist; exit 1
+  real_cuda.py escape PIDFILE     leaves behind a process of its own session (setsid) that holds
+                                  64 MiB on the first device until it is killed, writes its pid
+                                  to PIDFILE once it holds them, and exits 0
+  real_cuda.py spin SECONDS       runs a GPU kernel that spins for SECONDS (a hung kernel, bounded
+                                  so that it ends by itself should nothing kill it)
 The driver reads CUDA_VISIBLE_DEVICES when it starts, so each question runs in a process of
 its own (`facts(env)`)."""
 import ctypes
@@ -15,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 CUDA_SUCCESS = 0
 CUDA_ERROR_NO_DEVICE = 100
@@ -133,6 +139,75 @@ def bad_device():
     return 0
 
 
+# A kernel that spins until %globaltimer (nanoseconds) has moved on by its parameter: PTX, which
+# the driver compiles for whatever GPU it finds (no toolkit needed).
+SPIN_PTX = b"""
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry spin(.param .u64 ns)
+{
+  .reg .u64 %d, %t0, %t, %lim;
+  .reg .pred %p;
+  ld.param.u64 %d, [ns];
+  mov.u64 %t0, %globaltimer;
+  add.u64 %lim, %t0, %d;
+LOOP:
+  mov.u64 %t, %globaltimer;
+  setp.lt.u64 %p, %t, %lim;
+  @%p bra LOOP;
+  ret;
+}
+\0"""
+
+
+def on_first_device(driver):
+    if driver.init() == 0:
+        raise RuntimeError("no visible device")
+    device = driver.device(0)
+    context = ctypes.c_void_p()
+    driver.call("cuDevicePrimaryCtxRetain", ctypes.byref(context), device)
+    driver.call("cuCtxSetCurrent", context)
+    return device
+
+
+def escape(pid_file):
+    if os.fork() != 0:
+        for _ in range(600):  # the holder writes its pid once it holds the memory
+            if os.path.exists(pid_file):
+                return 0
+            time.sleep(0.05)
+        return 1
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    driver = Driver(load())
+    on_first_device(driver)
+    memory = ctypes.c_uint64()
+    driver.call("cuMemAlloc_v2", ctypes.byref(memory), ctypes.c_size_t(64 << 20))
+    with open(pid_file + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.rename(pid_file + ".tmp", pid_file)
+    while True:
+        time.sleep(60)
+
+
+def spin(seconds):
+    driver = Driver(load())
+    on_first_device(driver)
+    module, function = ctypes.c_void_p(), ctypes.c_void_p()
+    driver.call("cuModuleLoadData", ctypes.byref(module), ctypes.c_char_p(SPIN_PTX))
+    driver.call("cuModuleGetFunction", ctypes.byref(function), module, b"spin")
+    ns = ctypes.c_uint64(int(seconds * 1e9))
+    params = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.byref(ns), ctypes.c_void_p))
+    driver.call("cuLaunchKernel", function, 1, 1, 1, 1, 1, 1, 0, None, params, None)
+    print(f"kernel launched: spins for {seconds} s", flush=True)
+    driver.call("cuCtxSynchronize")
+    print("kernel ended")
+    return 0
+
+
 def main(argv):
     if argv[:1] == ["facts"]:
         print(json.dumps(facts_here()))
@@ -141,7 +216,11 @@ def main(argv):
         return work(int(argv[2]))
     if argv == ["bad-device"]:
         return bad_device()
-    print("usage: real_cuda.py facts | work --expect N | bad-device", file=sys.stderr)
+    if argv[:1] == ["escape"] and len(argv) == 2:
+        return escape(argv[1])
+    if argv[:1] == ["spin"] and len(argv) == 2:
+        return spin(float(argv[1]))
+    print("usage: real_cuda.py facts | work --expect N | bad-device | escape PIDFILE | spin SECONDS", file=sys.stderr)
     return 2
 
 
