@@ -16,6 +16,7 @@ import pytest
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
+from git_remote import clone_with_remote, git  # noqa: E402
 
 # Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
 HOST, WHY_NOT = real_cuda.host()
@@ -24,7 +25,6 @@ if shutil.which("git") is None:
 pytestmark = pytest.mark.skipif(HOST is None, reason=WHY_NOT)
 
 TOOL = (Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "gpu-gate" / "gpu-gate").resolve()
-IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
 
 GATED_TEST = """\
 import pytest
@@ -35,12 +35,6 @@ import real_cuda
 def test_every_visible_gpu_takes_and_returns_64_mib():
     assert real_cuda.work(real_cuda.facts_here()["count"]) == 0
 """
-
-
-def git(cwd, *args):
-    done = subprocess.run(["git", *IDENTITY, *args], cwd=cwd, capture_output=True, text=True)
-    assert done.returncode == 0, f"git {' '.join(args)} failed: {done.stderr}"
-    return done.stdout.strip()
 
 
 def gate(cwd, *args, **env):
@@ -61,11 +55,7 @@ def commit_all(work, message):
 
 @pytest.fixture
 def project(tmp_path):
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    git(tmp_path, "clone", "-q", f"file://{remote}", "work")
-    work = tmp_path / "work"
-    git(work, "checkout", "-q", "-b", "main")
+    _, work = clone_with_remote(tmp_path)
     (work / "src").mkdir()
     (work / "src" / "lib.py").write_text("x = 1\n")
     (work / "tests").mkdir()

@@ -14,17 +14,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, os.path.join(os.environ["GATEKIT_SOURCE_DIR"], "tests", "github_api"))
+sys.path.insert(0, os.path.join(os.environ["GATEKIT_SOURCE_DIR"], "tests", "support"))
+from git_remote import IDENTITY, clone_with_remote, git  # noqa: E402
 from server import FakeGitHub  # noqa: E402
 
 TOOL = Path(os.environ["GATEKIT_BUILD_DIR"]) / "tools" / "gpu-gate" / "gpu-gate"
-IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
-
-
-def git(cwd, *args, check=True, env=None):
-    done = subprocess.run(["git", *IDENTITY, *args], cwd=cwd, capture_output=True, text=True, env=env)
-    if check and done.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
-    return done.stdout.strip() if check else done
 
 
 def gate(cwd, *args, env=None):
@@ -74,11 +68,7 @@ def now():
 
 @pytest.fixture
 def project(tmp_path):
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    git(tmp_path, "clone", "-q", f"file://{remote}", "work")
-    work = tmp_path / "work"
-    git(work, "checkout", "-q", "-b", "main")
+    remote, work = clone_with_remote(tmp_path)
     commit(work, "src/lib.py", "x = 1\n", "first")
     git(work, "push", "-q", "origin", "main")
     git(work, "remote", "set-head", "origin", "main")
