@@ -423,3 +423,15 @@ TEST_CASE("Git::run and Git::exec on a real repository: hostile paths stay paths
   CHECK(failed.error().kind == ErrorKind::could_not_evaluate);
   CHECK(failed.error().message.starts_with("git ls-files --error-unmatch -- 'no\\x0asuch' failed (exit code 1): error: pathspec"));
 }
+
+TEST_CASE("a cleanup git command runs as a cleanup, within kCleanupTimeout") {
+  FakeProcessRunner runner([](const ProcessSpec&) -> Result<ProcessResult> { return ProcessResult{.exit_code = 0}; });
+  Git git(runner, "/repo");
+  REQUIRE(git.run(GitCommand{"worktree", "prune"}.cleanup()).ok());
+  REQUIRE(git.run(GitCommand{"worktree", "list"}).ok());
+  REQUIRE(runner.calls.size() == 2);
+  CHECK(runner.calls[0].cleanup);
+  CHECK(runner.calls[0].timeout == kCleanupTimeout);
+  CHECK_FALSE(runner.calls[1].cleanup);
+  CHECK(runner.calls[1].timeout == std::chrono::milliseconds(0));
+}

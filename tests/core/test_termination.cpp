@@ -154,3 +154,47 @@ TEST_CASE("a group whose registration ended gets no forwarded signal") {
   CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
   reset_termination_for_testing();
 }
+
+TEST_CASE("a cleanup runs to its end after a termination signal; an ordinary command is ended") {
+  reset_termination_for_testing();
+  request_termination(SIGINT);  // the tool was cancelled before the command started
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "sleep 0.3; exit 7"}};
+  spec.timeout = 10s;
+  spec.cleanup = true;
+  auto cleanup = runner.run(spec);
+  REQUIRE(cleanup.ok());
+  CHECK(cleanup->exit_code == 7);
+  CHECK(cleanup->signal == 0);
+  CHECK_FALSE(cleanup->killed);
+  spec.cleanup = false;
+  auto ordinary = runner.run(spec);
+  REQUIRE(ordinary.ok());
+  CHECK(ordinary->signal == SIGTERM);
+  reset_termination_for_testing();
+}
+
+TEST_CASE("a cleanup gets no forwarded signal, and only its own timeout ends it") {
+  reset_termination_for_testing();
+  SystemProcessRunner runner;
+  ProcessSpec spec{.argv = {"sh", "-c", "trap 'exit 9' TERM; sleep 0.6 & wait; exit 7"}};
+  spec.timeout = 10s;
+  spec.cleanup = true;
+  std::thread signal_later([] {
+    std::this_thread::sleep_for(200ms);
+    request_termination(SIGTERM);  // while it runs: forwarded to ordinary groups only
+  });
+  auto r = runner.run(spec);
+  signal_later.join();
+  REQUIRE(r.ok());
+  CHECK(r->exit_code == 7);
+  spec.argv = {"sh", "-c", "sleep 30"};
+  spec.timeout = 300ms;
+  spec.kill_grace = 300ms;
+  const auto start = std::chrono::steady_clock::now();
+  r = runner.run(spec);
+  REQUIRE(r.ok());
+  CHECK(r->timed_out);
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+  reset_termination_for_testing();
+}

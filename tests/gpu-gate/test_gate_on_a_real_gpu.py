@@ -6,6 +6,7 @@ docs/contributing.md, "On a real GPU", says how to run it and what it last showe
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().pare
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
 from git_remote import clone_with_remote, git  # noqa: E402
+from process_state import alive  # noqa: E402
 
 # Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
 HOST, WHY_NOT = real_cuda.host()
@@ -167,3 +169,35 @@ def test_the_full_run_finds_a_test_that_depends_on_the_gpu_outside_the_scope(pro
     test_map = json.loads((common / "gatekit" / "test-map.json").read_text())
     assert "tests/test_sneaky.py" in json.dumps(test_map)
     assert git(project, "status", "--porcelain") == ""
+
+
+def test_a_run_cancelled_while_its_test_holds_the_gpu_frees_it_and_records_nothing(project, tmp_path):
+    """Ctrl-C while the gated test holds GPU memory: the test process ends, the worktree goes,
+    nothing is recorded (exit 3, saying so), and the GPU serves the next process."""
+    (project / "tests" / "test_gpu.py").write_text(
+        "import os\nimport real_cuda\n\n\ndef test_holds_the_gpu():\n"
+        "    real_cuda.hold(os.environ['GATE_TEST_PID_FILE'])\n")
+    commit_all(project, "a test that holds the GPU until it is killed")
+    pid_file = tmp_path / "holder.pid"
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("GITHUB_", "GH_", "CUDA_VISIBLE", "HIP_VISIBLE", "ROCR_VISIBLE"))}
+    env.update(GATE_TEST_PID_FILE=str(pid_file), GATEKIT_GATE_MACHINE="m1")
+    started = time.monotonic()
+    run = subprocess.Popen([str(TOOL), "run"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, start_new_session=True)
+    while not pid_file.exists() and run.poll() is None and time.monotonic() - started < 120:
+        time.sleep(0.05)
+    assert pid_file.exists(), run.communicate(timeout=30)
+    holder = int(pid_file.read_text())
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    print(f"gpu-gate run, cancelled, took {time.monotonic() - started:.2f} s\n{out}\n{err}")
+    assert run.returncode == 3
+    assert err.splitlines()[-1] == ("gpu-gate: error: cancelled: gpu-gate received SIGINT during the gate pass; "
+                                    "nothing is recorded")
+    assert records(project) == {}
+    assert len(git(project, "worktree", "list", "--porcelain").split("\n\n")) == 1
+    assert not alive(holder)
+    done = subprocess.run([sys.executable, str(SOURCE / "tests" / "support" / "real_cuda.py"), "work", "--expect",
+                           str(HOST["count"])], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

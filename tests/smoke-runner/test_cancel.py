@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from process_state import alive  # noqa: E402
+
 TOOL = Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "smoke-runner" / "smoke-runner"
 
 MANIFEST = """\
@@ -26,16 +29,6 @@ smokes:
     command: [sh, -c, "echo should never start > {tmp}/waiting.ran"]
     pr: true
 """
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead for our purpose.
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().split()[2] != "Z"
 
 
 def wait_for(predicate, timeout=15.0):

@@ -15,6 +15,7 @@ import pytest
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
+from process_state import alive  # noqa: E402
 
 # Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
 HOST, WHY_NOT = real_cuda.host()
@@ -60,15 +61,6 @@ def run(tmp_path, env, *extra, smokes=None):
     print(f"smoke-runner took {done.seconds:.2f} s; stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
     results = reports / "smoke-results.json"
     return done, (json.loads(results.read_text()) if results.exists() else None)
-
-
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def the_gpu_works():

@@ -182,6 +182,12 @@ def escape(pid_file):
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+    hold(pid_file)
+
+
+def hold(pid_file):
+    """Takes 64 MiB on the first device, writes this process's pid to `pid_file` (atomically),
+    and holds them until killed (a gated test that never ends)."""
     driver = Driver(load())
     on_first_device(driver)
     memory = ctypes.c_uint64()

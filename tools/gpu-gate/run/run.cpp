@@ -116,6 +116,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   announce(context, plan, config, scope, outcome);
   run_passes(context, config, plan, worktree, outcome);
   check_passes(context, git, options.repo_dir, config, plan, scope, worktree, outcome);
+  throw_if_error(unless_cancelled("the run"));
   outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.now() - started);
 
   const GateRecord record = record_result(context, git, config, plan, outcome);

@@ -3,6 +3,8 @@
 #include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/process.hpp"
+#include "gatekit/termination.hpp"
 #include "gatekit/test_run.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -24,6 +26,13 @@ std::string group_title(const PassSpec& pass, const std::vector<std::string>& ar
 }
 
 }  // namespace
+
+Status unless_cancelled(const std::string& during) {
+  const int signal = termination_signal();
+  if (signal == 0) return {};
+  return could_not_evaluate("cancelled: gpu-gate received " + signal_name(signal) + " during " + during +
+                            "; nothing is recorded");
+}
 
 std::vector<std::string> pass_command(const Config& config, const std::string& junit, const PassSpec& pass) {
   test_run::CommandValues values;
@@ -47,6 +56,7 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
   run.group = group_title(pass, run.argv);
   run.on_case = pass.on_case;
   auto ran = test_run::run_test_pass(context, run);
+  if (auto cancelled = unless_cancelled("the " + run.name); !cancelled) return cancelled.error();
   if (!ran) return ran.error();
   if (!ran->evaluated()) {
     const auto& p = ran->process;

@@ -17,9 +17,13 @@ namespace gatekit::gpu_gate {
 // A pass with `coverage` gets COVERAGE_FILE=coverage_data_file(scratch) (coverage.hpp).
 // could_not_evaluate when the command cannot start, ends other than with 0 or 1 (pytest: 2
 // interrupted, 3 internal error, 4 usage error, 5 no tests collected; a signal; ...) or
-// leaves no readable JUnit report.
+// leaves no readable JUnit report; unless_cancelled's error when a signal ended it.
 Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                                  const std::filesystem::path& scratch, const PassSpec& spec);
+
+// could_not_evaluate once gpu-gate has received SIGINT or SIGTERM (a cancelled run records
+// nothing), naming the signal and what it stopped (`during`: "the gate pass").
+Status unless_cancelled(const std::string& during);
 
 // The configured command for a pass: its placeholders expanded, then `extra_args` appended.
 std::vector<std::string> pass_command(const Config& config, const std::string& junit, const PassSpec& spec);

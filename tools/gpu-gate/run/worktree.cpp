@@ -51,10 +51,11 @@ GateWorktree::GateWorktree(const Git& git, Files& files, const std::string& comm
   if (!added) fail(added.error());
 }
 
+// Cleanup commands: a cancelled run (SIGINT, SIGTERM) removes its worktree too.
 GateWorktree::~GateWorktree() {
-  (void)git_.run(GitCommand{"worktree", "remove", "--force"}.argument("the worktree", tree_.string()));
+  (void)git_.run(GitCommand{"worktree", "remove", "--force"}.argument("the worktree", tree_.string()).cleanup());
   (void)folder_.remove();
-  (void)git_.run(GitCommand{"worktree", "prune"});
+  (void)git_.run(GitCommand{"worktree", "prune"}.cleanup());
 }
 
 }  // namespace gatekit::gpu_gate

@@ -7,6 +7,7 @@
 // such as remotes, refspecs and ref patterns with check_argument) and puts
 // `--end-of-options` (git 2.24+) before the first of them and `--` before paths. Output that
 // carries paths is read in git's `-z` form, so names are never quoted.
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <initializer_list>
@@ -82,10 +83,14 @@ class GitCommand {
   GitCommand& paths(const std::vector<std::string>& paths);
   GitCommand& input(std::string data);
   GitCommand& env(GitWord name, std::string value);
+  // Cleanup of what the tool made (ProcessSpec::cleanup): it runs to its end, within
+  // kCleanupTimeout, even once the tool has received a termination signal.
+  GitCommand& cleanup();
 
   const std::vector<std::string>& args() const { return args_; }
   const std::optional<std::string>& stdin_data() const { return input_; }
   const std::map<std::string, std::string>& environment() const { return env_; }
+  bool is_cleanup() const { return cleanup_; }
   // The first refused value, if any.
   const Status& problem() const { return problem_; }
   // "git ARGS" for messages: an argument with a control character (a path) is quoted.
@@ -100,7 +105,11 @@ class GitCommand {
   Status problem_;
   std::optional<std::string> input_;
   std::map<std::string, std::string> env_;
+  bool cleanup_ = false;
 };
+
+// The limit of a cleanup command (GitCommand::cleanup).
+inline constexpr std::chrono::seconds kCleanupTimeout{30};
 
 class Git {
  public:

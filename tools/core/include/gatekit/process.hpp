@@ -32,6 +32,10 @@ struct ProcessSpec {
   std::chrono::milliseconds kill_grace{5000};  // SIGTERM -> SIGKILL
   std::size_t capture_limit = 16u << 20;  // bytes kept per stream; the rest is counted
   bool merge_stderr = false;  // stderr goes to the stdout capture, in order
+  // Cleanup of what the tool made (gpu-gate removing its worktree): a termination signal,
+  // received before or while it runs, neither ends it nor is forwarded to it, so a cancelled
+  // run still leaves nothing behind. Only `timeout` bounds it: give it one.
+  bool cleanup = false;
   // Called with each chunk as it arrives (before capture limits apply).
   std::function<void(OutputStream, std::string_view)> on_output;
 };

@@ -70,6 +70,11 @@ GitCommand& GitCommand::env(GitWord name, std::string value) {
   return *this;
 }
 
+GitCommand& GitCommand::cleanup() {
+  cleanup_ = true;
+  return *this;
+}
+
 std::string GitCommand::describe() const {
   std::string text = "git";
   for (const auto& arg : args_) text += " " + (has_control(arg) ? quote_for_message(arg) : arg);
@@ -96,6 +101,10 @@ Result<ProcessResult> Git::exec(const GitCommand& command) const {
   spec.capture_limit = std::size_t{1} << 30;
   spec.stdin_data = command.stdin_data();
   spec.env_set = command.environment();
+  if (command.is_cleanup()) {
+    spec.cleanup = true;
+    spec.timeout = kCleanupTimeout;
+  }
   // Never wait for a credential prompt in CI.
   spec.env_set["GIT_TERMINAL_PROMPT"] = "0";
   spec.env_set["LC_ALL"] = "C";

@@ -43,6 +43,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "gatekit/files.hpp"
 #include "gatekit/platform.hpp"
@@ -250,8 +251,10 @@ class Supervision {
   }
 
   ProcessResult run() {
-    // Termination signals received by the tool are forwarded to this group (termination.hpp).
-    const ScopedProcessGroup forwarded(pgid_);
+    // Termination signals received by the tool are forwarded to this group (termination.hpp),
+    // unless it is a cleanup, which runs to its end.
+    std::optional<ScopedProcessGroup> forwarded;
+    if (!spec_.cleanup) forwarded.emplace(pgid_);
     while (!exited_ || child_.out_fd >= 0 || child_.err_fd >= 0) {
       pump_pipes();
       const auto now = steady::now();
@@ -321,7 +324,7 @@ class Supervision {
       ::killpg(pgid_, SIGTERM);
       kill_at_ = now + spec_.kill_grace;
     }
-    if (!term_sent_ && termination_signal() != 0) {
+    if (!spec_.cleanup && !term_sent_ && termination_signal() != 0) {
       term_sent_ = true;
       ::killpg(pgid_, SIGTERM);
       kill_at_ = now + std::min(spec_.kill_grace, termination_grace());

@@ -1,0 +1,68 @@
+"""gpu-gate run cancelled mid-pass (SIGINT from Ctrl-C, SIGTERM from a job's cancellation),
+through the built tool on a real repository: the test command's processes end, the temporary
+worktree is removed (git's record of it too), nothing is recorded, and the run exits 3 saying
+why. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(SOURCE / "tests" / "support"))
+from git_remote import clone_with_remote, git  # noqa: E402
+from process_state import alive  # noqa: E402
+
+TOOL = (Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "gpu-gate" / "gpu-gate").resolve()
+
+SLOW_TEST = """\
+import os
+import time
+
+
+def test_slow():
+    with open(os.environ["GATE_TEST_PID_FILE"] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.rename(os.environ["GATE_TEST_PID_FILE"] + ".tmp", os.environ["GATE_TEST_PID_FILE"])
+    time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_cancelled_run_records_nothing_and_leaves_no_worktree_and_no_test_process(tmp_path, sig):
+    _, work = clone_with_remote(tmp_path)
+    (work / "tests").mkdir()
+    (work / "tests" / "test_slow.py").write_text(SLOW_TEST)
+    (work / ".github" / "gatekit").mkdir(parents=True)
+    (work / ".github" / "gatekit" / "gpu-gate.yml").write_text(
+        f"command: [{sys.executable}, -m, pytest, -q, -p, no:cacheprovider, \"--junitxml={{junit}}\", \"{{tests}}\"]\n"
+        "workers: 1\nscope:\n  folders: [tests]\n")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "a slow test")
+    pid_file = tmp_path / "test.pid"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    env.update(GATE_TEST_PID_FILE=str(pid_file), GATEKIT_CUDA_LIBRARY="none", GATEKIT_HIP_LIBRARY="none",
+               GATEKIT_GATE_MACHINE="m1")
+    gate = subprocess.Popen([str(TOOL), "run", "--allow-no-gpu"], cwd=work, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() and gate.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pid_file.exists(), gate.communicate(timeout=10)
+    test_pid = int(pid_file.read_text())
+    assert len(git(work, "worktree", "list", "--porcelain").split("\n\n")) == 2  # the gate's is there
+
+    gate.send_signal(sig)
+    out, err = gate.communicate(timeout=30)
+    name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
+    assert gate.returncode == 3, out + err
+    assert err.splitlines()[-1] == (f"gpu-gate: error: cancelled: gpu-gate received {name} during the gate pass; "
+                                    "nothing is recorded")
+    assert not alive(test_pid)
+    assert git(work, "for-each-ref", "--format=%(refname)", "refs/gatekit-gate-mine/", "refs/gatekit-gate-nogpu/") == ""
+    worktrees = git(work, "worktree", "list", "--porcelain")
+    assert worktrees.split("\n\n") == [f"worktree {work}\nHEAD {git(work, 'rev-parse', 'HEAD')}\nbranch refs/heads/main"]
+    assert not (work / ".git" / "worktrees").exists() or not any((work / ".git" / "worktrees").iterdir())
