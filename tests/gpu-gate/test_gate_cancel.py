@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 from git_remote import clone_with_remote, git  # noqa: E402
-from process_state import alive  # noqa: E402
+from process_state import alive, wait_for  # noqa: E402
 
 TOOL = (Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "gpu-gate" / "gpu-gate").resolve()
 
@@ -48,9 +47,7 @@ def test_a_cancelled_run_records_nothing_and_leaves_no_worktree_and_no_test_proc
                GATEKIT_GATE_MACHINE="m1")
     gate = subprocess.Popen([str(TOOL), "run", "--allow-no-gpu"], cwd=work, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while not pid_file.exists() and gate.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for(lambda: pid_file.exists() or gate.poll() is not None, 60)
     assert pid_file.exists(), gate.communicate(timeout=10)
     test_pid = int(pid_file.read_text())
     assert len(git(work, "worktree", "list", "--porcelain").split("\n\n")) == 2  # the gate's is there

@@ -18,7 +18,7 @@ SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().pare
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
 from git_remote import clone_with_remote, git  # noqa: E402
-from process_state import alive  # noqa: E402
+from process_state import alive, wait_for  # noqa: E402
 
 # Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
 HOST, WHY_NOT = real_cuda.host()
@@ -39,12 +39,18 @@ def test_every_visible_gpu_takes_and_returns_64_mib():
 """
 
 
+def gate_env(**extra):
+    """The environment of a gate run: machine m1, no GitHub variables, no visibility variables
+    but those in `extra`."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("GITHUB_", "GH_", "CUDA_VISIBLE", "HIP_VISIBLE", "ROCR_VISIBLE"))}
+    env.update(extra, GATEKIT_GATE_MACHINE="m1")
+    return env
+
+
 def gate(cwd, *args, **env):
-    full = {k: v for k, v in os.environ.items()
-            if not k.startswith(("GITHUB_", "GH_", "CUDA_VISIBLE", "HIP_VISIBLE", "ROCR_VISIBLE"))}
-    full.update(env, GATEKIT_GATE_MACHINE="m1")
     started = time.monotonic()
-    done = subprocess.run([str(TOOL), *args], cwd=cwd, capture_output=True, text=True, env=full)
+    done = subprocess.run([str(TOOL), *args], cwd=cwd, capture_output=True, text=True, env=gate_env(**env))
     print(f"gpu-gate {' '.join(args)} took {time.monotonic() - started:.2f} s, exit {done.returncode}\n"
           f"{done.stdout}\n{done.stderr}")
     return done
@@ -179,14 +185,10 @@ def test_a_run_cancelled_while_its_test_holds_the_gpu_frees_it_and_records_nothi
         "    real_cuda.hold(os.environ['GATE_TEST_PID_FILE'])\n")
     commit_all(project, "a test that holds the GPU until it is killed")
     pid_file = tmp_path / "holder.pid"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("GITHUB_", "GH_", "CUDA_VISIBLE", "HIP_VISIBLE", "ROCR_VISIBLE"))}
-    env.update(GATE_TEST_PID_FILE=str(pid_file), GATEKIT_GATE_MACHINE="m1")
     started = time.monotonic()
-    run = subprocess.Popen([str(TOOL), "run"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, start_new_session=True)
-    while not pid_file.exists() and run.poll() is None and time.monotonic() - started < 120:
-        time.sleep(0.05)
+    run = subprocess.Popen([str(TOOL), "run"], cwd=project, env=gate_env(GATE_TEST_PID_FILE=str(pid_file)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_for(lambda: pid_file.exists() or run.poll() is not None, 120)
     assert pid_file.exists(), run.communicate(timeout=30)
     holder = int(pid_file.read_text())
     run.send_signal(signal.SIGINT)
@@ -198,6 +200,4 @@ def test_a_run_cancelled_while_its_test_holds_the_gpu_frees_it_and_records_nothi
     assert records(project) == {}
     assert len(git(project, "worktree", "list", "--porcelain").split("\n\n")) == 1
     assert not alive(holder)
-    done = subprocess.run([sys.executable, str(SOURCE / "tests" / "support" / "real_cuda.py"), "work", "--expect",
-                           str(HOST["count"])], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert real_cuda.works_in_a_fresh_process(HOST["count"], gate_env())

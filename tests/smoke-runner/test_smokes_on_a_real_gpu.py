@@ -39,9 +39,9 @@ def manifest(tmp_path, host_count):
     for n in range(1, host_count + 1):
         lines += [f"  - name: work-{n}", f"    command: [{sys.executable}, {WORKLOAD}, work, --expect, '{n}']",
                   f"    min_gpus: {n}", "    pr: true"]
-    lines += [f"  - name: too-big", f"    command: [{sys.executable}, {WORKLOAD}, work, --expect, '{host_count + 1}']",
+    lines += ["  - name: too-big", f"    command: [{sys.executable}, {WORKLOAD}, work, --expect, '{host_count + 1}']",
               f"    min_gpus: {host_count + 1}", "    pr: true",
-              f"  - name: bad-device", f"    command: [{sys.executable}, {WORKLOAD}, bad-device]", "    pr: true"]
+              "  - name: bad-device", f"    command: [{sys.executable}, {WORKLOAD}, bad-device]", "    pr: true"]
     path = tmp_path / "smokes.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -61,14 +61,6 @@ def run(tmp_path, env, *extra, smokes=None):
     print(f"smoke-runner took {done.seconds:.2f} s; stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
     results = reports / "smoke-results.json"
     return done, (json.loads(results.read_text()) if results.exists() else None)
-
-
-def the_gpu_works():
-    """A fresh process allocates, fills and reads back 64 MiB on every visible device."""
-    done = subprocess.run([sys.executable, WORKLOAD, "work", "--expect", str(HOST["count"])], capture_output=True,
-                          text=True, env=clean_env())
-    print(done.stdout, done.stderr)
-    return done.returncode == 0
 
 
 def expected_gpus_line(facts):
@@ -148,7 +140,7 @@ def test_a_smoke_whose_kernel_outlives_its_timeout_is_killed_and_the_gpu_works_a
     assert "kernel launched: spins for 120.0 s" in smoke["output_tail"]
     assert "kernel ended" not in smoke["output_tail"]
     assert done.returncode == 1 and done.seconds < 30
-    assert the_gpu_works()
+    assert real_cuda.works_in_a_fresh_process(HOST["count"], clean_env())
 
 
 def test_a_process_a_smoke_leaves_holding_the_gpu_is_killed_at_the_end_of_the_run(tmp_path):
@@ -164,4 +156,4 @@ def test_a_process_a_smoke_leaves_holding_the_gpu_is_killed_at_the_end_of_the_ru
     assert ("1 process left running by smokes outside their process groups (setsid) killed at the end of the run"
             in done.stdout + done.stderr)
     assert not alive(holder)
-    assert the_gpu_works()
+    assert real_cuda.works_in_a_fresh_process(HOST["count"], clean_env())

@@ -101,6 +101,15 @@ def host():
     return (seen, "") if seen["count"] > 0 else (None, "the CUDA driver sees no device")
 
 
+def works_in_a_fresh_process(expect, env=None):
+    """Whether a new process sees `expect` devices and writes and reads back 64 MiB on each
+    (`work`): the GPU serves the next job. Its output is printed."""
+    done = subprocess.run([sys.executable, __file__, "work", "--expect", str(expect)], env=env, capture_output=True,
+                          text=True)
+    print(done.stdout, done.stderr)
+    return done.returncode == 0
+
+
 def work(expect):
     driver = Driver(load())
     count = driver.init()
