@@ -43,6 +43,16 @@ TEST_CASE("growth tally: streamed, the comparison is compare()'s, table by table
   for (int i = 0; i < 300; ++i) renamed.emplace_back("u.py::test_" + std::to_string(i), 0.5 * (i % 3));
   Cases half(many.begin() + 150, many.end());
   half.insert(half.end(), renamed.begin(), renamed.begin() + 120);
+  // The baseline's order, which growth tries first (GrowthTally::find_now): with tests gone,
+  // new ones between, a test repeated at once, and the whole run twice over; and reversed.
+  Cases in_order, twice(many), reversed(many.rbegin(), many.rend());
+  for (int i = 0; i < 300; ++i) {
+    if (i % 7 == 3) continue;
+    in_order.push_back(many[i]);
+    if (i % 11 == 5) in_order.push_back(renamed[i]);
+    if (i % 13 == 0) in_order.push_back(many[i]);
+  }
+  twice.insert(twice.end(), many.begin(), many.end());
   const std::vector<Row> rows = {
       {"both empty", {}, {}},
       {"no baseline tests", {}, {{"a", 1}, {"b", 2}}},
@@ -51,6 +61,9 @@ TEST_CASE("growth tally: streamed, the comparison is compare()'s, table by table
       {"ties in seconds keep report order", {{"x", 1}}, {{"n3", 1}, {"n1", 2}, {"n2", 1}, {"n0", 2}}},
       {"all removed", many, {}},
       {"half removed, 120 new", many, half},
+      {"in the baseline's order, some gone, some new, some repeated", many, in_order},
+      {"in the baseline's order, twice over", many, twice},
+      {"in reverse order", many, reversed},
   };
   for (const auto& row : rows) {
     INFO(row.what);

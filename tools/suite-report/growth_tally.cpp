@@ -41,6 +41,16 @@ std::uint32_t GrowthTally::find(const TestIdentity& id) const {
   }
 }
 
+std::uint32_t GrowthTally::find_now(const TestIdentity& id) const {
+  // A baseline test is one entry (add_base), and no test of this run is indexed under its
+  // identity: an entry before base_count_ that holds the identity is the one find() gives.
+  if (next_base_ < base_count_) {
+    const Entry& next = entries_[next_base_];
+    if (next.hi == id.hi && next.lo == id.lo) return static_cast<std::uint32_t>(next_base_);
+  }
+  return find(id);
+}
+
 void GrowthTally::place(const TestIdentity& id, std::uint32_t entry) {
   const std::size_t mask = slots_.size() - 1;
   std::size_t at = static_cast<std::size_t>(id.hi) & mask;
@@ -101,8 +111,9 @@ Result<GrowthTally::Seen> GrowthTally::add_now(const TestIdentity& id, double se
     entry = it->second;
     if (entries_[entry].check != id.check) return same_identity_in_run(id);
   } else {
-    entry = find(id);
+    entry = find_now(id);
   }
+  if (entry < base_count_) next_base_ = entry + 1;
   if (entry == kNone) {
     entry = first_of_now(id, seconds, true);
   } else if (entries_[entry].check != id.check) {

@@ -86,6 +86,10 @@ class GrowthTally {
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
   std::uint32_t find(const TestIdentity& id) const;  // the entry, or kNone
+  // find() for a case of this run, trying first the baseline test after the one the last case
+  // found: a report lists its tests in the order of the last one (the suite's collection
+  // order), so most lookups then read the entries in order and never the index.
+  std::uint32_t find_now(const TestIdentity& id) const;
   std::uint32_t append(const TestIdentity& id, std::uint8_t flags, double seconds, bool indexed);
   std::uint32_t first_of_now(const TestIdentity& id, double seconds, bool indexed);
   std::uint32_t tag_of(const TestIdentity& id) const;  // the slot's bits above the entry's
@@ -106,6 +110,7 @@ class GrowthTally {
   // This run's tests with the identity of a different baseline test (then never compared).
   std::unordered_map<TestIdentity, std::uint32_t, TestIdentityHash, TestIdentityKeyEqual> collided_;
   std::size_t base_count_ = 0, tests_ = 0;
+  std::size_t next_base_ = 0;  // find_now()'s first guess
   double base_seconds_ = 0, seconds_ = 0;
   bool repeats_ = false;
   std::string collision_;  // the first such collision, for result()
