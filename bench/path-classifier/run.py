@@ -13,6 +13,11 @@ its own way: 5 to 200 patterns per filter, each size with --list-files json; tar
 per filter: at least 30x picomatch and at most 5 ms; cost per pattern flat across the sizes;
 at most 32 MB at 50 per filter and at the largest size.
 
+Each 5 ms target's row is followed by where the time goes: the same command on an empty
+change list (the process start, yaml-cpp reading the rules, the patterns compiled), the start
+alone (`--version`), and the rest, the paths listed, matched and reported (docs/benchmarks.md,
+"Where the path gate's milliseconds go").
+
 Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
   python3 bench/path-classifier/run.py --build-dir build/bench [--runs 21] [--quick]
 """
@@ -178,6 +183,21 @@ def peak_memory(ctx: Context, label: str, cmd: list, env: dict, floor: Sample) -
     return fig
 
 
+def time_split(ctx: Context, label: str, cmd: list, env: dict, took: float, start: Sample) -> Figure:
+    """Where a whole run's `took` ms go: `cmd` (which names `--files`) on an empty change list
+    is the process start (`start`: `--version`) and the rules' loading; what is left is the
+    paths' part. A figure without a target: it says which part a faster matcher can shrink."""
+    empty = ctx.tmp / "no-changes.txt"
+    empty.write_text("")
+    at = [str(a) for a in cmd].index("--files")
+    rules_cmd = cmd[:at + 1] + [empty] + cmd[at + 2:]
+    rules = measure(lambda: run_ms(rules_cmd, env=env), ctx.runs).median
+    return Figure(BENCH, label + ": the rules alone (no changed paths)", "ms", rules, runs=ctx.runs,
+                  notes=[f"of the whole run's {took:.2f} ms: the process start {start.median:.2f} ms, reading the rules "
+                         f"and compiling the patterns {max(rules - start.median, 0.0):.2f} ms, listing, matching and "
+                         f"reporting the paths {max(took - rules, 0.0):.2f} ms"])
+
+
 def figures(ctx: Context) -> list[Figure]:
     tool = ctx.tool("path-classifier")
     out_file = ctx.tmp / "pc-out"
@@ -190,13 +210,16 @@ def figures(ctx: Context) -> list[Figure]:
     # matching workload's below; with lists, the earlier ones (at least 10x, at most 15 ms).
     rows = side_by_side(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, pm_cmd, out_file, env,
                         min_ratio=30.0, limit=5.0)
+    floor = measure(lambda: run_ms([tool, "--version"], env=env), ctx.runs)
+    if len(rows) == 2:
+        rows.append(time_split(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, env,
+                               rows[1].gatekit or 0.0, floor))
     memory_floor = helper_floor(ctx, env)
     rows.append(peak_memory(ctx, f"decide {n_paths} paths x {patterns} patterns", ours_cmd, env, memory_floor))
     make_case(ctx.tmp, n_paths, n_patterns, lists=True)
     rows += side_by_side(ctx, f"the same with --list-files json", ours_cmd + ["--list-files", "json"],
                          pm_cmd + ["lists"], out_file, env, min_ratio=10.0, limit=15.0)
     # Growth: at most linear in paths x patterns (cost above the process start per pair).
-    floor = measure(lambda: run_ms([tool, "--version"], env=env), ctx.runs)
     per_pair = []
     for scale in (1, 2):
         count = make_case(ctx.tmp, n_paths * scale, n_patterns * scale)
@@ -347,6 +370,7 @@ def matching(ctx: Context, tool: Path, out_file: Path, env: dict, floor, memory_
             if len(pair) != 2:  # decided differently: no figure to give
                 return rows
             took = pair[1].gatekit or 0.0
+            rows.append(time_split(ctx, label, ours_cmd, env, took, floor))
         else:
             print(f"  {label}", flush=True)
             took = measure(lambda: run_ms(ours_cmd, env=env), ctx.runs).median
