@@ -2,6 +2,7 @@
 // catch site and its kind -> exit code mapping, and the rule that a result which could not
 // be reported is never a pass; the option binding (CliCommand, CliOption): every field type and
 // every check the tools bind, with CLI11's messages verbatim.
+#include <csignal>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "catch.hpp"
 #include "gatekit/cli.hpp"
 #include "gatekit/fake_context.hpp"
+#include "gatekit/termination.hpp"
 
 using namespace gatekit;
 
@@ -179,6 +181,45 @@ TEST_CASE("value_or_throw and throw_if_error reach the frame as Failures") {
 TEST_CASE("an unexpected exception is 'could not evaluate', never a pass") {
   auto r = run({"demo-tool"}, [](Context&) -> ExitCode { throw std::runtime_error("bad"); });
   CHECK(r.code == 3);
+  CHECK(r.err == "demo-tool: error: bad\n");
+}
+
+TEST_CASE("a step that fails after SIGINT/SIGTERM is reported as cancelled, exit 3, with what stopped") {
+  reset_termination_for_testing();
+  request_termination(SIGINT);
+  struct Case {
+    Error error;
+    std::string said;
+  };
+  const Case cases[] = {
+      {could_not_evaluate("git push origin failed: killed by signal 15 (SIGTERM)"),
+       "cancelled: demo-tool received SIGINT before it finished: git push origin failed: killed by signal 15 (SIGTERM)"},
+      {bad_input("rules.yml:3:5: rules[0].paths: expected a list"),
+       "cancelled: demo-tool received SIGINT before it finished: rules.yml:3:5: rules[0].paths: expected a list"},
+      // The tool's own word on its cancellation stands.
+      {could_not_evaluate("cancelled: demo-tool received SIGINT during the pass; nothing is recorded"),
+       "cancelled: demo-tool received SIGINT during the pass; nothing is recorded"},
+  };
+  for (const auto& c : cases) {
+    std::string hooked;
+    ToolInfo info{"demo-tool", "A demo."};
+    info.no_verdict = NoVerdict{true, [&hooked](const Error& error, Context&) { hooked = error.message; }};
+    FakeSeams seams;
+    const auto r = run(seams, {"demo-tool"}, [&](Context&) -> ExitCode { fail(c.error); }, info);
+    CHECK(r.code == 3);
+    CHECK(r.err == "demo-tool: error: " + c.said + "\n");
+    CHECK(hooked == c.said);  // the no-verdict hook hears the same
+    CHECK(seams.workflow.outputs.at("result") == "error");
+  }
+  auto r = run({"demo-tool"}, [](Context&) -> ExitCode { throw std::runtime_error("bad"); });
+  CHECK(r.code == 3);
+  CHECK(r.err == "demo-tool: error: cancelled: demo-tool received SIGINT before it finished: bad\n");
+  // A run that returns its own exit code is left alone: the tool reported what it did.
+  r = run({"demo-tool"}, [](Context&) -> ExitCode { return ExitCode::verdict_fail; });
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  reset_termination_for_testing();
+  r = run({"demo-tool"}, [](Context&) -> ExitCode { throw std::runtime_error("bad"); });
   CHECK(r.err == "demo-tool: error: bad\n");
 }
 

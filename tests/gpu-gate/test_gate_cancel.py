@@ -63,3 +63,51 @@ def test_a_cancelled_run_records_nothing_and_leaves_no_worktree_and_no_test_proc
     worktrees = git(work, "worktree", "list", "--porcelain")
     assert worktrees.split("\n\n") == [f"worktree {work}\nHEAD {git(work, 'rev-parse', 'HEAD')}\nbranch refs/heads/main"]
     assert not (work / ".git" / "worktrees").exists() or not any((work / ".git" / "worktrees").iterdir())
+
+
+HANGING_SSH = """\
+#!/bin/sh
+echo $$ > "$GATE_SSH_PID_FILE.tmp" && mv "$GATE_SSH_PID_FILE.tmp" "$GATE_SSH_PID_FILE"
+exec sleep 120
+"""
+
+
+def test_a_run_cancelled_while_it_pushes_keeps_its_record_and_says_it_was_cancelled(tmp_path):
+    """The pass is over and the result recorded when SIGINT comes, during `--publish`'s push
+    (to a remote whose ssh never answers): the push ends, the record stays, and the error
+    says the run was cancelled before it names the push it stopped (the frame's rule for any
+    step after the signal: gatekit/cli.hpp)."""
+    _, work = clone_with_remote(tmp_path)
+    (work / "tests").mkdir()
+    (work / "tests" / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    (work / ".github" / "gatekit").mkdir(parents=True)
+    (work / ".github" / "gatekit" / "gpu-gate.yml").write_text(
+        f"command: [{sys.executable}, -m, pytest, -q, -p, no:cacheprovider, \"--junitxml={{junit}}\", \"{{tests}}\"]\n"
+        "workers: 1\nscope:\n  folders: [tests]\ncpu_gate: true\n")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "a passing test")
+    git(work, "remote", "set-url", "origin", "ssh://example.invalid/repo.git")
+    ssh = tmp_path / "hanging-ssh"
+    ssh.write_text(HANGING_SSH)
+    ssh.chmod(0o755)
+    pid_file = tmp_path / "ssh.pid"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
+    env.update(GIT_SSH_COMMAND=str(ssh), GATE_SSH_PID_FILE=str(pid_file), GATEKIT_CUDA_LIBRARY="none",
+               GATEKIT_HIP_LIBRARY="none", GATEKIT_GATE_MACHINE="m1")
+    gate = subprocess.Popen([str(TOOL), "run", "--allow-no-gpu", "--publish"], cwd=work, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_for(lambda: pid_file.exists() or gate.poll() is not None, 60)
+    assert pid_file.exists(), gate.communicate(timeout=10)
+    ssh_pid = int(pid_file.read_text())
+
+    gate.send_signal(signal.SIGINT)
+    out, err = gate.communicate(timeout=30)
+    assert gate.returncode == 3, out + err
+    mine = git(work, "for-each-ref", "--format=%(refname)", "refs/gatekit-gate-mine/")
+    assert mine.startswith("refs/gatekit-gate-mine/") and "\n" not in mine, mine
+    published = mine.replace("refs/gatekit-gate-mine/", "refs/gatekit-gate/", 1)
+    assert err.splitlines()[-1] == (
+        "gpu-gate: error: cancelled: gpu-gate received SIGINT before it finished: the result is recorded here but was "
+        f"not pushed: git push --porcelain --end-of-options origin +{mine}:{published} failed (killed by signal 15 "
+        "(SIGTERM))")
+    assert not alive(ssh_pid)

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "gatekit/platform.hpp"
+#include "gatekit/process.hpp"
 #include "gatekit/result.hpp"
+#include "gatekit/termination.hpp"
 #include "gatekit/version.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -153,6 +155,17 @@ int report(const ToolInfo& info, Context& context, const std::string& message, E
   return to_int(code);
 }
 
+// A tool that installed the termination handlers (termination.hpp) ends its children on
+// SIGINT/SIGTERM, so a step that fails after the signal failed because the run was cancelled
+// (a git killed mid-push, a child that never answered): it says so, exit 3, whatever the
+// step's error was. A message that says it already (`cancelled: ...`) is the tool's own.
+Error cancelled_or(const ToolInfo& info, Error error) {
+  const int signal = termination_signal();
+  if (signal == 0 || error.message.starts_with("cancelled:")) return error;
+  return could_not_evaluate("cancelled: " + info.name + " received " + signal_name(signal) +
+                            " before it finished: " + error.message);
+}
+
 // CLI11 reads `--name=` (an empty value) as a bare `--name` and takes the next argument as its
 // value: `--base= --config=x` would make the base "--config=x". getopt gives the empty value,
 // and so does the frame, for every tool: `--name=` becomes `--name ""`. Arguments after `--`
@@ -242,11 +255,13 @@ int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& 
                     worst(code, ExitCode::could_not_evaluate));
     return to_int(code);
   } catch (const Failure& failure) {
-    report_no_verdict(*chosen, failure.error(), context);
-    return report(info, context, failure.error().message, exit_code_of(failure.error()));
+    const Error error = cancelled_or(info, failure.error());
+    report_no_verdict(*chosen, error, context);
+    return report(info, context, error.message, exit_code_of(error));
   } catch (const std::exception& e) {
-    report_no_verdict(*chosen, could_not_evaluate(e.what()), context);
-    return report(info, context, e.what(), ExitCode::could_not_evaluate);
+    const Error error = cancelled_or(info, could_not_evaluate(e.what()));
+    report_no_verdict(*chosen, error, context);
+    return report(info, context, error.message, ExitCode::could_not_evaluate);
   }
 }
 
