@@ -1,10 +1,9 @@
 """gpu-gate run cancelled mid-pass (SIGINT from Ctrl-C, SIGTERM from a job's cancellation),
 through the built tool on a real repository: the test command's processes end, the temporary
 worktree is removed (git's record of it too), nothing is recorded, and the run exits 3 saying
-why. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
+why. Cancelled while it pushes its result: the record stays and the error says cancelled. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
 import os
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 from git_remote import clone_with_remote, git  # noqa: E402
-from process_state import alive, wait_for  # noqa: E402
+from process_state import alive, start_until_pid_file  # noqa: E402
 
 TOOL = (Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "gpu-gate" / "gpu-gate").resolve()
 
@@ -30,26 +29,34 @@ def test_slow():
 """
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_cancelled_run_records_nothing_and_leaves_no_worktree_and_no_test_process(tmp_path, sig):
+def gated_clone(tmp_path, test_file: str, test_text: str, config_extra: str = ""):
+    """A clone of a bare remote whose one commit holds `tests/<test_file>` and a gate
+    configuration running pytest on tests/ (plus `config_extra`)."""
     _, work = clone_with_remote(tmp_path)
     (work / "tests").mkdir()
-    (work / "tests" / "test_slow.py").write_text(SLOW_TEST)
+    (work / "tests" / test_file).write_text(test_text)
     (work / ".github" / "gatekit").mkdir(parents=True)
     (work / ".github" / "gatekit" / "gpu-gate.yml").write_text(
         f"command: [{sys.executable}, -m, pytest, -q, -p, no:cacheprovider, \"--junitxml={{junit}}\", \"{{tests}}\"]\n"
-        "workers: 1\nscope:\n  folders: [tests]\n")
+        "workers: 1\nscope:\n  folders: [tests]\n" + config_extra)
     git(work, "add", "-A")
-    git(work, "commit", "-q", "-m", "a slow test")
-    pid_file = tmp_path / "test.pid"
+    git(work, "commit", "-q", "-m", f"the gate and {test_file}")
+    return work
+
+
+def gate_env(**extra):
+    """No GitHub variables, no GPU library, machine m1, plus `extra`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
-    env.update(GATE_TEST_PID_FILE=str(pid_file), GATEKIT_CUDA_LIBRARY="none", GATEKIT_HIP_LIBRARY="none",
-               GATEKIT_GATE_MACHINE="m1")
-    gate = subprocess.Popen([str(TOOL), "run", "--allow-no-gpu"], cwd=work, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    wait_for(lambda: pid_file.exists() or gate.poll() is not None, 60)
-    assert pid_file.exists(), gate.communicate(timeout=10)
-    test_pid = int(pid_file.read_text())
+    env.update(GATEKIT_CUDA_LIBRARY="none", GATEKIT_HIP_LIBRARY="none", GATEKIT_GATE_MACHINE="m1", **extra)
+    return env
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_cancelled_run_records_nothing_and_leaves_no_worktree_and_no_test_process(tmp_path, sig):
+    work = gated_clone(tmp_path, "test_slow.py", SLOW_TEST)
+    pid_file = tmp_path / "test.pid"
+    gate, test_pid = start_until_pid_file([TOOL, "run", "--allow-no-gpu"], work,
+                                          gate_env(GATE_TEST_PID_FILE=str(pid_file)), pid_file)
     assert len(git(work, "worktree", "list", "--porcelain").split("\n\n")) == 2  # the gate's is there
 
     gate.send_signal(sig)
@@ -77,28 +84,14 @@ def test_a_run_cancelled_while_it_pushes_keeps_its_record_and_says_it_was_cancel
     (to a remote whose ssh never answers): the push ends, the record stays, and the error
     says the run was cancelled before it names the push it stopped (the frame's rule for any
     step after the signal: gatekit/cli.hpp)."""
-    _, work = clone_with_remote(tmp_path)
-    (work / "tests").mkdir()
-    (work / "tests" / "test_ok.py").write_text("def test_ok():\n    pass\n")
-    (work / ".github" / "gatekit").mkdir(parents=True)
-    (work / ".github" / "gatekit" / "gpu-gate.yml").write_text(
-        f"command: [{sys.executable}, -m, pytest, -q, -p, no:cacheprovider, \"--junitxml={{junit}}\", \"{{tests}}\"]\n"
-        "workers: 1\nscope:\n  folders: [tests]\ncpu_gate: true\n")
-    git(work, "add", "-A")
-    git(work, "commit", "-q", "-m", "a passing test")
+    work = gated_clone(tmp_path, "test_ok.py", "def test_ok():\n    pass\n", "cpu_gate: true\n")
     git(work, "remote", "set-url", "origin", "ssh://example.invalid/repo.git")
     ssh = tmp_path / "hanging-ssh"
     ssh.write_text(HANGING_SSH)
     ssh.chmod(0o755)
     pid_file = tmp_path / "ssh.pid"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_"))}
-    env.update(GIT_SSH_COMMAND=str(ssh), GATE_SSH_PID_FILE=str(pid_file), GATEKIT_CUDA_LIBRARY="none",
-               GATEKIT_HIP_LIBRARY="none", GATEKIT_GATE_MACHINE="m1")
-    gate = subprocess.Popen([str(TOOL), "run", "--allow-no-gpu", "--publish"], cwd=work, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    wait_for(lambda: pid_file.exists() or gate.poll() is not None, 60)
-    assert pid_file.exists(), gate.communicate(timeout=10)
-    ssh_pid = int(pid_file.read_text())
+    gate, ssh_pid = start_until_pid_file([TOOL, "run", "--allow-no-gpu", "--publish"], work,
+                                         gate_env(GIT_SSH_COMMAND=str(ssh), GATE_SSH_PID_FILE=str(pid_file)), pid_file)
 
     gate.send_signal(signal.SIGINT)
     out, err = gate.communicate(timeout=30)

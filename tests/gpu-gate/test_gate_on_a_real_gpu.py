@@ -18,7 +18,7 @@ SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().pare
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
 from git_remote import clone_with_remote, git  # noqa: E402
-from process_state import alive, wait_for  # noqa: E402
+from process_state import alive, start_until_pid_file  # noqa: E402
 
 # Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
 HOST, WHY_NOT = real_cuda.host()
@@ -186,11 +186,8 @@ def test_a_run_cancelled_while_its_test_holds_the_gpu_frees_it_and_records_nothi
     commit_all(project, "a test that holds the GPU until it is killed")
     pid_file = tmp_path / "holder.pid"
     started = time.monotonic()
-    run = subprocess.Popen([str(TOOL), "run"], cwd=project, env=gate_env(GATE_TEST_PID_FILE=str(pid_file)),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    wait_for(lambda: pid_file.exists() or run.poll() is not None, 120)
-    assert pid_file.exists(), run.communicate(timeout=30)
-    holder = int(pid_file.read_text())
+    run, holder = start_until_pid_file([TOOL, "run"], project, gate_env(GATE_TEST_PID_FILE=str(pid_file)), pid_file,
+                                       timeout=120)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=60)
     print(f"gpu-gate run, cancelled, took {time.monotonic() - started:.2f} s\n{out}\n{err}")

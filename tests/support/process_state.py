@@ -25,3 +25,19 @@ def wait_for(predicate, timeout=15.0):
             return True
         time.sleep(0.05)
     return False
+
+
+def start_until_pid_file(argv, cwd, env, pid_file: Path, timeout=60.0):
+    """Starts `argv` in a session of its own (so a signal sent to it is the test's alone) and
+    waits until something it runs writes its PID to `pid_file`: (the process, that PID). An
+    AssertionError with the tool's output when it ends first or the file never comes."""
+    import subprocess
+    proc = subprocess.Popen([str(a) for a in argv], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_for(lambda: pid_file.exists() or proc.poll() is not None, timeout)
+    if not pid_file.exists():
+        if proc.poll() is None:
+            proc.kill()
+        out, err = proc.communicate(timeout=30)
+        raise AssertionError(f"{pid_file} never came:\n{out}\n{err}")
+    return proc, int(pid_file.read_text())
