@@ -17,9 +17,15 @@ sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import real_cuda  # noqa: E402
 from process_state import alive  # noqa: E402
 
-# Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure).
+# Skipped test by test (a module-level skip would collect nothing, which pytest calls a failure);
+# failed instead where GATEKIT_REQUIRE_GPU=1 (real_cuda.required()).
 HOST, WHY_NOT = real_cuda.host()
-pytestmark = pytest.mark.skipif(HOST is None, reason=WHY_NOT)
+pytestmark, gpu_reached = real_cuda.skip_or_fail(HOST, WHY_NOT)
+
+
+@pytest.fixture(autouse=True)
+def _the_driver_is_reached():
+    gpu_reached()
 
 TOOL = Path(os.environ.get("GATEKIT_BUILD_DIR", "build/dev")) / "tools" / "smoke-runner" / "smoke-runner"
 WORKLOAD = str(SOURCE / "tests" / "support" / "real_cuda.py")

@@ -27,7 +27,8 @@ CUDA_ERROR_NO_DEVICE = 100
 
 
 def load():
-    """The driver library, or None where there is none (then the tests skip)."""
+    """The driver library, or None where there is none (then the tests skip, or fail where
+    GATEKIT_REQUIRE_GPU=1: required())."""
     for name in ("libcuda.so.1", "libcuda.so"):
         try:
             return ctypes.CDLL(name)
@@ -99,6 +100,24 @@ def host():
         return None, "no CUDA driver (libcuda.so.1) on this machine"
     seen = facts(dict(os.environ))
     return (seen, "") if seen["count"] > 0 else (None, "the CUDA driver sees no device")
+
+
+def required():
+    """GATEKIT_REQUIRE_GPU=1: this machine has a GPU, so tests that cannot reach its driver
+    fail instead of skipping (a suite skipped whole would read as green)."""
+    return os.environ.get("GATEKIT_REQUIRE_GPU") == "1"
+
+
+def skip_or_fail(host_facts, why_not):
+    """What each real-GPU test file applies to its tests: the mark (skipped where the driver
+    sees no device, unless required()) and the check an autouse fixture runs (fails then)."""
+    import pytest
+    mark = pytest.mark.skipif(host_facts is None and not required(), reason=why_not)
+
+    def check():
+        if host_facts is None:
+            pytest.fail(f"GATEKIT_REQUIRE_GPU=1, but {why_not}")
+    return mark, check
 
 
 def works_in_a_fresh_process(expect, env=None):
