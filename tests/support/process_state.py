@@ -2,6 +2,7 @@
 nothing a tool started outlives it (tests/smoke-runner/test_cancel.py,
 tests/gpu-gate/test_gate_cancel.py, the real-GPU tests)."""
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -31,7 +32,6 @@ def start_until_pid_file(argv, cwd, env, pid_file: Path, timeout=60.0):
     """Starts `argv` in a session of its own (so a signal sent to it is the test's alone) and
     waits until something it runs writes its PID to `pid_file`: (the process, that PID). An
     AssertionError with the tool's output when it ends first or the file never comes."""
-    import subprocess
     proc = subprocess.Popen([str(a) for a in argv], cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for(lambda: pid_file.exists() or proc.poll() is not None, timeout)

@@ -215,7 +215,7 @@ class SmokeRun {
     for (auto& r : report_.smokes) {
       if (r.status == Status::not_run) r.reason = "not started: the runner received " + sig;
     }
-    return could_not_evaluate("cancelled: the runner received " + sig + "; reports written");
+    return gatekit::cancellation("the runner", "; reports written");
   }
 
   // An error or a cancellation: the reports, then the step's no verdict the frame's way

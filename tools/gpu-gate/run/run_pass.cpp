@@ -28,10 +28,8 @@ std::string group_title(const PassSpec& pass, const std::vector<std::string>& ar
 }  // namespace
 
 Status unless_cancelled(const std::string& during) {
-  const int signal = termination_signal();
-  if (signal == 0) return {};
-  return could_not_evaluate("cancelled: gpu-gate received " + signal_name(signal) + " during " + during +
-                            "; nothing is recorded");
+  if (termination_signal() == 0) return {};
+  return cancellation("gpu-gate", " during " + during + "; nothing is recorded");
 }
 
 std::vector<std::string> pass_command(const Config& config, const std::string& junit, const PassSpec& pass) {

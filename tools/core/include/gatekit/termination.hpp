@@ -12,8 +12,11 @@
 // group at once (SIGKILL on a second signal), and SystemProcessRunner kills a group that is
 // still alive termination_grace() later.
 #include <chrono>
+#include <string_view>
 
 #include <sys/types.h>
+
+#include "gatekit/result.hpp"
 
 namespace gatekit {
 
@@ -26,6 +29,13 @@ int termination_signal();
 // What the handler does, callable from ordinary code and tests: records `signal` and
 // forwards SIGTERM (SIGKILL when a termination was already recorded) to every registered group.
 void request_termination(int signal);
+
+// How a run says it was cancelled: could not evaluate, `cancelled: <who> received <the
+// recorded signal><rest>` ("cancelled: gpu-gate received SIGINT during the gate pass; ...").
+// The frame (gatekit/cli.hpp) words any other error after the signal this way, and leaves an
+// error that is_cancellation() as it is.
+Error cancellation(std::string_view who, std::string_view rest);
+bool is_cancellation(const Error& error);
 
 // Clears the recorded signal (tests only).
 void reset_termination_for_testing();

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "gatekit/platform.hpp"
-#include "gatekit/process.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/version.hpp"
@@ -158,12 +157,10 @@ int report(const ToolInfo& info, Context& context, const std::string& message, E
 // A tool that installed the termination handlers (termination.hpp) ends its children on
 // SIGINT/SIGTERM, so a step that fails after the signal failed because the run was cancelled
 // (a git killed mid-push, a child that never answered): it says so, exit 3, whatever the
-// step's error was. A message that says it already (`cancelled: ...`) is the tool's own.
+// step's error was. A cancellation the tool worded itself is its own.
 Error cancelled_or(const ToolInfo& info, Error error) {
-  const int signal = termination_signal();
-  if (signal == 0 || error.message.starts_with("cancelled:")) return error;
-  return could_not_evaluate("cancelled: " + info.name + " received " + signal_name(signal) +
-                            " before it finished: " + error.message);
+  if (termination_signal() == 0 || is_cancellation(error)) return error;
+  return cancellation(info.name, " before it finished: " + error.message);
 }
 
 // CLI11 reads `--name=` (an empty value) as a bare `--name` and takes the next argument as its

@@ -4,6 +4,9 @@
 
 #include <array>
 #include <atomic>
+#include <string>
+
+#include "gatekit/process.hpp"
 
 namespace gatekit {
 
@@ -33,6 +36,17 @@ void request_termination(int signal) {
 }
 
 int termination_signal() { return g_signal.load(); }
+
+namespace {
+constexpr std::string_view kCancelled = "cancelled: ";
+}  // namespace
+
+Error cancellation(std::string_view who, std::string_view rest) {
+  return could_not_evaluate(std::string(kCancelled) + std::string(who) + " received " +
+                            signal_name(termination_signal()) + std::string(rest));
+}
+
+bool is_cancellation(const Error& error) { return error.message.starts_with(kCancelled); }
 
 void reset_termination_for_testing() { g_signal.store(0); }
 
