@@ -199,6 +199,9 @@ TEST_CASE("a step that fails after SIGINT/SIGTERM is reported as cancelled, exit
       // The tool's own word on its cancellation stands.
       {could_not_evaluate("cancelled: demo-tool received SIGINT during the pass; nothing is recorded"),
        "cancelled: demo-tool received SIGINT during the pass; nothing is recorded"},
+      // Outside text that starts like one (a file named so) is not the tool's word: exit 3 still.
+      {bad_input("cancelled: x.yml:1:1: expected a map"),
+       "cancelled: demo-tool received SIGINT before it finished: cancelled: x.yml:1:1: expected a map"},
   };
   for (const auto& c : cases) {
     std::string hooked;

@@ -46,7 +46,10 @@ Error cancellation(std::string_view who, std::string_view rest) {
                             signal_name(termination_signal()) + std::string(rest));
 }
 
-bool is_cancellation(const Error& error) { return error.message.starts_with(kCancelled); }
+// A bad-input message that happens to start so (a file named `cancelled: x`) is not one.
+bool is_cancellation(const Error& error) {
+  return error.kind == ErrorKind::could_not_evaluate && error.message.starts_with(kCancelled);
+}
 
 void reset_termination_for_testing() { g_signal.store(0); }
 
