@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -97,9 +98,11 @@ class CiScene {
   }
 
   // A result for `commit`'s tree as machine `machine`, made as gpu-gate makes it (author and
-  // committer date its time); signed with `key` when given. Returns the record commit.
+  // committer date its time, or commit_date, seconds since the epoch, when given: a date the
+  // signer chose); signed with `key` when given. Returns the record commit.
   std::string make_record(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
-                          const SshKey* key = nullptr, std::int64_t age_seconds = 60, std::int64_t commit_date_shift = 0) {
+                          const SshKey* key = nullptr, std::int64_t age_seconds = 60,
+                          std::optional<std::int64_t> commit_date = std::nullopt) {
     gpu_gate::GateRecord record;
     record.verdict = verdict;
     record.duration = std::chrono::minutes(4) + std::chrono::seconds(10);
@@ -119,7 +122,7 @@ class CiScene {
     args.insert(args.end(), {"commit-tree", "-F", "-"});
     if (key != nullptr) args.emplace_back("-S");
     args.push_back(record.tree);
-    const std::string date = "@" + std::to_string(record.time + commit_date_shift) + " +0000";
+    const std::string date = "@" + std::to_string(commit_date.value_or(record.time)) + " +0000";
     return trim(run_checked(args, dev, gpu_gate::format_record(record), true, {{"GIT_COMMITTER_DATE", date}, {"GIT_AUTHOR_DATE", date}}).out);
   }
   // The ref gpu-gate gives the record on the remote: refs/gatekit-gate/<tree>/<machine>@<run>.
@@ -132,8 +135,9 @@ class CiScene {
   }
   // Publishes a result (make_record, then a push to its own ref on the remote). Returns the record commit.
   std::string publish(const std::string& commit, gpu_gate::Verdict verdict, const std::string& machine,
-                      const SshKey* key = nullptr, std::int64_t age_seconds = 60, std::int64_t commit_date_shift = 0) {
-    const std::string record_commit = make_record(commit, verdict, machine, key, age_seconds, commit_date_shift);
+                      const SshKey* key = nullptr, std::int64_t age_seconds = 60,
+                      std::optional<std::int64_t> commit_date = std::nullopt) {
+    const std::string record_commit = make_record(commit, verdict, machine, key, age_seconds, commit_date);
     git_in(dev, {"push", "-q", "origin", record_commit + ":" + result_ref_of(record_commit)});
     return record_commit;
   }

@@ -340,7 +340,7 @@ TEST_CASE("ci-status judges a key's validity at the time of the check, not at th
 
   SECTION("a record committed in 2019 with a current time: left out for its commit date") {
     const std::string head = open_pull_request(scene, "back-dated", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
-    scene.publish(head, Verdict::pass, "alice-box", &alice, 60, -(now_seconds() - 60 - 1'577'750'400));
+    scene.publish(head, Verdict::pass, "alice-box", &alice, 60, 1'577'750'400);  // committed at 2019-12-31T00:00:00Z
     CHECK(run_ci_status(options_for(scene.ci_clone(), head), context) == ExitCode::pass);
     const auto status = posted(server).at(0);
     CHECK(status.state == "pending");
