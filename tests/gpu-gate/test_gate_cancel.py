@@ -1,7 +1,8 @@
 """gpu-gate run cancelled mid-pass (SIGINT from Ctrl-C, SIGTERM from a job's cancellation),
 through the built tool on a real repository: the test command's processes end, the temporary
 worktree is removed (git's record of it too), nothing is recorded, and the run exits 3 saying
-why. Cancelled while it pushes its result: the record stays and the error says cancelled. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
+why. Cancelled while it pushes its result: the record stays and the error says cancelled. A
+`status` cancelled while it asks the remote prints no status. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
 import os
 import signal
 import sys
@@ -103,4 +104,27 @@ def test_a_run_cancelled_while_it_pushes_keeps_its_record_and_says_it_was_cancel
         "gpu-gate: error: cancelled: gpu-gate received SIGINT before it finished: the result is recorded here but was "
         f"not pushed: git push --porcelain --end-of-options origin +{mine}:{published} failed (killed by signal 15 "
         "(SIGTERM))")
+    assert not alive(ssh_pid)
+
+
+def test_a_status_cancelled_while_it_asks_the_remote_shows_no_status(tmp_path):
+    """`gpu-gate status` waits on `git ls-remote` of a remote whose ssh never answers; Ctrl-C
+    ends the ssh, and the tool says it was cancelled instead of printing a status whose
+    'published' would read "origin could not be asked" (the killed git's answer)."""
+    work = gated_clone(tmp_path, "test_ok.py", "def test_ok():\n    pass\n")
+    git(work, "remote", "set-url", "origin", "ssh://example.invalid/repo.git")
+    ssh = tmp_path / "hanging-ssh"
+    ssh.write_text(HANGING_SSH)
+    ssh.chmod(0o755)
+    pid_file = tmp_path / "ssh.pid"
+    status, ssh_pid = start_until_pid_file([TOOL, "status"], work,
+                                           gate_env(GIT_SSH_COMMAND=str(ssh), GATE_SSH_PID_FILE=str(pid_file)), pid_file)
+
+    status.send_signal(signal.SIGINT)
+    out, err = status.communicate(timeout=30)
+    assert status.returncode == 3, out + err
+    assert out == ""
+    assert "gate/gpu for" not in err
+    assert err.splitlines()[-1] == (
+        "gpu-gate: error: cancelled: gpu-gate received SIGINT while asking origin for its results; no status is shown")
     assert not alive(ssh_pid)

@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/json.hpp"
+#include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
@@ -108,6 +109,9 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const auto remote = remote_results(git, options.remote, config.namespace_);
+  // Cancelled while git asked the remote: its answer is the killed child's, not the remote's.
+  if (termination_signal() != 0)
+    throw Failure(cancellation("gpu-gate", " while asking " + options.remote + " for its results; no status is shown"));
   std::set<std::string> stale = remote ? stale_refs(gathered.input.records, *remote) : std::set<std::string>{};
   if (!stale.empty()) {
     // Gather every candidate again (an inherited result may count once the stale one is out).
