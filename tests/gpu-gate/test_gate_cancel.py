@@ -1,8 +1,9 @@
 """gpu-gate run cancelled mid-pass (SIGINT from Ctrl-C, SIGTERM from a job's cancellation),
 through the built tool on a real repository: the test command's processes end, the temporary
 worktree is removed (git's record of it too), nothing is recorded, and the run exits 3 saying
-why. Cancelled while it pushes its result: the record stays and the error says cancelled. A
-`status` cancelled while it asks the remote prints no status. The same on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py."""
+why. Cancelled while it pushes its result: the record stays and the error says cancelled. The
+cancelled pass on a real GPU, with a test holding GPU memory: test_gate_on_a_real_gpu.py. A
+`status` cancelled while it asks the remote prints no status."""
 import os
 import signal
 import sys
