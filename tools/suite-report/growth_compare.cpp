@@ -59,9 +59,9 @@ std::string ConfigKey::text() const {
 }
 
 std::string ConfigKey::artifact_name() const {
-  std::string stem = workflow;
+  std::string_view stem = workflow;
   for (std::string_view ext : {".yml", ".yaml"})
-    if (stem.size() > ext.size() && stem.ends_with(ext)) stem.resize(stem.size() - ext.size());
+    if (stem.size() > ext.size() && stem.ends_with(ext)) stem.remove_suffix(ext.size());
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(text())));
   return "suite-baseline-" + slug(stem, 40) + "-" + slug(job, 40) + "-py" + slug(python, 16) + "-" +
