@@ -35,8 +35,6 @@ std::string TestCase::id() const {
 
 namespace {
 
-enum class Elem { suites, suite, test, result, flaky, rerun, out, err, other };
-
 constexpr std::size_t kChunk = 64 * 1024;
 
 int rank(JunitOutcome outcome) {
@@ -142,6 +140,9 @@ struct Reader::Impl {
     bool pytest = false;                  // a <testsuite name="pytest">
   };
 
+  // The open elements, innermost last (a nested type: a member's type from the anonymous
+  // namespace trips gcc's -Wsubobject-linkage in the release preset's unity build).
+  enum class Elem { suites, suite, test, result, flaky, rerun, out, err, other };
   std::vector<Elem> stack;
   std::vector<Frame> frames;
   std::size_t pytest_open = 0;
