@@ -34,10 +34,13 @@ const GateRecord* mine_for(const StatusInput& input, const std::string& tree, co
 }
 
 // The remote's published results, ref name -> object: one ls-remote; nullopt when the remote
-// cannot be asked (offline, no such remote).
+// cannot be asked (offline, no such remote). An ls-remote that ended because the run was
+// cancelled says nothing of the remote: a Failure, and no status is shown.
 std::optional<std::map<std::string, std::string>> remote_results(const Git& git, const std::string& remote,
                                                                  const std::string& ns) {
   auto out = git.exec(GitCommand{"ls-remote", "--refs"}.argument("the remote", remote).argument("the ref pattern", published_prefix(ns) + "*"));
+  if (termination_signal() != 0)
+    throw Failure(cancellation("gpu-gate", " while asking " + remote + " for its results; no status is shown"));
   if (!out || !out->succeeded()) return std::nullopt;
   std::map<std::string, std::string> refs;
   for (const auto& line : split_lines(out->out)) {
@@ -109,9 +112,6 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const auto remote = remote_results(git, options.remote, config.namespace_);
-  // Cancelled while git asked the remote: its answer is the killed child's, not the remote's.
-  if (termination_signal() != 0)
-    throw Failure(cancellation("gpu-gate", " while asking " + options.remote + " for its results; no status is shown"));
   std::set<std::string> stale = remote ? stale_refs(gathered.input.records, *remote) : std::set<std::string>{};
   if (!stale.empty()) {
     // Gather every candidate again (an inherited result may count once the stale one is out).

@@ -12,8 +12,8 @@
 //      `<tool>: error: <message>` and exits with exit_code_of(kind); any other exception
 //      exits 3. Once the tool has received SIGINT/SIGTERM (termination.hpp), either is
 //      `cancelled: <tool> received SIGINT before it finished: <message>`, exit 3, unless
-//      the message starts with `cancelled:` already. Before that, and for a run that
-//      returns exit 2 or 3, it reports "no verdict"
+//      it is a cancellation the tool worded itself (termination.hpp's is_cancellation()).
+//      Before that, and for a run that returns exit 2 or 3, it reports "no verdict"
 //      (`NoVerdict`, gatekit/no_verdict.hpp): `result=error` for a tool or subcommand with a
 //      `result` output, then its hook. A pass whose step outputs or summary could not be
 //      written becomes exit 3: downstream jobs would read empty outputs.
