@@ -5,6 +5,7 @@ pull request, and never read twelve skips as green (GATEKIT_REQUIRE_GPU=1, docs/
 "On a real GPU")."""
 import json
 import os
+import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_the_job_runs_only_where_the_repository_has_the_runner_and_never_for_a_f
     assert runs([case for case, _ in cases]) == [want for _, want in cases]
 
 
-def test_the_job_runs_the_real_gpu_files_on_the_host_with_the_gpu_required():
+def test_the_job_builds_and_runs_the_real_gpu_files_on_the_host_with_the_gpu_required():
     assert JOB["runs-on"] == ["self-hosted", "linux", "nvidia"]
     assert "container" not in JOB  # the tests read the host's NVIDIA driver
     assert JOB["permissions"] == {"contents": "read"}
@@ -67,3 +68,8 @@ def test_the_job_runs_the_real_gpu_files_on_the_host_with_the_gpu_required():
     assert [w for w in shlex.split(command.replace("\\\n", " ")) if w.endswith(".py")] == files
     build = JOB["steps"][1]["run"]
     assert "cmake --preset release" in build and "cmake --build --preset release" in build
+    # it builds the tools the files run (their `tools/NAME/NAME` paths), and only those
+    built = shlex.split(build[build.index("--target"):].splitlines()[0])[1:]
+    used = sorted({m for f in files for m in re.findall(r'"tools" / "([a-z-]+)" / "\1"', (SOURCE / f).read_text())})
+    assert used == ["gpu-gate", "smoke-runner"]
+    assert sorted(built) == used
