@@ -15,17 +15,18 @@ only gate.yml run (`-W`).
 """
 from __future__ import annotations
 
-import json
-import subprocess
+import sys
 from pathlib import Path
 
 import yaml
 
 import act_harness as h
 
+sys.path.insert(0, str(h.SOURCE / "tests" / "support"))
+from job_if import job_if_runs  # noqa: E402
+
 WORKFLOW = "GPU gate"
 APP_TOKEN, APP = h.APP_TOKEN, h.APP
-EVAL_IF = Path(__file__).with_name("eval-if.mjs")
 TEMPLATE = h.SOURCE / "workflows" / "gate.yml"
 
 
@@ -98,10 +99,8 @@ def test_strict_a_merge_group_gets_the_head_s_result_from_the_workflow_run(tmp_p
 def jobs_that_run(github: dict, variables: dict) -> list[str]:
     doc = yaml.safe_load(TEMPLATE.read_text())
     names = list(doc["jobs"])
-    done = subprocess.run(["node", str(EVAL_IF)], capture_output=True, text=True, timeout=60, input=json.dumps({
-        "ifs": [doc["jobs"][j]["if"] for j in names], "cases": [{"github": github, "vars": variables}]}))
-    assert done.returncode == 0, done.stderr
-    return [j for j, runs in zip(names, json.loads(done.stdout)) if runs[0]]
+    answers = job_if_runs([doc["jobs"][j]["if"] for j in names], [{"github": github, "vars": variables}])
+    return [j for j, runs in zip(names, answers) if runs[0]]
 
 
 def github(event_name: str, ref: str = "refs/pull/7/merge", **event) -> dict:

@@ -19,15 +19,17 @@ GITHUB_WORKFLOW_REF (unset by act).
 """
 from __future__ import annotations
 
-import json
 import re
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml  # PyYAML, from tests/requirements.txt
 
 import act_harness as h
+
+sys.path.insert(0, str(h.SOURCE / "tests" / "support"))
+from job_if import job_if_runs  # noqa: E402
 
 CPU, GPU = "CPU tests", "GPU tests"      # workflow names, and the required checks' job names
 GATE = "path gate"
@@ -369,8 +371,6 @@ def test_a_run_of_every_workflow_leaves_the_gate_to_its_own_runs(pr):
     assert {wf for wf, _ in o.jobs} == {CPU, GPU}, o.tail()
 
 
-EVAL_IF = Path(__file__).with_name("eval-if.mjs")
-
 
 def test_gpu_jobs_if_with_github_expressions():
     """What act does not prove: act reads github.event from the payload it is given, and maps
@@ -393,9 +393,5 @@ def test_gpu_jobs_if_with_github_expressions():
     cases += [(e, github(e), needs, True) for e in ("push", "schedule", "workflow_dispatch", "merge_group")]
     for job in gpu_jobs:
         condition = doc["jobs"][job]["if"]
-        done = subprocess.run(["node", str(EVAL_IF)], capture_output=True, text=True, timeout=60,
-                              input=json.dumps({"if": condition, "cases": [
-                                  {"github": g, "needs": n} for _, g, n, _ in cases]}))
-        assert done.returncode == 0, done.stderr
-        got = json.loads(done.stdout)
+        got = job_if_runs([condition], [{"github": g, "needs": n} for _, g, n, _ in cases])[0]
         assert got == [want for *_, want in cases], f"{job}: {[(c[0], r) for c, r in zip(cases, got)]}"

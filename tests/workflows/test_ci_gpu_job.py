@@ -3,27 +3,25 @@ GitHub's expression engine (tests/support/job-if.mjs) on the job's own `if:`, an
 It must never wait for a runner a repository lacks (no variable: skipped), never run a fork's
 pull request, and never read twelve skips as green (GATEKIT_REQUIRE_GPU=1, docs/contributing.md,
 "On a real GPU")."""
-import json
 import os
 import re
 import shlex
-import subprocess
+import sys
 from pathlib import Path
 
 import yaml
 
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(SOURCE / "tests" / "support"))
+from job_if import job_if_runs  # noqa: E402
+
 CI = SOURCE / ".github" / "workflows" / "ci.yml"
-EVAL_IF = SOURCE / "tests" / "e2e" / "eval-if.mjs"
 REPO = "gatekit/gatekit"
 JOB = yaml.safe_load(CI.read_text())["jobs"]["test-gpu"]
 
 
 def runs(cases: list[dict]) -> list[bool]:
-    done = subprocess.run(["node", str(EVAL_IF)], capture_output=True, text=True, timeout=60,
-                          input=json.dumps({"if": JOB["if"], "cases": cases}))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return job_if_runs([JOB["if"]], cases)[0]
 
 
 def github(event_name: str, head_repo: str = REPO) -> dict:
