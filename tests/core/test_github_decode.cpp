@@ -206,3 +206,137 @@ TEST_CASE("github: bodies must be JSON with a JSON content type") {
   REQUIRE(parsed.ok());
   CHECK(parsed->is_null());
 }
+
+// ---- what gatekit-doctor reads --------------------------------------------------------
+
+TEST_CASE("github: branch rules decode; a required_status_checks rule keeps each check's integration") {
+  auto rules = decode_array<BranchRule>(json::parse(R"([
+      {"type": "required_status_checks", "ruleset_source_type": "Repository", "ruleset_source": "o/r",
+       "ruleset_id": 42, "parameters": {"strict_required_status_checks_policy": false,
+        "required_status_checks": [{"context": "CPU tests", "integration_id": 15368}, {"context": "gate/gpu"}]}},
+      {"type": "merge_queue", "ruleset_id": 43, "parameters": {"merge_method": "MERGE"}},
+      {"type": "deletion"}])"), decode_branch_rule);
+  REQUIRE(rules.ok());
+  REQUIRE(rules->size() == 3);
+  const auto& checks = (*rules)[0].checks;
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[0].context == "CPU tests");
+  CHECK(checks[0].app_id == 15368);
+  CHECK(checks[1].context == "gate/gpu");
+  CHECK_FALSE(checks[1].app_id.has_value());
+  CHECK((*rules)[0].ruleset_id == 42);
+  CHECK((*rules)[0].ruleset_source == "o/r");
+  CHECK((*rules)[1].type == "merge_queue");
+  CHECK((*rules)[1].checks.empty());
+  CHECK((*rules)[2].ruleset_id == 0);
+}
+
+TEST_CASE("github: the doctor's decoders name the field that is wrong") {
+  struct Row {
+    std::string body;
+    std::string error;
+  };
+  const std::vector<Row> rules = {
+      {R"({"ruleset_id": 1})", "field `type`: missing"},
+      {R"({"type": "required_status_checks"})", "field `parameters`: expected a JSON object"},
+      {R"({"type": "required_status_checks", "parameters": {}})", "field `parameters.required_status_checks`: missing"},
+      {R"({"type": "required_status_checks", "parameters": {"required_status_checks": [{"integration_id": 1}]}})",
+       "field `parameters.required_status_checks`: item 0: field `context`: missing"},
+      {R"({"type": "required_status_checks", "parameters": {"required_status_checks": [{"context": "a",
+          "integration_id": "15368"}]}})",
+       "field `parameters.required_status_checks`: item 0: field `integration_id`: expected an integer"},
+  };
+  for (const auto& row : rules) {
+    INFO(row.body);
+    auto rule = decode_branch_rule(json::parse(row.body));
+    REQUIRE_FALSE(rule.ok());
+    CHECK(rule.error().message == row.error);
+  }
+  const std::vector<Row> environments = {
+      {R"({"deployment_branch_policy": null})", "field `name`: missing"},
+      {R"({"name": "e", "deployment_branch_policy": {"protected_branches": true}})",
+       "field `deployment_branch_policy.custom_branch_policies`: missing"},
+      {R"({"name": "e", "deployment_branch_policy": {"protected_branches": true, "custom_branch_policies": true}})",
+       "field `deployment_branch_policy`: protected_branches and custom_branch_policies are both true"},
+  };
+  for (const auto& row : environments) {
+    INFO(row.body);
+    auto environment = decode_environment(json::parse(row.body));
+    REQUIRE_FALSE(environment.ok());
+    CHECK(environment.error().message == row.error);
+  }
+}
+
+TEST_CASE("github: branch protection's checks, with the older contexts list as any source") {
+  auto protection = decode_branch_protection(json::parse(R"({"required_status_checks": {
+      "contexts": ["GPU tests", "lint"], "checks": [{"context": "GPU tests", "app_id": 15368}]}})"));
+  REQUIRE(protection.ok());
+  REQUIRE(protection->checks.size() == 2);
+  CHECK(protection->checks[0].context == "GPU tests");
+  CHECK(protection->checks[0].app_id == 15368);
+  CHECK(protection->checks[1].context == "lint");
+  CHECK_FALSE(protection->checks[1].app_id.has_value());
+  auto none = decode_branch_protection(json::parse(R"({"enforce_admins": {"enabled": false}})"));
+  REQUIRE(none.ok());
+  CHECK(none->checks.empty());
+}
+
+TEST_CASE("github: an environment's deployment branches") {
+  struct Row {
+    std::string policy;
+    DeploymentBranches branches;
+  };
+  for (const auto& row : std::vector<Row>{
+           {"null", DeploymentBranches::all},
+           {R"({"protected_branches": true, "custom_branch_policies": false})", DeploymentBranches::protected_branches},
+           {R"({"protected_branches": false, "custom_branch_policies": true})", DeploymentBranches::custom}}) {
+    INFO(row.policy);
+    auto environment = decode_environment(json::parse(R"({"name": "gatekit-gate", "deployment_branch_policy": )" +
+                                                      row.policy + "}"));
+    REQUIRE(environment.ok());
+    CHECK(environment->name == "gatekit-gate");
+    CHECK(environment->branches == row.branches);
+  }
+}
+
+TEST_CASE("github: a file of the contents API is its base64 content, line breaks and all") {
+  // "name: CI\non: pull_request\n" as GitHub sends it: base64 with a line break every 60 characters.
+  auto text = decode_file_content(json::parse(R"({"type": "file", "path": ".github/workflows/ci.yml",
+      "encoding": "base64", "content": "bmFtZTogQ0kKb246IHB1bGxf\ncmVxdWVzdAo=\n"})"));
+  REQUIRE(text.ok());
+  CHECK(*text == "name: CI\non: pull_request\n");
+  auto big = decode_file_content(json::parse(R"({"type": "file", "path": "big.yml", "encoding": "none", "content": ""})"));
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error().message ==
+        "big.yml: the contents API gave no content (encoding 'none'; it gives none for a file over 1 MB)");
+  auto folder = decode_file_content(json::parse(R"({"type": "dir", "path": ".github"})"));
+  REQUIRE_FALSE(folder.ok());
+  CHECK(folder.error().message == ".github is a dir, not a file");
+}
+
+TEST_CASE("github: base64 decoding, table-driven") {
+  struct Row {
+    std::string text;
+    std::string decoded;  // or the error
+    bool ok;
+  };
+  const std::vector<Row> rows = {
+      {"", "", true},
+      {"YQ==", "a", true},
+      {"YQ", "a", true},
+      {"YWI=", "ab", true},
+      {"YWJj", "abc", true},
+      {"YWJj\nZA==\n", "abcd", true},
+      {"/+8=", "\xff\xef", true},
+      {"YWJj!", "not base64: character 5 is '!'", false},
+      {"Y", "not base64: 1 digits cannot end a group", false},
+      {"YWJjZ=", "not base64: 5 digits cannot end a group", false},
+      {"YQ=", "not base64: 2 digits cannot end a group", false},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text);
+    auto decoded = decode_base64(row.text);
+    REQUIRE(decoded.ok() == row.ok);
+    CHECK((row.ok ? *decoded : decoded.error().message) == row.decoded);
+  }
+}

@@ -309,3 +309,70 @@ TEST_CASE("github integration: issues, comments, labels, statuses, runs, jobs, a
   CHECK(dispatch["inputs"].as_object()["sha"].as_string() == "abc");
   CHECK(stats["connection_count"].as_int64() == 1);
 }
+
+TEST_CASE("github integration: the doctor's calls: rules, protection, environments, variables, files") {
+  const char* state = R"js({"repos": {"o/r": {
+    "default_branch": "trunk",
+    "rules": {"trunk": [{"type": "required_status_checks", "ruleset_id": 9,
+                         "checks": [{"context": "CPU tests", "integration_id": 15368}]},
+                        {"type": "merge_queue", "ruleset_id": 9}]},
+    "protection": {"trunk": {"checks": [{"context": "gate/gpu", "app_id": 4242}]}},
+    "environments": {"gatekit-gate": {"branches": "custom", "policies": [{"name": "trunk"}, {"name": "v*", "type": "tag"}],
+                                      "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1"},
+                                      "secrets": ["GATEKIT_GATE_APP_KEY"]}},
+    "variables": {"GATEKIT_GATE_MODE": "pull-request"},
+    "files": {".github/workflows/ci.yml": "name: CI\non: pull_request\njobs: {}\n"}
+  }}})js";
+  GitHubServer server(state, "t0ken");
+  ClientOptions options;
+  options.base_url = server.url();
+  options.token = "t0ken";
+  auto transport = make_curl_transport(SystemEnvironment{});
+  FakeClock clock;
+  Client c(options, *transport, clock, nullptr, 7);
+
+  CHECK(value_of(c.get_repository("o/r")).default_branch == "trunk");
+  const auto rules = value_of(c.list_branch_rules("o/r", "trunk"));
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[0].checks.at(0).context == "CPU tests");
+  CHECK(rules[1].type == "merge_queue");
+  CHECK(value_of(c.list_branch_rules("o/r", "feature/x")).empty());
+
+  const auto protection = value_of(c.get_branch_protection("o/r", "trunk"));
+  REQUIRE(protection.has_value());
+  CHECK(protection->checks.at(0).app_id == 4242);
+  CHECK_FALSE(value_of(c.get_branch_protection("o/r", "other")).has_value());  // 404 Branch not protected
+
+  const auto environment = value_of(c.get_environment("o/r", "gatekit-gate"));
+  REQUIRE(environment.has_value());
+  CHECK(environment->branches == DeploymentBranches::custom);
+  CHECK_FALSE(value_of(c.get_environment("o/r", "missing")).has_value());
+  const auto policies = value_of(c.list_deployment_branch_policies("o/r", "gatekit-gate"));
+  REQUIRE(policies.size() == 2);
+  CHECK(policies[1].name == "v*");
+  CHECK(policies[1].type == "tag");
+  CHECK(value_of(c.list_environment_variable_names("o/r", "gatekit-gate")) ==
+        std::vector<std::string>{"GATEKIT_GATE_APP_CLIENT_ID"});
+  CHECK(value_of(c.list_environment_secret_names("o/r", "gatekit-gate")) ==
+        std::vector<std::string>{"GATEKIT_GATE_APP_KEY"});
+  CHECK(value_of(c.get_repository_variable("o/r", "GATEKIT_GATE_MODE")) == std::optional<std::string>("pull-request"));
+  CHECK_FALSE(value_of(c.get_repository_variable("o/r", "UNSET")).has_value());
+
+  const auto folder = value_of(c.list_directory("o/r", ".github/workflows", "trunk"));
+  REQUIRE(folder.has_value());
+  REQUIRE(folder->size() == 1);
+  CHECK((*folder)[0].path == ".github/workflows/ci.yml");
+  CHECK_FALSE(value_of(c.list_directory("o/r", ".github/nothing", "trunk")).has_value());
+  CHECK(value_of(c.get_file_text("o/r", ".github/workflows/ci.yml", "trunk")) ==
+        "name: CI\non: pull_request\njobs: {}\n");
+
+  // A token without admin rights: GitHub's 403 stays an error, never "not protected".
+  server.add_faults(R"([{"method": "GET", "path": "/protection$", "kind": "status", "status": 403,
+                         "message": "Resource not accessible by integration"}])");
+  const auto refused = error_of(c.get_branch_protection("o/r", "trunk"));
+  CHECK(refused.http_status == 403);
+  CHECK(refused.message ==
+        "GET /repos/o/r/branches/trunk/protection: HTTP 403: Resource not accessible by integration "
+        "(https://docs.github.com/rest)");
+  CHECK_FALSE(is_not_protected(refused));
+}

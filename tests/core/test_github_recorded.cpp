@@ -91,3 +91,44 @@ TEST_CASE("github recorded: search results decode as issues from the wrapped ite
   CHECK(static_cast<std::int64_t>(issues->size()) == body.at("total_count").as_int64());
   for (const auto& issue : *issues) CHECK_FALSE(issue.title.empty());
 }
+
+TEST_CASE("github recorded: a branch without protection is GitHub's 404 'Branch not protected'") {
+  // branch-protection: GET protection of an unprotected branch, then PUT (which answers the
+  // protection as GET does) twice: without status checks, then requiring "foo/bar" from any source.
+  const auto exchanges = scenario("branch-protection");
+  const auto& missing = exchanges.at(0).as_object();
+  REQUIRE(missing.at("status").as_int64() == 404);
+  const auto error = error_from_response(response_of(missing), "GET",
+                                         "https://api.github.com/repos/o/r/branches/main/protection");
+  CHECK(is_not_protected(error));
+  // Any other 404 (how GitHub hides protection from a token without admin rights) is no such answer.
+  HttpResponse hidden = response_of(missing);
+  hidden.body = R"({"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})";
+  CHECK_FALSE(is_not_protected(error_from_response(hidden, "GET", "https://api.github.com/x")));
+
+  const auto without_checks = decode_branch_protection(exchanges.at(1).as_object().at("response"));
+  REQUIRE(without_checks.ok());
+  CHECK(without_checks->checks.empty());
+  const auto with_checks = decode_branch_protection(exchanges.at(2).as_object().at("response"));
+  REQUIRE(with_checks.ok());
+  REQUIRE(with_checks->checks.size() == 1);
+  CHECK(with_checks->checks[0].context == "foo/bar");
+  CHECK_FALSE(with_checks->checks[0].app_id.has_value());
+}
+
+TEST_CASE("github recorded: a repository's default branch, a folder's entries and a raw file") {
+  const auto repository = decode_repository(scenario("get-repository").at(0).as_object().at("response"));
+  REQUIRE(repository.ok());
+  CHECK(repository->full_name == "octokit-fixture-org/hello-world");
+  CHECK(repository->default_branch == "master");
+  const auto content = scenario("get-content");
+  const auto entries = decode_array<ContentEntry>(content.at(0).as_object().at("response"), decode_content_entry);
+  REQUIRE(entries.ok());
+  REQUIRE_FALSE(entries->empty());
+  CHECK((*entries)[0].name == "README.md");
+  CHECK((*entries)[0].type == "file");
+  // The second exchange asked for the raw media type: a string, never a file object.
+  const auto raw = decode_file_content(content.at(1).as_object().at("response"));
+  REQUIRE_FALSE(raw.ok());
+  CHECK(raw.error().message == "expected a JSON object");
+}

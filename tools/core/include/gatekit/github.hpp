@@ -210,9 +210,67 @@ struct GitRef {
   std::string type;  // commit|tag|...
 };
 
+// The repository (GET /repos/{repo}).
+struct Repository {
+  std::string full_name;
+  std::string default_branch;
+};
+
+// A required status check: the context it names and, when pinned, the one App whose check run
+// or commit status satisfies it (rulesets: `integration_id`; branch protection: `app_id`).
+// GitHub Actions is app 15368. No app: any source, a personal token's status included.
+struct RequiredCheck {
+  std::string context;
+  std::optional<std::int64_t> app_id;
+};
+
+// One rule that applies to a branch (GET /repos/{repo}/rules/branches/{branch}): active
+// rulesets only, of the repository or of its organization.
+struct BranchRule {
+  std::string type;                 // required_status_checks, merge_queue, pull_request, ...
+  std::int64_t ruleset_id = 0;      // 0 when GitHub names none
+  std::string ruleset_source;       // "owner/repo" or the organization
+  std::string ruleset_source_type;  // Repository|Organization ("" when absent)
+  std::vector<RequiredCheck> checks;  // required_status_checks only
+};
+
+// Classic branch protection's required status checks (GET .../branches/{branch}/protection).
+struct BranchProtection {
+  std::vector<RequiredCheck> checks;  // empty when the rule requires no status check
+};
+
+// Which branches may run a job that names a deployment environment.
+enum class DeploymentBranches {
+  all,                 // deployment_branch_policy null: every branch and tag
+  protected_branches,  // branches with branch protection rules
+  custom,              // the name patterns of list_deployment_branch_policies
+};
+
+struct DeploymentEnvironment {
+  std::string name;
+  DeploymentBranches branches = DeploymentBranches::all;
+};
+
+struct DeploymentBranchPolicy {
+  std::int64_t id = 0;
+  std::string name;  // a name pattern ("main", "release/*")
+  std::string type;  // branch|tag ("" when absent: a branch)
+};
+
+// One entry of a folder listed through the contents API.
+struct ContentEntry {
+  std::string name;
+  std::string path;
+  std::string type;  // file|dir|symlink|submodule
+};
+
 // True for GitHub's answer to an installation token calling an endpoint only users may call
 // (HTTP 403 "Resource not accessible by integration").
 bool is_integration_refusal(const Error& error);
+
+// True for GitHub's 404 "Branch not protected" (a readable branch without protection), as
+// against a 404 that hides the protection from a token without admin rights.
+bool is_not_protected(const Error& error);
 
 struct JsonAccess;  // gatekit/github_json.hpp
 
@@ -263,6 +321,33 @@ class Client {
   Result<std::vector<Artifact>> list_run_artifacts(const std::string& repo, std::int64_t run_id);
   Status dispatch_workflow(const std::string& repo, const std::string& workflow_file, const std::string& ref,
                            const std::map<std::string, std::string>& inputs);
+
+  // The repository itself: its full name and default branch.
+  Result<Repository> get_repository(const std::string& repo);
+  // Every rule of an active ruleset that applies to `branch` (every page; the branch need not
+  // exist). Rules of evaluate-mode or disabled rulesets are not listed by GitHub.
+  Result<std::vector<BranchRule>> list_branch_rules(const std::string& repo, const std::string& branch);
+  // The branch's classic protection; nullopt when GitHub answers 404 "Branch not protected".
+  // Reading it takes admin rights: without them GitHub answers 403, or 404 "Not Found", which
+  // stay errors (is_not_protected() tells the two 404s apart).
+  Result<std::optional<BranchProtection>> get_branch_protection(const std::string& repo, const std::string& branch);
+  // A deployment environment; nullopt when the repository has none of that name (404).
+  Result<std::optional<DeploymentEnvironment>> get_environment(const std::string& repo, const std::string& name);
+  Result<std::vector<DeploymentBranchPolicy>> list_deployment_branch_policies(const std::string& repo,
+                                                                              const std::string& environment);
+  // The names of an environment's variables and secrets (never a secret's value: GitHub gives none).
+  Result<std::vector<std::string>> list_environment_variable_names(const std::string& repo,
+                                                                   const std::string& environment);
+  Result<std::vector<std::string>> list_environment_secret_names(const std::string& repo,
+                                                                 const std::string& environment);
+  // A repository variable's value; nullopt when it is not set (404).
+  Result<std::optional<std::string>> get_repository_variable(const std::string& repo, const std::string& name);
+  // The entries of a folder at `ref`; nullopt when there is no such folder (404).
+  Result<std::optional<std::vector<ContentEntry>>> list_directory(const std::string& repo, const std::string& path,
+                                                                  const std::string& ref);
+  // A file's text at `ref` (its base64 content decoded). A file over GitHub's 1 MB limit for
+  // this endpoint, a folder or a symlink is an error naming the path.
+  Result<std::string> get_file_text(const std::string& repo, const std::string& path, const std::string& ref);
 
   // The token's own account (GET /user). An installation token (a GitHub App's, and Actions'
   // GITHUB_TOKEN) cannot call it: GitHub answers 403 "Resource not accessible by

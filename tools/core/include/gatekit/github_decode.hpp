@@ -26,6 +26,23 @@ Result<CheckAnnotation> decode_annotation(const boost::json::value& v);
 Result<IssueComment> decode_comment(const boost::json::value& v);
 Result<std::string> decode_label_name(const boost::json::value& v);  // "bug" or {"name": "bug", ...}
 Result<GitRef> decode_ref(const boost::json::value& v);
+Result<Repository> decode_repository(const boost::json::value& v);
+// One rule of GET /repos/{repo}/rules/branches/{branch}; the checks of a
+// required_status_checks rule (parameters.required_status_checks) are required.
+Result<BranchRule> decode_branch_rule(const boost::json::value& v);
+// GET .../branches/{branch}/protection: the required checks, from `checks` (context and
+// app_id) and the older `contexts` list (any source) for a context `checks` lacks.
+Result<BranchProtection> decode_branch_protection(const boost::json::value& v);
+Result<DeploymentEnvironment> decode_environment(const boost::json::value& v);
+Result<DeploymentBranchPolicy> decode_branch_policy(const boost::json::value& v);
+// The `name` of an environment's variable or secret.
+Result<std::string> decode_name(const boost::json::value& v);
+Result<ContentEntry> decode_content_entry(const boost::json::value& v);
+// A file of the contents API: its base64 `content` decoded. Another type, or an encoding
+// other than base64 (GitHub answers "none" for files over 1 MB), is an error.
+Result<std::string> decode_file_content(const boost::json::value& v);
+// Standard base64 with the line breaks GitHub puts in `content`; padding optional.
+Result<std::string> decode_base64(std::string_view text);
 
 // Decodes every element of an array; errors name the element ("item 3: ...").
 template <class T, class F>

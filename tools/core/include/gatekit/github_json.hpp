@@ -13,7 +13,8 @@ namespace gatekit::github {
 // One call with the client's retries, budget and redaction. `path` is relative to the
 // client's base_url ("/repos/...") or an absolute URL. paginate (GET only): follows Link
 // rel=next and concatenates the JSON arrays, or the array under
-// `items`/`workflow_runs`/`jobs`/`artifacts`/`statuses` of a wrapped listing (whose other
+// `items`/`workflow_runs`/`jobs`/`artifacts`/`statuses`/`environments`/
+// `branch_policies`/`variables`/`secrets` of a wrapped listing (whose other
 // fields come from the first page). An empty answer (204) is null.
 Result<boost::json::value> request(Client& client, const std::string& method, const std::string& path,
                                    const std::optional<boost::json::value>& body = std::nullopt,

@@ -28,6 +28,17 @@ Result<std::vector<T>> decoded_listing(Listing listing, const std::string& url, 
                                  [&](const json::value& v) { return detail::decode_array<T>(v, decode_one); });
 }
 
+// A single object that GitHub may answer 404 for: absent (nullopt) on that 404, when `absent`
+// says so, else the call's result.
+template <class T, class F>
+Result<std::optional<T>> unless_absent(Result<T> result, F absent) {
+  if (result) return std::optional<T>(std::move(*result));
+  if (result.error().http_status == 404 && absent(result.error())) return std::optional<T>();
+  return result.error();
+}
+
+bool any_error(const Error&) { return true; }
+
 json::array string_array(const std::vector<std::string>& values) {
   json::array out;
   for (const auto& v : values) out.emplace_back(v);
@@ -180,6 +191,92 @@ Result<std::vector<Artifact>> Client::list_run_artifacts(const std::string& repo
 Result<User> Client::get_authenticated_user() {
   auto url = detail::join_url(impl_->options.base_url, "/user");
   return decoded<User>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, detail::decode_user);
+}
+
+Result<Repository> Client::get_repository(const std::string& repo) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo));
+  return decoded<Repository>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, detail::decode_repository);
+}
+
+Result<std::vector<BranchRule>> Client::list_branch_rules(const std::string& repo, const std::string& branch) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/rules/branches/" + encode_segments(branch));
+  return decoded_listing<BranchRule>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_branch_rule);
+}
+
+Result<std::optional<BranchProtection>> Client::get_branch_protection(const std::string& repo,
+                                                                      const std::string& branch) {
+  auto url = detail::join_url(impl_->options.base_url,
+                              repo_path(repo) + "/branches/" + encode_segments(branch) + "/protection");
+  return unless_absent(decoded<BranchProtection>(impl_->call("GET", url, "", impl_->start_call()), "GET", url,
+                                                 detail::decode_branch_protection),
+                       is_not_protected);
+}
+
+Result<std::optional<DeploymentEnvironment>> Client::get_environment(const std::string& repo, const std::string& name) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/environments/" + percent_encode(name));
+  return unless_absent(decoded<DeploymentEnvironment>(impl_->call("GET", url, "", impl_->start_call()), "GET", url,
+                                                      detail::decode_environment),
+                       any_error);
+}
+
+Result<std::vector<DeploymentBranchPolicy>> Client::list_deployment_branch_policies(const std::string& repo,
+                                                                                    const std::string& environment) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/environments/" +
+                                                           percent_encode(environment) + "/deployment-branch-policies");
+  return decoded_listing<DeploymentBranchPolicy>(impl_->paginate(url, 0, impl_->start_call()), url,
+                                                 detail::decode_branch_policy);
+}
+
+Result<std::vector<std::string>> Client::list_environment_variable_names(const std::string& repo,
+                                                                         const std::string& environment) {
+  auto url = detail::join_url(impl_->options.base_url,
+                              repo_path(repo) + "/environments/" + percent_encode(environment) + "/variables");
+  return decoded_listing<std::string>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_name);
+}
+
+Result<std::vector<std::string>> Client::list_environment_secret_names(const std::string& repo,
+                                                                       const std::string& environment) {
+  auto url = detail::join_url(impl_->options.base_url,
+                              repo_path(repo) + "/environments/" + percent_encode(environment) + "/secrets");
+  return decoded_listing<std::string>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_name);
+}
+
+Result<std::optional<std::string>> Client::get_repository_variable(const std::string& repo, const std::string& name) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/actions/variables/" + percent_encode(name));
+  auto value = [](const json::value& v) -> Result<std::string> {
+    const auto* o = v.if_object();
+    if (o == nullptr) return could_not_evaluate("expected a JSON object");
+    auto text = json_string_at(*o, "value");
+    if (!text) return could_not_evaluate("field `value`: missing or not a string");
+    return *text;
+  };
+  return unless_absent(decoded<std::string>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, value),
+                       any_error);
+}
+
+Result<std::optional<std::vector<ContentEntry>>> Client::list_directory(const std::string& repo,
+                                                                       const std::string& path,
+                                                                       const std::string& ref) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/contents/" + encode_segments(path));
+  if (!ref.empty()) url = detail::add_query(url, "ref", ref);
+  auto entries = [](const json::value& v) -> Result<std::vector<ContentEntry>> {
+    if (v.is_object()) return could_not_evaluate("a file, not a folder");
+    return detail::decode_array<ContentEntry>(v, detail::decode_content_entry);
+  };
+  return unless_absent(decoded<std::vector<ContentEntry>>(impl_->call("GET", url, "", impl_->start_call()), "GET",
+                                                          url, entries),
+                       any_error);
+}
+
+Result<std::string> Client::get_file_text(const std::string& repo, const std::string& path, const std::string& ref) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/contents/" + encode_segments(path));
+  if (!ref.empty()) url = detail::add_query(url, "ref", ref);
+  return decoded<std::string>(impl_->call("GET", url, "", impl_->start_call()), "GET", url,
+                              detail::decode_file_content);
+}
+
+bool is_not_protected(const Error& error) {
+  return error.http_status == 404 && error.message.find(": HTTP 404: Branch not protected") != std::string::npos;
 }
 
 bool is_integration_refusal(const Error& error) {

@@ -209,7 +209,8 @@ namespace {
 boost::json::array* listing_items(boost::json::value& body, std::string& wrapper_key) {
   if (auto* items = body.if_array()) return items;
   if (!body.is_object()) return nullptr;
-  for (const char* key : {"items", "workflow_runs", "jobs", "artifacts", "statuses"}) {
+  for (const char* key : {"items", "workflow_runs", "jobs", "artifacts", "statuses", "environments", "branch_policies",
+                          "variables", "secrets"}) {
     if (auto* v = body.get_object().if_contains(key); v != nullptr && v->is_array()) {
       wrapper_key = key;
       return &v->get_array();

@@ -1,5 +1,8 @@
 // JSON bodies -> the client's structs, and GitHub's error bodies -> Error. Decoding is
 // strict for the fields a gate decides on and lenient (empty) for display-only ones.
+#include <algorithm>
+#include <boost/archive/iterators/binary_from_base64.hpp>
+#include <boost/archive/iterators/transform_width.hpp>
 #include <cctype>
 
 #include "gatekit/github_decode.hpp"
@@ -36,6 +39,12 @@ class Fields {
     if (v->is_int64()) return v->get_int64();
     if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
     return fail(key, "expected an integer"), 0;
+  }
+  // Optional integer: missing or null is nullopt.
+  std::optional<std::int64_t> opt_integer(std::string_view key) {
+    const auto* v = lookup(key);
+    if (v == nullptr || v->is_null()) return std::nullopt;
+    return integer(key);
   }
   bool boolean(std::string_view key) {
     const auto* v = lookup(key);
@@ -324,6 +333,165 @@ Result<GitRef> decode_ref(const json::value& v) {
   ref.type = object.opt_str("type");
   f.absorb(object);
   return f.finish(std::move(ref));
+}
+
+namespace {
+
+// A list of required checks ([{context, integration_id|app_id}]); `id_key` names the App's field.
+Result<std::vector<RequiredCheck>> decode_checks(const json::value& v, std::string_view id_key) {
+  return decode_array<RequiredCheck>(v, [&](const json::value& item) -> Result<RequiredCheck> {
+    Fields f(item);
+    RequiredCheck check;
+    check.context = f.str("context");
+    check.app_id = f.opt_integer(id_key);
+    return f.finish(std::move(check));
+  });
+}
+
+}  // namespace
+
+Result<Repository> decode_repository(const json::value& v) {
+  Fields f(v);
+  Repository repo;
+  repo.full_name = f.str("full_name");
+  repo.default_branch = f.str("default_branch");
+  return f.finish(std::move(repo));
+}
+
+Result<BranchRule> decode_branch_rule(const json::value& v) {
+  Fields f(v);
+  BranchRule rule;
+  rule.type = f.str("type");
+  rule.ruleset_id = f.opt_integer("ruleset_id").value_or(0);
+  rule.ruleset_source = f.opt_str("ruleset_source");
+  rule.ruleset_source_type = f.opt_str("ruleset_source_type");
+  if (rule.type == "required_status_checks") {
+    auto parameters = f.nested("parameters");
+    if (auto checked = f.finish(0); !checked) return checked.error();
+    const auto* checks = parameters.raw("required_status_checks");
+    if (checks == nullptr) return could_not_evaluate("field `parameters.required_status_checks`: missing");
+    auto decoded = decode_checks(*checks, "integration_id");
+    if (!decoded) return could_not_evaluate("field `parameters.required_status_checks`: " + decoded.error().message);
+    rule.checks = std::move(*decoded);
+    f.absorb(parameters);
+  }
+  return f.finish(std::move(rule));
+}
+
+Result<BranchProtection> decode_branch_protection(const json::value& v) {
+  Fields f(v);
+  BranchProtection protection;
+  const auto* required = f.raw("required_status_checks");
+  if (required == nullptr || required->is_null()) return f.finish(std::move(protection));
+  auto fields = f.nested("required_status_checks");
+  if (const auto* checks = fields.raw("checks"); checks != nullptr) {
+    auto decoded = decode_checks(*checks, "app_id");
+    if (!decoded) return could_not_evaluate("field `required_status_checks.checks`: " + decoded.error().message);
+    protection.checks = std::move(*decoded);
+  }
+  // `contexts` is the older list: a context it names that `checks` lacks accepts any source.
+  if (const auto* contexts = fields.raw("contexts"); contexts != nullptr) {
+    auto names = decode_array<std::string>(*contexts, [](const json::value& c) -> Result<std::string> {
+      if (c.is_string()) return std::string(c.get_string());
+      return could_not_evaluate("expected a string");
+    });
+    if (!names) return could_not_evaluate("field `required_status_checks.contexts`: " + names.error().message);
+    for (auto& name : *names) {
+      const bool listed = std::any_of(protection.checks.begin(), protection.checks.end(),
+                                      [&](const RequiredCheck& c) { return c.context == name; });
+      if (!listed) protection.checks.push_back({std::move(name), std::nullopt});
+    }
+  }
+  f.absorb(fields);
+  return f.finish(std::move(protection));
+}
+
+Result<DeploymentEnvironment> decode_environment(const json::value& v) {
+  Fields f(v);
+  DeploymentEnvironment environment;
+  environment.name = f.str("name");
+  const auto* policy = f.raw("deployment_branch_policy");
+  if (policy != nullptr && !policy->is_null()) {
+    auto settings = f.nested("deployment_branch_policy");
+    const bool protected_branches = settings.boolean("protected_branches");
+    const bool custom = settings.boolean("custom_branch_policies");
+    f.absorb(settings);
+    if (protected_branches == custom)
+      return could_not_evaluate("field `deployment_branch_policy`: protected_branches and custom_branch_policies are "
+                                "both " + std::string(custom ? "true" : "false"));
+    environment.branches = custom ? DeploymentBranches::custom : DeploymentBranches::protected_branches;
+  }
+  return f.finish(std::move(environment));
+}
+
+Result<DeploymentBranchPolicy> decode_branch_policy(const json::value& v) {
+  Fields f(v);
+  DeploymentBranchPolicy policy;
+  policy.id = f.integer("id");
+  policy.name = f.str("name");
+  policy.type = f.opt_str("type");
+  return f.finish(std::move(policy));
+}
+
+Result<std::string> decode_name(const json::value& v) {
+  Fields f(v);
+  auto name = f.str("name");
+  return f.finish(std::move(name));
+}
+
+Result<ContentEntry> decode_content_entry(const json::value& v) {
+  Fields f(v);
+  ContentEntry entry;
+  entry.name = f.str("name");
+  entry.path = f.str("path");
+  entry.type = f.str("type");
+  return f.finish(std::move(entry));
+}
+
+Result<std::string> decode_file_content(const json::value& v) {
+  Fields f(v);
+  const auto type = f.str("type");
+  const auto path = f.opt_str("path");
+  const auto encoding = f.opt_str("encoding");
+  const auto content = f.opt_str("content");
+  if (auto checked = f.finish(0); !checked) return checked.error();
+  if (type != "file") return could_not_evaluate(path + " is a " + type + ", not a file");
+  if (encoding != "base64")
+    return could_not_evaluate(path + ": the contents API gave no content (encoding '" + encoding +
+                              "'; it gives none for a file over 1 MB)");
+  auto text = decode_base64(content);
+  if (!text) return could_not_evaluate("field `content`: " + text.error().message);
+  return text;
+}
+
+Result<std::string> decode_base64(std::string_view text) {
+  std::string digits;
+  digits.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == ' ') continue;
+    digits += c;
+  }
+  std::size_t padding = 0;
+  while (!digits.empty() && digits.back() == '=' && padding < 2) {
+    digits.pop_back();
+    ++padding;
+  }
+  const auto invalid = std::find_if(digits.begin(), digits.end(), [](char c) {
+    return !(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/');
+  });
+  if (invalid != digits.end())
+    return could_not_evaluate("not base64: character " + std::to_string(invalid - digits.begin() + 1) +
+                              " is '" + std::string(1, *invalid) + "'");
+  if (digits.size() % 4 == 1 || (padding != 0 && (digits.size() + padding) % 4 != 0))
+    return could_not_evaluate("not base64: " + std::to_string(digits.size()) + " digits cannot end a group");
+  using namespace boost::archive::iterators;
+  using Decoder = transform_width<binary_from_base64<std::string::const_iterator>, 8, 6>;
+  const std::size_t bytes = digits.size() * 6 / 8;
+  std::string out;
+  out.reserve(bytes);
+  auto it = Decoder(digits.cbegin());
+  for (std::size_t i = 0; i < bytes; ++i, ++it) out += static_cast<char>(*it);
+  return out;
 }
 
 }  // namespace gatekit::github::detail
