@@ -4,6 +4,7 @@ Each mirrors the GitHub REST behaviour gatekit depends on (status codes, paginat
 filters, validation errors); response bodies come from github_shapes.
 """
 import re
+from urllib.parse import unquote
 
 import github_shapes as shapes
 
@@ -246,8 +247,103 @@ def dispatch_workflow(fake, api, repo, r, m, query, body):
     return _reply(204)
 
 
+def get_repo(fake, api, repo, r, m, query, body):
+    return _reply(200, shapes.full_repository(api, repo, r["default_branch"]))
+
+
+def list_branch_rules(fake, api, repo, r, m, query, body, path):
+    """The rules of active rulesets that apply to a branch (the branch need not exist)."""
+    rules = [shapes.branch_rule(rule) for rule in r["rules"].get(unquote(m.group(1)), [])]
+    chunk, headers = fake.paginate(rules, query, path)
+    return _reply(200, chunk, headers)
+
+
+def get_protection(fake, api, repo, r, m, query, body):
+    branch = unquote(m.group(1))
+    protection = r["protection"].get(branch)
+    if protection is None:
+        return _reply(404, shapes.error("Branch not protected", 404,
+                                        "https://docs.github.com/rest/branches/branch-protection#get-branch-protection"))
+    return _reply(200, shapes.branch_protection(api, repo, branch, protection))
+
+
+def _environment(r, m):
+    return r["environments"].get(unquote(m.group(1)))
+
+
+def get_environment(fake, api, repo, r, m, query, body):
+    env = _environment(r, m)
+    return _reply(200, shapes.environment(api, repo, m.group(1), env)) if env is not None else _not_found()
+
+
+def list_branch_policies(fake, api, repo, r, m, query, body, path):
+    env = _environment(r, m)
+    if env is None:
+        return _not_found()
+    policies = env["policies"] if env["branches"] == "custom" else []
+    chunk, headers = fake.paginate(policies, query, path)
+    return _reply(200, {"total_count": len(policies),
+                        "branch_policies": [shapes.deployment_branch_policy(repo, m.group(1), p) for p in chunk]},
+                  headers)
+
+
+def list_env_variables(fake, api, repo, r, m, query, body, path):
+    env = _environment(r, m)
+    if env is None:
+        return _not_found()
+    items = sorted(env["variables"].items())
+    chunk, headers = fake.paginate(items, query, path)
+    return _reply(200, {"total_count": len(items), "variables": [shapes.actions_variable(k, v) for k, v in chunk]},
+                  headers)
+
+
+def list_env_secrets(fake, api, repo, r, m, query, body, path):
+    env = _environment(r, m)
+    if env is None:
+        return _not_found()
+    names = sorted(env["secrets"])
+    chunk, headers = fake.paginate(names, query, path)
+    return _reply(200, {"total_count": len(names), "secrets": [shapes.actions_secret(n) for n in chunk]}, headers)
+
+
+def get_variable(fake, api, repo, r, m, query, body):
+    name = unquote(m.group(1))
+    value = r["variables"].get(name)
+    return _reply(200, shapes.actions_variable(name, value)) if value is not None else _not_found()
+
+
+def get_contents(fake, api, repo, r, m, query, body):
+    """A file's content or a folder's entries, on the default branch (the only ref it knows)."""
+    ref = query.get("ref") or r["default_branch"]
+    if ref not in (r["default_branch"], "refs/heads/" + r["default_branch"]):
+        return _reply(404, shapes.error(f"No commit found for the ref {ref}", 404,
+                                        "https://docs.github.com/rest/repos/contents#get-repository-content"))
+    path = unquote(m.group(1)).strip("/")
+    if path in r["files"]:
+        return _reply(200, shapes.content_file(api, repo, path, ref, r["files"][path]))
+    prefix = path + "/" if path else ""
+    entries = {}
+    for name in r["files"]:
+        if name.startswith(prefix):
+            first, _, rest = name[len(prefix):].partition("/")
+            entries[first] = ("dir", 0) if rest else ("file", len(r["files"][name].encode()))
+    if not entries:
+        return _not_found()
+    return _reply(200, [shapes.content_entry(api, repo, prefix + name, ref, kind, size)
+                        for name, (kind, size) in sorted(entries.items())])
+
+
 # (method, pattern on the path after /repos/o/r, handler, paginated)
 ROUTES = [
+    ("GET", r"", get_repo, False),
+    ("GET", r"/rules/branches/(.+)", list_branch_rules, True),
+    ("GET", r"/branches/(.+)/protection", get_protection, False),
+    ("GET", r"/environments/([^/]+)", get_environment, False),
+    ("GET", r"/environments/([^/]+)/deployment-branch-policies", list_branch_policies, True),
+    ("GET", r"/environments/([^/]+)/variables", list_env_variables, True),
+    ("GET", r"/environments/([^/]+)/secrets", list_env_secrets, True),
+    ("GET", r"/actions/variables/([^/]+)", get_variable, False),
+    ("GET", r"/contents/?(.*)", get_contents, False),
     ("GET", r"/pulls/(\d+)", get_pull, False),
     ("GET", r"/pulls/(\d+)/files", list_pull_files, True),
     ("GET", r"/issues", list_issues, True),

@@ -5,6 +5,7 @@ required, with the documented types and formats; test_openapi_fidelity.py valida
 shape the server emits against that description, so a drift is a failing test.
 Values are deterministic (ids derive from names and numbers) so tests can compare bodies.
 """
+import base64
 import hashlib
 from urllib.parse import quote
 
@@ -70,12 +71,12 @@ def minimal_repository(api: str, full_name: str) -> dict:
     return repo
 
 
-def repository(api: str, full_name: str) -> dict:
+def repository(api: str, full_name: str, default_branch: str = "main") -> dict:
     repo = minimal_repository(api, full_name)
     repo.update({
         "clone_url": f"https://github.com/{full_name}.git", "git_url": f"git://github.com/{full_name}.git",
         "ssh_url": f"git@github.com:{full_name}.git", "svn_url": f"https://github.com/{full_name}",
-        "mirror_url": None, "homepage": None, "language": None, "default_branch": "main",
+        "mirror_url": None, "homepage": None, "language": None, "default_branch": default_branch,
         "forks": 0, "forks_count": 0, "stargazers_count": 0, "watchers": 0, "watchers_count": 0,
         "size": 0, "open_issues": 0, "open_issues_count": 0,
         "has_downloads": True, "has_issues": True, "has_projects": True, "has_wiki": True,
@@ -263,3 +264,99 @@ def error(message: str, status: int, docs: str = "https://docs.github.com/rest",
     if errors is not None:
         body["errors"] = errors
     return body
+
+
+def full_repository(api: str, full_name: str, default_branch: str = "main") -> dict:
+    """GET /repos/{owner}/{repo}."""
+    repo = repository(api, full_name, default_branch)
+    repo.update({"has_discussions": False, "network_count": 0, "subscribers_count": 0})
+    return repo
+
+
+def branch_rule(rule: dict) -> dict:
+    """One rule of GET /repos/{owner}/{repo}/rules/branches/{branch}, with its ruleset's details.
+    rule: {"type", "checks": [{"context", "integration_id"}], "ruleset_id", "ruleset_source",
+    "ruleset_source_type"}; a merge_queue rule gets GitHub's default parameters."""
+    out = {"type": rule["type"], "ruleset_source_type": rule.get("ruleset_source_type", "Repository"),
+           "ruleset_source": rule.get("ruleset_source", "o/r"), "ruleset_id": rule.get("ruleset_id", 1)}
+    if rule["type"] == "required_status_checks":
+        out["parameters"] = {
+            "strict_required_status_checks_policy": rule.get("strict", False),
+            "do_not_enforce_on_create": False,
+            "required_status_checks": [
+                {k: v for k, v in c.items() if k in ("context", "integration_id") and v is not None}
+                for c in rule.get("checks", [])]}
+    elif rule["type"] == "merge_queue":
+        out["parameters"] = {"check_response_timeout_minutes": 60, "grouping_strategy": "ALLGREEN",
+                             "max_entries_to_build": 5, "max_entries_to_merge": 5, "merge_method": "MERGE",
+                             "min_entries_to_merge": 1, "min_entries_to_merge_wait_minutes": 5}
+    return out
+
+
+def branch_protection(api: str, repo: str, branch: str, protection: dict) -> dict:
+    """GET .../branches/{branch}/protection; protection: {"checks": [{"context", "app_id"}], "strict"}."""
+    url = f"{api}/repos/{repo}/branches/{branch}/protection"
+    out = {"url": url,
+           "required_signatures": {"url": url + "/required_signatures", "enabled": False},
+           "enforce_admins": {"url": url + "/enforce_admins", "enabled": False},
+           "required_linear_history": {"enabled": False}, "allow_force_pushes": {"enabled": False},
+           "allow_deletions": {"enabled": False}, "block_creations": {"enabled": False},
+           "required_conversation_resolution": {"enabled": False}, "lock_branch": {"enabled": False},
+           "allow_fork_syncing": {"enabled": False}}
+    if protection.get("checks") is not None:
+        checks = [{"context": c["context"], "app_id": c.get("app_id")} for c in protection["checks"]]
+        out["required_status_checks"] = {
+            "url": url + "/required_status_checks", "strict": protection.get("strict", True),
+            "contexts": [c["context"] for c in checks], "checks": checks,
+            "contexts_url": url + "/required_status_checks/contexts"}
+    return out
+
+
+def environment(api: str, repo: str, name: str, env: dict) -> dict:
+    """GET .../environments/{name}; env: {"branches": "all" | "protected" | "custom"}."""
+    branches = env.get("branches", "all")
+    policy = None if branches == "all" else {"protected_branches": branches == "protected",
+                                             "custom_branch_policies": branches == "custom"}
+    return {"id": stable_id("environment", repo, name), "node_id": node_id("environment", repo, name),
+            "name": name, "url": f"{api}/repos/{repo}/environments/{name}",
+            "html_url": f"https://github.com/{repo}/deployments/activity_log?environments_filter={name}",
+            "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO, "protection_rules": [],
+            "deployment_branch_policy": policy}
+
+
+def deployment_branch_policy(repo: str, env_name: str, policy: dict) -> dict:
+    return {"id": stable_id("branch-policy", repo, env_name, policy["name"]),
+            "node_id": node_id("branch-policy", repo, env_name, policy["name"]), "name": policy["name"],
+            "type": policy.get("type", "branch")}
+
+
+def actions_variable(name: str, value: str) -> dict:
+    return {"name": name, "value": value, "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO}
+
+
+def actions_secret(name: str) -> dict:
+    return {"name": name, "created_at": EPOCH_ISO, "updated_at": EPOCH_ISO}
+
+
+def _content_links(api: str, repo: str, path: str, ref: str, kind: str) -> dict:
+    url = f"{api}/repos/{repo}/contents/{path}?ref={ref}"
+    sha = hashlib.sha1(f"{kind}:{path}".encode()).hexdigest()
+    git = f"{api}/repos/{repo}/git/{'trees' if kind == 'dir' else 'blobs'}/{sha}"
+    html = f"https://github.com/{repo}/{'tree' if kind == 'dir' else 'blob'}/{ref}/{path}"
+    return {"sha": sha, "url": url, "git_url": git, "html_url": html,
+            "download_url": None if kind == "dir" else f"https://raw.githubusercontent.com/{repo}/{ref}/{path}",
+            "_links": {"self": url, "git": git, "html": html}}
+
+
+def content_entry(api: str, repo: str, path: str, ref: str, kind: str, size: int = 0) -> dict:
+    """One entry of a folder listing (GET .../contents/{folder})."""
+    return {"type": kind, "size": size, "name": path.rsplit("/", 1)[-1], "path": path,
+            **_content_links(api, repo, path, ref, kind)}
+
+
+def content_file(api: str, repo: str, path: str, ref: str, text: str) -> dict:
+    """GET .../contents/{file}: the text base64-encoded with a line break every 60 characters, as GitHub sends it."""
+    data = base64.b64encode(text.encode()).decode()
+    content = "".join(data[i:i + 60] + "\n" for i in range(0, len(data), 60))
+    return {"type": "file", "encoding": "base64", "size": len(text.encode()), "name": path.rsplit("/", 1)[-1],
+            "path": path, "content": content, **_content_links(api, repo, path, ref, "file")}

@@ -113,7 +113,8 @@ class FakeGitHub:
 
     def _repo(self, repo):
         return self.repos.setdefault(repo, {"pulls": {}, "issues": {}, "statuses": {}, "refs": {}, "runs": {},
-                                            "comments": {}})
+                                            "comments": {}, "default_branch": "main", "rules": {},
+                                            "protection": {}, "environments": {}, "variables": {}, "files": {}})
 
     def _id(self):
         self._next_id += 1
@@ -172,6 +173,39 @@ class FakeGitHub:
                 "artifacts": [dict(a, id=a.get("id") or self._id()) for a in artifacts]}
             return rid
 
+    def set_default_branch(self, repo, branch):
+        with self.lock:
+            self._repo(repo)["default_branch"] = branch
+
+    def set_rules(self, repo, branch, rules):
+        """The rules of active rulesets for `branch` (GET rules/branches/{branch}): dicts {type,
+        checks: [{context, integration_id}], ruleset_id, ruleset_source, ruleset_source_type}."""
+        with self.lock:
+            self._repo(repo)["rules"][branch] = [dict(r) for r in rules]
+
+    def set_protection(self, repo, branch, checks=None, strict=True):
+        """Classic branch protection of `branch`; checks: [{context, app_id}] (None: no status checks)."""
+        with self.lock:
+            self._repo(repo)["protection"][branch] = {"checks": checks, "strict": strict}
+
+    def add_environment(self, repo, name, branches="all", policies=(), variables=None, secrets=()):
+        """branches: all | protected | custom (then `policies`: [{name, type}]); variables: {name: value};
+        secrets: names."""
+        with self.lock:
+            self._repo(repo)["environments"][name] = {
+                "branches": branches, "policies": [dict(p) for p in policies],
+                "variables": dict(variables or {}), "secrets": list(secrets)}
+
+    def set_variable(self, repo, name, value):
+        """A repository variable (vars.NAME)."""
+        with self.lock:
+            self._repo(repo)["variables"][name] = value
+
+    def add_file(self, repo, path, text):
+        """A file on the default branch, served by the contents API (folders are implied)."""
+        with self.lock:
+            self._repo(repo)["files"][path] = text
+
     def add_fault(self, method, path_regex, kind, times=1, nth=None, **params):
         with self.lock:
             self.faults.append(Fault(method, path_regex, kind, times, nth, **params))
@@ -202,6 +236,18 @@ class FakeGitHub:
                     self.add_status(repo, sha, **s)
             for ref, sha in content.get("refs", {}).items():
                 self.add_ref(repo, ref, sha)
+            if "default_branch" in content:
+                self.set_default_branch(repo, content["default_branch"])
+            for branch, rules in content.get("rules", {}).items():
+                self.set_rules(repo, branch, rules)
+            for branch, protection in content.get("protection", {}).items():
+                self.set_protection(repo, branch, **protection)
+            for name, env in content.get("environments", {}).items():
+                self.add_environment(repo, name, **env)
+            for name, value in content.get("variables", {}).items():
+                self.set_variable(repo, name, value)
+            for path, text in content.get("files", {}).items():
+                self.add_file(repo, path, text)
             for run in content.get("runs", []):
                 run = dict(run)
                 if "id" in run:

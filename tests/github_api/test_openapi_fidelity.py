@@ -58,6 +58,20 @@ def exchanges():
                                                   {"name": "skipped", "conclusion": "skipped"}],
                       artifacts=[{"name": "junit", "size_in_bytes": 2048}, {"name": "old", "expired": True}])
     srv.add_run("o/r", head_sha=SHA, status="in_progress", conclusion=None, event="pull_request")
+    # What gatekit-doctor reads: rules, branch protection, environments, variables, workflow files.
+    srv.set_rules("o/r", "main", [{"type": "required_status_checks", "ruleset_id": 7,
+                                   "checks": [{"context": "CPU tests", "integration_id": 15368},
+                                              {"context": "gate/gpu"}]},
+                                  {"type": "merge_queue", "ruleset_id": 7}, {"type": "deletion", "ruleset_id": 7}])
+    srv.set_protection("o/r", "main", checks=[{"context": "GPU tests", "app_id": 15368}, {"context": "lint"}])
+    srv.set_protection("o/r", "release", checks=None)
+    srv.add_environment("o/r", "gatekit-gate", branches="custom", policies=[{"name": "main"}],
+                        variables={"GATEKIT_GATE_APP_CLIENT_ID": "Iv23li0"}, secrets=["GATEKIT_GATE_APP_KEY"])
+    srv.add_environment("o/r", "open", branches="all")
+    srv.add_environment("o/r", "protected", branches="protected")
+    srv.set_variable("o/r", "GATEKIT_GATE_MODE", "pull-request")
+    srv.add_file("o/r", ".github/workflows/ci.yml", "name: CI\non: pull_request\n")
+    srv.add_file("o/r", ".github/gatekit/filters.yml", "cpu: ['**']\n")
     base = srv.start()
     try:
         ex = [
@@ -89,6 +103,25 @@ def exchanges():
             call(base, "POST", "/repos/o/r/actions/workflows/ci.yml/dispatches", {"ref": "main", "inputs": {"a": "1"}}),
             call(base, "POST", "/repos/o/r/actions/workflows/ci.yml/dispatches", {"inputs": {}}),
             call(base, "GET", "/user"),
+            call(base, "GET", "/repos/o/r"),
+            call(base, "GET", "/repos/o/r/rules/branches/main"),
+            call(base, "GET", "/repos/o/r/rules/branches/other"),
+            call(base, "GET", "/repos/o/r/branches/main/protection"),
+            call(base, "GET", "/repos/o/r/branches/release/protection"),
+            call(base, "GET", "/repos/o/r/branches/feature/protection"),
+            call(base, "GET", "/repos/o/r/environments/gatekit-gate"),
+            call(base, "GET", "/repos/o/r/environments/open"),
+            call(base, "GET", "/repos/o/r/environments/protected"),
+            call(base, "GET", "/repos/o/r/environments/missing"),
+            call(base, "GET", "/repos/o/r/environments/gatekit-gate/deployment-branch-policies"),
+            call(base, "GET", "/repos/o/r/environments/gatekit-gate/variables"),
+            call(base, "GET", "/repos/o/r/environments/gatekit-gate/secrets"),
+            call(base, "GET", "/repos/o/r/actions/variables/GATEKIT_GATE_MODE"),
+            call(base, "GET", "/repos/o/r/actions/variables/UNSET"),
+            call(base, "GET", "/repos/o/r/contents/.github?ref=main"),
+            call(base, "GET", "/repos/o/r/contents/.github/workflows?ref=main"),
+            call(base, "GET", "/repos/o/r/contents/.github/workflows/ci.yml?ref=main"),
+            call(base, "GET", "/repos/o/r/contents/.github/nothing?ref=main"),
         ]
         srv.installation = True  # an installation token (GITHUB_TOKEN): GET /user is refused
         ex.append(call(base, "GET", "/user"))
@@ -110,6 +143,34 @@ def test_every_route_is_exercised(exchanges):
 
 def test_error_answers_are_exercised(exchanges):
     assert {404, 422, 204, 403} <= {ex["status"] for ex in exchanges}
+
+
+def test_what_the_doctor_reads(exchanges):
+    """The rules, protection, environments, variables and files come back as set: a branch
+    without protection is GitHub's 404 "Branch not protected"; a file's content is base64."""
+    by = {(ex["path"]): ex for ex in exchanges if ex["method"] == "GET"}
+    rules = by["/repos/o/r/rules/branches/main"]["body"]
+    assert [r["type"] for r in rules] == ["required_status_checks", "merge_queue", "deletion"]
+    assert rules[0]["parameters"]["required_status_checks"] == [
+        {"context": "CPU tests", "integration_id": 15368}, {"context": "gate/gpu"}]
+    assert by["/repos/o/r/rules/branches/other"]["body"] == []
+    protection = by["/repos/o/r/branches/main/protection"]["body"]["required_status_checks"]
+    assert protection["checks"] == [{"context": "GPU tests", "app_id": 15368}, {"context": "lint", "app_id": None}]
+    assert "required_status_checks" not in by["/repos/o/r/branches/release/protection"]["body"]
+    missing = by["/repos/o/r/branches/feature/protection"]
+    assert missing["status"] == 404 and missing["body"]["message"] == "Branch not protected"
+    assert by["/repos/o/r/environments/open"]["body"]["deployment_branch_policy"] is None
+    assert by["/repos/o/r/environments/gatekit-gate"]["body"]["deployment_branch_policy"] == {
+        "protected_branches": False, "custom_branch_policies": True}
+    assert by["/repos/o/r/environments/missing"]["status"] == 404
+    assert [p["name"] for p in by["/repos/o/r/environments/gatekit-gate/deployment-branch-policies"]["body"][
+        "branch_policies"]] == ["main"]
+    assert by["/repos/o/r/actions/variables/UNSET"]["status"] == 404
+    listing = by["/repos/o/r/contents/.github"]["body"]
+    assert [(e["name"], e["type"]) for e in listing] == [("gatekit", "dir"), ("workflows", "dir")]
+    import base64
+    assert base64.b64decode(by["/repos/o/r/contents/.github/workflows/ci.yml"]["body"]["content"]) == \
+        b"name: CI\non: pull_request\n"
 
 
 def test_the_tokens_own_account_and_who_opened_an_issue(exchanges):

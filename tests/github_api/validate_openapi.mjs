@@ -49,9 +49,9 @@ const templates = Object.keys(spec.paths).map((template) => ({
   literal: template.replace(/\{[^}]+\}/g, "").length,  // prefer the most specific template
 }));
 
-// The ref in git/ref/{ref} contains slashes.
+// The ref in git/ref/{ref} and the path in contents/{path} contain slashes.
 function findTemplate(p, method) {
-  const candidates = templates.filter((t) => t.regex.test(p) || (t.template.endsWith("{ref}") &&
+  const candidates = templates.filter((t) => t.regex.test(p) || (/\{(ref|path)\}$/.test(t.template) &&
     new RegExp(t.regex.source.replace("[^/]+$", ".+$")).test(p)));
   candidates.sort((a, b) => b.literal - a.literal);
   return candidates.find((t) => spec.paths[t.template][method]);
