@@ -40,7 +40,7 @@ class Gatekit < Formula
 
   test do
     # Every tool (tools/*/ but the core) starts and names itself and its version.
-    %w[ci-report flaky-tracker gatekit-api gpu-gate matrix-aggregator path-classifier
+    %w[ci-report flaky-tracker gatekit-api gatekit-doctor gpu-gate matrix-aggregator path-classifier
        smoke-runner suite-report].each do |tool|
       assert_match(/^#{tool} \(gatekit\) \d+\.\d+\.\d+$/, shell_output("#{bin}/#{tool} --version"))
     end

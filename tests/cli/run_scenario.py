@@ -10,14 +10,21 @@ Scenario folder:
   exit      the expected exit code (required)
   stdout, stderr, output, summary   expected texts (each optional; checked when present)
   normalize lines `REGEX => REPLACEMENT` applied to every actual text (optional)
+  github    a state for the GitHub API test server (tests/github_api/README.md, "State JSON"):
+            the server runs in this process for the tool's run and stops after it; its base
+            URL is the placeholder {api} (optional)
+  github-faults  a JSON list of faults for that server (README.md, "Faults") (optional)
 
-Placeholders {scenario} {tmp} {source} {build} are replaced in args, env and setup; in the
-actual texts the scratch and scenario paths are replaced back by {tmp} and {scenario}.
+Placeholders {scenario} {tmp} {source} {build} {api} are replaced in args, env and setup; in
+the actual texts the scratch and scenario paths and the server's URL are replaced back by
+{tmp}, {scenario} and {api}.
 Random heredoc delimiters in GITHUB_OUTPUT are replaced by EOF.
 UPDATE_EXPECTED=1 rewrites the expected files from the actual run (review the diff!).
 """
 import argparse
+import contextlib
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -30,6 +37,27 @@ def read(path: Path):
     return path.read_text() if path.exists() else None
 
 
+@contextlib.contextmanager
+def github_server(scenario: Path, source: Path):
+    """The GitHub API test server with the scenario's `github` state (and `github-faults`), for
+    the length of the run; yields its base URL, or "" for a scenario without one."""
+    state = read(scenario / "github")
+    if state is None:
+        yield ""
+        return
+    sys.path.insert(0, str(source / "tests" / "github_api"))
+    from server import FakeGitHub  # noqa: E402  (tests/github_api/server.py)
+    server = FakeGitHub(state=json.loads(state))
+    faults = read(scenario / "github-faults")
+    if faults:
+        server.load_faults(json.loads(faults))
+    server.start()
+    try:
+        yield server.base_url
+    finally:
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
@@ -39,12 +67,12 @@ def main() -> int:
     source = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
     build = Path(os.environ.get("GATEKIT_BUILD_DIR", Path(opts.tool).resolve().parents[2]))
 
-    with tempfile.TemporaryDirectory(prefix="gatekit-cli-") as tmp_name:
+    with tempfile.TemporaryDirectory(prefix="gatekit-cli-") as tmp_name, github_server(scenario, source) as api:
         tmp = Path(tmp_name).resolve()
 
         def fill(text: str) -> str:
             return (text.replace("{scenario}", str(scenario)).replace("{tmp}", str(tmp))
-                    .replace("{source}", str(source)).replace("{build}", str(build)))
+                    .replace("{source}", str(source)).replace("{build}", str(build)).replace("{api}", api))
 
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp), "LANG": "C.UTF-8",
                "GITHUB_OUTPUT": str(tmp / "github_output"), "GITHUB_STEP_SUMMARY": str(tmp / "github_summary")}
@@ -86,6 +114,8 @@ def main() -> int:
             text = text.replace(str(tmp).replace("_", "\\_"), "{tmp}")
             text = text.replace(str(tmp), "{tmp}").replace(str(scenario), "{scenario}")
             text = text.replace(str(source), "{source}").replace(str(build), "{build}")
+            if api:
+                text = text.replace(api, "{api}")
             text = re.sub(r"ghadelimiter_[0-9a-f]{16}", "EOF", text)
             for pattern, replacement in rules:
                 text = pattern.sub(replacement, text)

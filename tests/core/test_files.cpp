@@ -318,6 +318,34 @@ TEST_CASE("files: remove takes a file or an empty folder, remove_tree everything
   }
 }
 
+TEST_CASE("files: list_folder names what a folder holds, sorted, and says why it cannot, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto base = tmp / subject.name;
+    REQUIRE(files->make_directories(base / "workflows" / "nested").ok());
+    REQUIRE(files->make_directories(base / "workflows" / "empty").ok());
+    REQUIRE(files->write(base / "workflows" / "gate.yml", "a").ok());
+    REQUIRE(files->write(base / "workflows" / "ci.yml", "b").ok());
+    REQUIRE(files->write(base / "workflows" / "nested" / "deep.yml", "c").ok());
+    const auto names = files->list_folder(base / "workflows");
+    REQUIRE(names.ok());
+    CHECK(*names == std::vector<std::string>{"ci.yml", "empty", "gate.yml", "nested"});
+    const auto empty = files->list_folder(base / "workflows" / "empty");
+    REQUIRE(empty.ok());
+    CHECK(empty->empty());
+    const auto missing = files->list_folder(base / "none");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().kind == ErrorKind::could_not_evaluate);
+    CHECK(missing.error().message == "cannot list folder " + (base / "none").string() + ": No such file or directory");
+    const auto file = files->list_folder(base / "workflows" / "ci.yml");
+    REQUIRE_FALSE(file.ok());
+    CHECK(file.error().message == "cannot list folder " + (base / "workflows" / "ci.yml").string() +
+                                      ": Not a directory");
+  }
+}
+
 TEST_CASE("files: a temporary folder is new, empty, and removed with its content when the handle goes, both implementations") {
   for (const auto& subject : subjects()) {
     INFO(subject.name);

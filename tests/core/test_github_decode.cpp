@@ -186,6 +186,20 @@ TEST_CASE("github: error bodies become typed errors with GitHub's message") {
         "GET /x: HTTP 502: <html> <h1>Bad gateway</h1></html> (gave up after 2 attempts)");
 }
 
+TEST_CASE("github: a refused request names the permissions GitHub accepts (X-Accepted-GitHub-Permissions)") {
+  HttpResponse r;
+  r.status = 403;
+  r.headers = {{"content-type", "application/json"}, {"x-accepted-github-permissions", "administration=read"}};
+  r.body = R"({"message": "Resource not accessible by personal access token",
+      "documentation_url": "https://docs.github.com/rest/branches/branch-protection#get-branch-protection"})";
+  CHECK(error_from_response(r, "GET", "https://api.github.com/repos/o/r/branches/main/protection").message ==
+        "GET /repos/o/r/branches/main/protection: HTTP 403: Resource not accessible by personal access token; "
+        "GitHub accepts a token with administration=read "
+        "(https://docs.github.com/rest/branches/branch-protection#get-branch-protection)");
+  r.status = 422;  // only refusals name them
+  CHECK(error_from_response(r, "GET", "https://h/x").message.find("accepts") == std::string::npos);
+}
+
 TEST_CASE("github: bodies must be JSON with a JSON content type") {
   HttpResponse r;
   r.status = 200;

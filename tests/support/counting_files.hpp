@@ -49,6 +49,9 @@ class CountingFiles final : public Files {
     return inner_.remove(p);
   }
   Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
+  Result<std::vector<std::string>> list_folder(const std::filesystem::path& p) const override {
+    return inner_.list_folder(p);
+  }
   Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
   Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
   Result<std::filesystem::path> canonical(const std::filesystem::path& p) const override { return inner_.canonical(p); }

@@ -13,6 +13,7 @@
 //   "cannot create folder out/reports: Not a directory"
 //   "cannot rename a.tmp to a.json: No such file or directory"
 //   "cannot remove out: Permission denied"
+//   "cannot list folder .github/workflows: No such file or directory"
 // and have the kind could_not_evaluate; a caller for whom the file is the user's own input
 // (a rules file named on the command line) re-labels it with as_bad_input().
 #include <cstddef>
@@ -24,6 +25,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gatekit/result.hpp"
 
@@ -104,6 +106,10 @@ class Files {
   virtual Status remove(const std::filesystem::path& path) = 0;
   // Removes a file or a folder with everything in it; nothing there is fine.
   virtual Status remove_tree(const std::filesystem::path& path) = 0;
+  // The names of what a folder holds (files, folders, links; not "." and ".."), sorted. A
+  // missing path or a file is an error ("cannot list folder P: No such file or directory",
+  // "...: Not a directory").
+  virtual Result<std::vector<std::string>> list_folder(const std::filesystem::path& path) const = 0;
   // A new, empty folder named PREFIX followed by random characters, in the temporary folder
   // (TMPDIR); removed when the handle goes.
   Result<TempFolder> make_temp_folder(std::string_view prefix);
@@ -133,6 +139,7 @@ class SystemFiles final : public Files {
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
   Status remove(const std::filesystem::path& path) override;
   Status remove_tree(const std::filesystem::path& path) override;
+  Result<std::vector<std::string>> list_folder(const std::filesystem::path& path) const override;
   Result<std::filesystem::path> read_link(const std::filesystem::path& path) const override;
   Result<std::filesystem::path> current_folder() const override;
   Result<std::filesystem::path> canonical(const std::filesystem::path& path) const override;
@@ -158,6 +165,7 @@ class MemoryFiles final : public Files {
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
   Status remove(const std::filesystem::path& path) override;
   Status remove_tree(const std::filesystem::path& path) override;
+  Result<std::vector<std::string>> list_folder(const std::filesystem::path& path) const override;
   Result<std::filesystem::path> read_link(const std::filesystem::path& path) const override;
   Result<std::filesystem::path> current_folder() const override { return cwd; }
   Result<std::filesystem::path> canonical(const std::filesystem::path& path) const override;
@@ -191,6 +199,7 @@ Error write_error(const std::filesystem::path& path, std::string_view reason);
 Error folder_error(const std::filesystem::path& path, std::string_view reason);  // "cannot create folder P: R"
 Error rename_error(const std::filesystem::path& from, const std::filesystem::path& to, std::string_view reason);
 Error remove_error(const std::filesystem::path& path, std::string_view reason);
+Error list_error(const std::filesystem::path& path, std::string_view reason);  // "cannot list folder P: R"
 
 template <class T>
 Result<T> as_bad_input(Result<T> result) {

@@ -1,5 +1,6 @@
 #include "gatekit/files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -30,6 +31,10 @@ Error rename_error(const std::filesystem::path& from, const std::filesystem::pat
 
 Error remove_error(const std::filesystem::path& path, std::string_view reason) {
   return could_not_evaluate("cannot remove " + path.string() + ": " + std::string(reason));
+}
+
+Error list_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot list folder " + path.string() + ": " + std::string(reason));
 }
 
 // ---- the operations every implementation shares ------------------------------------------
@@ -228,6 +233,17 @@ Status SystemFiles::remove_tree(const std::filesystem::path& path) {
   return {};
 }
 
+Result<std::vector<std::string>> SystemFiles::list_folder(const std::filesystem::path& path) const {
+  std::error_code ec;
+  std::vector<std::string> names;
+  std::filesystem::directory_iterator it(path, ec);
+  for (const std::filesystem::directory_iterator end; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().filename().string());
+  if (ec) return list_error(path, ec.message());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 Result<std::filesystem::path> SystemFiles::read_link(const std::filesystem::path& path) const {
   std::error_code ec;
   auto target = std::filesystem::read_symlink(path, ec);
@@ -383,6 +399,24 @@ Status MemoryFiles::remove_tree(const std::filesystem::path& path) {
   std::erase_if(executables, [&](const std::string& name) { return inside(name, folder); });
   std::erase_if(folders, [&](const std::string& name) { return name == folder || inside(name, folder); });
   return {};
+}
+
+Result<std::vector<std::string>> MemoryFiles::list_folder(const std::filesystem::path& path) const {
+  const auto status = stat(path);
+  if (!status) return status.error();
+  if (status->is_file()) return list_error(path, std::strerror(ENOTDIR));
+  if (!status->is_directory()) return list_error(path, std::strerror(ENOENT));
+  const std::string folder = folder_key(path);
+  std::set<std::string> names;
+  auto take = [&](const std::string& key) {
+    if (!inside(key, folder)) return;
+    const auto rest = key.substr(folder == "/" ? 1 : folder.size() + 1);
+    names.insert(rest.substr(0, rest.find('/')));
+  };
+  for (const auto& [name, content] : files) take(name);
+  for (const auto& name : folders) take(name);
+  for (const auto& [name, target] : links) take(name);
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 Result<std::filesystem::path> MemoryFiles::read_link(const std::filesystem::path& path) const {

@@ -162,6 +162,11 @@ Error error_from_response(const HttpResponse& response, const std::string& metho
     documentation_url = json_string_at(*object, "documentation_url").value_or("");
     if (auto details = validation_details(*object); !details.empty()) reason += " (" + details + ")";
   }
+  // GitHub names the permissions a refused request needs (X-Accepted-GitHub-Permissions,
+  // "administration=read"): the one fact a person needs to fix the token.
+  if (response.status == 403 || response.status == 404)
+    if (auto accepted = response.header("x-accepted-github-permissions"); accepted && !accepted->empty())
+      reason += "; GitHub accepts a token with " + printable_prefix(*accepted, 120);
   return api_error(method, url, reason + std::string(suffix), documentation_url, response.status);
 }
 
