@@ -4,7 +4,7 @@ The GitHub API test server (tests/github_api/server.py) plays the demo's reposit
 workflow files are the demo project's, served by the contents API, and its rules are what an
 admin set up, first with the mistakes people make, then fixed:
   1. broken   the ruleset requires "CPU test" (a typo: every pull request would wait for it),
-              a matrix leg the path gate can skip ("pytest (CPU, py3.10)"), and gate/gpu from
+              a matrix leg the path gate can skip ("pytest (CPU, py3.12)"), and gate/gpu from
               any source; the gate's environment lets every branch deploy. gatekit-doctor
               names each, with its fix (exit 1);
   2. fixed    the ruleset requires the two aggregators from GitHub Actions and gate/gpu from
@@ -78,7 +78,7 @@ def run_part(bin_dir: Path, out: Path) -> list:
     print(f"\n  {BOLD}1. broken{RESET}: a typo, a matrix leg, gate/gpu from any source, an open environment")
     with FakeGitHub(token=TOKEN) as server:
         repository(server, [{"context": "CPU test", "integration_id": ACTIONS},
-                            {"context": "pytest (CPU, py3.10)", "integration_id": ACTIONS},
+                            {"context": "pytest (CPU, py3.12)", "integration_id": ACTIONS},
                             {"context": "GPU tests", "integration_id": ACTIONS},
                             {"context": "gate/gpu"}], {"branches": "all"})
         code, outputs = doctor(tool, server, work, "broken", summary)

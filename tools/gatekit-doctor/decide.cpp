@@ -370,6 +370,7 @@ class Doctor {
         report_.notes.push_back(quoted(context) + " is required from app " + std::to_string(*app) +
                                 ", not from a workflow: not checked");
         r.produced_by = "app " + std::to_string(*app);
+        r.ok = false;  // not judged, so never shown as passed
         return;
       }
       r.ok = false;

@@ -1,4 +1,5 @@
 // gatekit-doctor: read, decide, report (gatekit-doctor.hpp).
+#include <optional>
 #include <string>
 
 #include "decide.hpp"
@@ -13,9 +14,11 @@ ExitCode run_doctor(const Options& options, Context& context) {
   const auto setup = gather(options, context);
   const auto report = decide(setup);
   for (const auto& line : report_lines(setup, report)) context.workflow.log(line);
-  for (const auto& finding : report.findings)
-    context.workflow.annotate({Severity::error, finding.check + ": " + finding.problem + ". Fix: " + finding.fix,
-                               "gatekit-doctor: " + std::string(to_string(finding.kind))});
+  // On the run's page under Actions; in a terminal the lines above say it all.
+  if (context.env.get("GITHUB_ACTIONS") == std::optional<std::string>("true"))
+    for (const auto& finding : report.findings)
+      context.workflow.annotate({Severity::error, finding.check + ": " + finding.problem + ". Fix: " + finding.fix,
+                                 "gatekit-doctor: " + std::string(to_string(finding.kind))});
   context.workflow.append_summary(report_markdown(setup, report));
   const auto code = report.exit_code();
   std::vector<std::pair<std::string, std::string>> outputs;

@@ -53,8 +53,11 @@ std::size_t width(const std::string& text) {
   }));
 }
 
+// Aligned columns; outside text with controls is laid out as the log shows it (escaped).
 std::vector<std::string> table_lines(const std::vector<std::string>& header,
-                                     const std::vector<std::vector<std::string>>& rows) {
+                                     std::vector<std::vector<std::string>> rows) {
+  for (auto& row : rows)
+    for (auto& cell : row) cell = visible_controls(cell);
   std::vector<std::size_t> widths(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) {
     widths[i] = width(header[i]);
