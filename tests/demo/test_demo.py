@@ -44,6 +44,11 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"kernel change: success \"passed in …\"\s+yes\s+✔ success: passed in \d+s", table)
     assert re.search(r"✔ success: inherited from [0-9a-f]{12}, docs-only delta", table)
     assert re.search(r"✔ pending: no gate result for this tree", table)
+    # The required-checks part: gatekit-doctor names each mistake of the broken setup with its
+    # fix, and passes the fixed one.
+    assert re.search(r"a broken setup: every mistake named with its fix\s+yes\s+✔ 4 findings, exit 1", table)
+    assert re.search(r"the fixed setup: all is well\s+yes\s+✔ result=pass, exit 0", table)
+    assert 'fix: rename the required check "CPU test" to "CPU tests" in ruleset 1' in done.stdout
     # The last stage: ci-report over the runs the demo made costs the GPU legs the docs-only
     # change skipped at what they took when the kernel change ran them.
     assert re.search(r"the GPU legs the docs-only change skipped are counted as saved\s+yes\s+✔ 2 GPU legs, \d+ s saved",
@@ -66,7 +71,8 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
                     "## ✅ Test partition: every test is in exactly one leg",
                     "## ❌ 1 GPU test without a GPU marker in the cpu leg", "## 📈 Suite growth: +120 tests",
                     "## ✅ GPU filter: it covers every file the GPU legs read",
-                    "## ❌ GPU filter: 1 file the GPU legs read escapes it"):
+                    "## ❌ GPU filter: 1 file the GPU legs read escapes it",
+                    "# Required checks and the gate's setup (gatekit-doctor)", "## gatekit doctor: `demo/tinyml`"):
         assert heading in summary
     assert (tmp_path / "kernel" / "smoke-reports" / "smoke-junit.xml").exists()
 

@@ -50,7 +50,7 @@ struct Combination {
   Entries values;  // original values first, then those includes added
 };
 
-const expr::Value* find(const Entries& entries, std::string_view key) {
+const expr::Value* entry_of(const Entries& entries, std::string_view key) {
   auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
   return it == entries.end() ? nullptr : &it->second;
 }
@@ -62,7 +62,7 @@ Leg leg_of(const Entries& values, const std::vector<std::string>& shown_keys, bo
     for (const auto& [k, v] : values) scalars(v, leg.suffix);
   } else {
     for (const auto& key : shown_keys)
-      if (const auto* v = find(values, key)) scalars(*v, leg.suffix);
+      if (const auto* v = entry_of(values, key)) scalars(*v, leg.suffix);
   }
   return leg;
 }
@@ -105,7 +105,7 @@ Expansion expand(const std::optional<Matrix>& matrix) {
     flat.erase(std::remove_if(flat.begin(), flat.end(),
                               [&](const Combination& c) {
                                 return std::all_of(exclude.begin(), exclude.end(), [&](const auto& e) {
-                                  const auto* v = find(c.values, e.first);
+                                  const auto* v = entry_of(c.values, e.first);
                                   return v != nullptr && matches_value(e.second, *v);
                                 });
                               }),
@@ -121,17 +121,17 @@ Expansion expand(const std::optional<Matrix>& matrix) {
     if (!keys.empty()) {
       for (auto& combination : flat) {
         const bool agrees = std::all_of(keys.begin(), keys.end(), [&](const std::string& key) {
-          const auto* wanted = find(include, key);
-          return wanted == nullptr || matches_value(*wanted, *find(combination.values, key));
+          const auto* wanted = entry_of(include, key);
+          return wanted == nullptr || matches_value(*wanted, *entry_of(combination.values, key));
         });
         if (!agrees) continue;
         matched = true;
-        for (const auto& [key, value] : include) {
-          if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        for (const auto& added : include) {
+          if (std::find(keys.begin(), keys.end(), added.first) != keys.end()) continue;
           auto it = std::find_if(combination.values.begin(), combination.values.end(),
-                                 [&](const auto& e) { return e.first == key; });
-          if (it != combination.values.end()) it->second = value;
-          else combination.values.emplace_back(key, value);
+                                 [&](const auto& e) { return e.first == added.first; });
+          if (it != combination.values.end()) it->second = added.second;
+          else combination.values.push_back(added);
         }
       }
     }

@@ -40,7 +40,8 @@ using expr::Value;
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-bool caseless_equal(std::string_view a, std::string_view b) {
+// Job ids and names as GitHub compares them: without case.
+bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
@@ -206,7 +207,7 @@ std::set<std::string> gated_jobs(const WorkflowFile& workflow, const std::vector
     for (const auto& path : expr::property_paths(job.written_condition))
       for (const auto& gate : gates) {
         const std::string prefix = "needs." + gate + ".outputs";
-        if (path.size() >= prefix.size() && caseless_equal(std::string_view(path).substr(0, prefix.size()), prefix))
+        if (path.size() >= prefix.size() && same_name(std::string_view(path).substr(0, prefix.size()), prefix))
           gated.insert(job.id);
       }
   }
@@ -254,7 +255,7 @@ std::vector<std::string> gated_input(const std::string& text) {
 }
 
 bool needs_job(const Job& job, std::string_view id) {
-  return std::any_of(job.needs.begin(), job.needs.end(), [&](const std::string& n) { return caseless_equal(n, id); });
+  return std::any_of(job.needs.begin(), job.needs.end(), [&](const std::string& n) { return same_name(n, id); });
 }
 
 // ---- the report being built -----------------------------------------------------------
@@ -794,7 +795,7 @@ class Doctor {
             continue;
           }
           if (needs_job(*aggregator, job.id) && gated_text &&
-              std::none_of(gated.begin(), gated.end(), [&](const std::string& g) { return caseless_equal(g, job.id); }))
+              std::none_of(gated.begin(), gated.end(), [&](const std::string& g) { return same_name(g, job.id); }))
             add(Kind::aggregator_needs, aggregator->display_name(), where,
                 name + " (job " + aggregator->id + ") needs " + job.id + " but its gated: does not name it: " + job.id +
                     " skipped although the gate asked for it would pass",
