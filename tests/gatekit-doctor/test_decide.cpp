@@ -153,6 +153,10 @@ TEST_CASE("decide: each broken part gives its one finding, table-driven") {
                            "    if: github.event.pull_request.draft == false\n"); },
        [](Setup& s) { s.required.push_back(rule("pytest (CPU, py3.11)")); },
        {"skippable pytest (CPU, py3.11)"}},
+      {"a job that needs a gated job, without a status function, is skipped with it",
+       [](Texts& t) { edit(t.cpu, "  # The one required check", "  report:\n    needs: tests\n    runs-on: ubuntu-24.04\n"
+                                                                   "    steps:\n      - run: echo\n\n  # The one required check"); },
+       [](Setup& s) { s.required.push_back(rule("report")); }, {"skippable report", "aggregator-needs CPU tests"}},
       {"the path gate itself runs on every pull request", none, [](Setup& s) { s.required.push_back(rule("path gate")); },
        {}},
       // 3. a merge queue and no merge_group trigger
