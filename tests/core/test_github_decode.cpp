@@ -290,6 +290,11 @@ TEST_CASE("github: branch protection's checks, with the older contexts list as a
   CHECK(protection->checks[0].app_id == 15368);
   CHECK(protection->checks[1].context == "lint");
   CHECK_FALSE(protection->checks[1].app_id.has_value());
+  auto any = decode_branch_protection(json::parse(R"({"required_status_checks": {
+      "contexts": ["lint"], "checks": [{"context": "lint", "app_id": -1}]}})"));
+  REQUIRE(any.ok());
+  REQUIRE(any->checks.size() == 1);
+  CHECK_FALSE(any->checks[0].app_id.has_value());  // -1: any app may set it
   auto none = decode_branch_protection(json::parse(R"({"enforce_admins": {"enabled": false}})"));
   REQUIRE(none.ok());
   CHECK(none->checks.empty());

@@ -31,7 +31,8 @@ Result<Repository> decode_repository(const boost::json::value& v);
 // required_status_checks rule (parameters.required_status_checks) are required.
 Result<BranchRule> decode_branch_rule(const boost::json::value& v);
 // GET .../branches/{branch}/protection: the required checks, from `checks` (context and
-// app_id) and the older `contexts` list (any source) for a context `checks` lacks.
+// app_id; null or -1: any source) and the older `contexts` list (any source) for a context
+// `checks` lacks.
 Result<BranchProtection> decode_branch_protection(const boost::json::value& v);
 Result<DeploymentEnvironment> decode_environment(const boost::json::value& v);
 Result<DeploymentBranchPolicy> decode_branch_policy(const boost::json::value& v);

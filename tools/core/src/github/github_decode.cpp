@@ -349,6 +349,8 @@ Result<std::vector<RequiredCheck>> decode_checks(const json::value& v, std::stri
     RequiredCheck check;
     check.context = f.str("context");
     check.app_id = f.opt_integer(id_key);
+    // Branch protection takes -1 for "any app may set it" (GitHub's docs of the app_id field).
+    if (check.app_id && *check.app_id < 0) check.app_id.reset();
     return f.finish(std::move(check));
   });
 }
