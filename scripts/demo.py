@@ -298,7 +298,7 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     job_result = {"docs": "success"}.get(cpu_result.result, cpu_result.result)
     checks = {
         "CPU tests": ({"changes": report.gate, "tests": {"result": job_result, "outputs": {}}},
-                      ["--gated", "tests=cpu"]),
+                      ["--gated", "tests=cpu|docs"]),  # the template's: the docs tests run on cpu or docs
         "GPU tests": ({"changes": report.gate,
                        "gpu-tests": {"result": gpu_result.result, "outputs": {}},
                        "workload-regression": {"result": smoke_result.result, "outputs": {}}},

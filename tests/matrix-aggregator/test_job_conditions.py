@@ -2,10 +2,11 @@
 
 eval-job-conditions.mjs evaluates every job-level `if:` of a template (@actions/expressions,
 with the status functions supplied as documented there) and simulates which jobs run; this
-test drives it over the full scenario table (gate result x gate output x result of each gated
-job when it runs x run cancelled) and checks, per template:
+test drives it over the full scenario table (gate result x the value of each of the gate's
+outputs x result of each gated job when it runs x run cancelled) and checks, per template:
   - the aggregator job runs in every scenario (if: always());
-  - each gated matrix runs iff the run was not cancelled, the gate succeeded and said 'true';
+  - each gated matrix runs iff the run was not cancelled, the gate succeeded and its outputs
+    ask for the job as its `gated` entry reads them (`tests=cpu|docs`: either 'true');
   - matrix-aggregator, run on the `needs` the aggregator would see, with the template's own
     inputs, exits 0 / 1 / 3 exactly as the rules say (an independent oracle below).
 The fixture data/gated-matrix.yml holds the same wiring plus two wrong aggregators the checks
@@ -28,7 +29,10 @@ TOOL = BUILD / "tools" / "matrix-aggregator" / "matrix-aggregator"
 RESULTS = ["success", "failure", "cancelled", "skipped"]
 # (template, aggregator check name); the templates are written by the `changes` job's owner,
 # the aggregator jobs by matrix-aggregator's.
-TEMPLATES = [("workflows/cpu-tests.yml", "CPU tests"), ("workflows/gpu-tests.yml", "GPU tests")]
+TEMPLATES = [("workflows/cpu-tests.yml", "CPU tests"), ("workflows/gpu-tests.yml", "GPU tests"),
+             ("workflows/cpu-tests-macos.yml", "CPU tests"),
+             ("examples/demo-project/.github/workflows/cpu-tests.yml", "CPU tests"),
+             ("examples/demo-project/.github/workflows/gpu-tests.yml", "GPU tests")]
 
 
 def simulate(workflow: Path, target: str, scenarios: list) -> dict:
@@ -58,50 +62,73 @@ def names(text: str) -> set:
 
 
 def gated_pairs(text: str) -> dict:
+    """job -> (outputs, combine): `tests=cpu` is (["cpu"], "any"), `tests=cpu|docs` any of
+    them, `tests=cpu&gpu` all of them (docs/actions/matrix-aggregator.md, Inputs)."""
     pairs = {}
     for token in (text or "").replace(",", " ").split():
-        job, _, output = token.partition("=")
-        pairs[job] = output
+        job, _, spec = token.partition("=")
+        combine = "all" if "&" in spec else "any"
+        pairs[job] = (spec.split("&" if combine == "all" else "|"), combine)
     return pairs
 
 
-def scenarios_for(gate: str, gated: dict) -> list:
-    outputs_used = sorted(set(gated.values()))
+def outputs_of(workflow: Path, gate: str, gated: dict) -> list:
+    """The outputs `gated` names and the gate job's own true/false outputs (its `outputs:` but
+    the JSON list `changes`): a job's if: may read an output its `gated` entry forgets."""
+    declared = (yaml.safe_load(workflow.read_text()).get("jobs", {}).get(gate, {}) or {}).get("outputs") or {}
+    return sorted({o for outputs, _ in gated.values() for o in outputs} | (set(declared) - {"changes"}))
+
+
+def scenarios_for(gate: str, gated: dict, outputs_used: list) -> list:
+    """gate result x each output's value ('true'/'false', or all missing) x cancelled x the
+    result of each gated job when it runs."""
+    values = [dict(zip(outputs_used, combo)) for combo in itertools.product(["true", "false"], repeat=len(outputs_used))]
+    values.append(None)  # the gate succeeded without the outputs
     jobs = sorted(gated)
     table = []
-    for gate_result, output, cancelled in itertools.product(RESULTS, ["true", "false", "missing"], [False, True]):
+    for gate_result, said, cancelled in itertools.product(RESULTS, values, [False, True]):
         for run_results in itertools.product(["success", "failure", "cancelled"], repeat=len(jobs)):
-            outputs = {} if gate_result != "success" else {"docs": "false"}
-            if gate_result == "success" and output != "missing":
-                outputs.update({o: output for o in outputs_used})
+            outputs = {} if gate_result != "success" else {"other": "false"}
+            if gate_result == "success" and said is not None:
+                outputs.update(said)
             table.append({
-                "id": f"gate={gate_result} output={output} cancelled={cancelled} runs={dict(zip(jobs, run_results))}",
+                "id": f"gate={gate_result} outputs={said} cancelled={cancelled} runs={dict(zip(jobs, run_results))}",
                 "cancelled": cancelled, "event_name": "pull_request",
                 "given": {gate: {"result": gate_result, "outputs": outputs}},
                 "run_results": dict(zip(jobs, run_results)),
-                "_output": output, "_gate_result": gate_result,
+                "_said": said, "_gate_result": gate_result,
             })
     return table
 
 
-def expected_runs(scenario: dict) -> bool:
-    return (not scenario["cancelled"]) and scenario["_gate_result"] == "success" and scenario["_output"] == "true"
+def needed(scenario: dict, spec: tuple) -> bool:
+    """The gate succeeded and its outputs ask for the job: any (a|b) or all (a&b) 'true'."""
+    outputs, combine = spec
+    said = scenario["_said"]
+    if scenario["_gate_result"] != "success" or said is None:
+        return False
+    values = [said[o] == "true" for o in outputs]
+    return all(values) if combine == "all" else any(values)
+
+
+def expected_runs(scenario: dict, spec: tuple) -> bool:
+    return (not scenario["cancelled"]) and needed(scenario, spec)
 
 
 def oracle_exit(scenario: dict, gated: dict, allowed_failures: set, allowed_skips: set) -> int:
     """The aggregator rules, stated directly (docs/actions/matrix-aggregator.md, Rules)."""
-    if scenario["_gate_result"] == "success" and scenario["_output"] == "missing":
+    if scenario["_gate_result"] == "success" and scenario["_said"] is None:
         return 3
     ok = scenario["_gate_result"] == "success"
-    for job in gated:
-        final = scenario["run_results"][job] if expected_runs(scenario) else "skipped"
+    for job, spec in gated.items():
+        final = scenario["run_results"][job] if expected_runs(scenario, spec) else "skipped"
         if final == "success":
             continue
         if final in ("failure", "cancelled"):
             ok = ok and job in allowed_failures
         else:
-            said_false = scenario["_gate_result"] == "success" and scenario["_output"] == "false"
-            ok = ok and (said_false or job in allowed_skips)
+            said_not_needed = scenario["_gate_result"] == "success" and not needed(scenario, spec)
+            ok = ok and (said_not_needed or job in allowed_skips)
     return 0 if ok else 1
 
 
@@ -114,7 +141,7 @@ def check_workflow(workflow: Path, target: str, inputs: dict) -> list:
         return [f"{target}: the aggregator step must set gate-job and gated (got {inputs})"]
     if "toJSON(needs)" not in str(inputs.get("needs", "")).replace(" ", ""):
         problems.append(f"{target}: input needs must be ${{{{ toJSON(needs) }}}}")
-    scenarios = scenarios_for(gate, gated)
+    scenarios = scenarios_for(gate, gated, outputs_of(workflow, gate, gated))
     sim = simulate(workflow, target, [{k: v for k, v in s.items() if not k.startswith("_")} for s in scenarios])
     job = sim["jobs"][target]
     for needed in [gate, *gated]:
@@ -125,10 +152,11 @@ def check_workflow(workflow: Path, target: str, inputs: dict) -> list:
         if not result["runs"][target]:
             problems.append(f"{target} does not run when {scenario['id']}: its if: must be always()")
             continue
-        for g in gated:
-            if result["runs"][g] != expected_runs(scenario):
+        for g, spec in gated.items():
+            if result["runs"][g] != expected_runs(scenario, spec):
                 problems.append(f"{g} runs={result['runs'][g]} when {scenario['id']}; expected runs iff the gate "
-                                f"succeeded and said 'true' and the run was not cancelled")
+                                f"succeeded and said {'all' if spec[1] == 'all' else 'any'} of {spec[0]} 'true' "
+                                f"and the run was not cancelled")
         env = {"PATH": os.environ.get("PATH", ""), "GATEKIT_NEEDS": json.dumps(result["needs"])}
         args = [str(TOOL), "--gate-job", gate, "--gated", inputs.get("gated", "")]
         if inputs.get("allowed-failures"):

@@ -95,6 +95,111 @@ TEST_CASE("truth table: gate result x gate output x job result x allowances") {
   CHECK(passes > 0);  // the table is not all failures
 }
 
+namespace {
+
+// The rules for a job gated by two outputs, stated directly (docs/actions/matrix-aggregator.md,
+// "Rules"): `tests=cpu|docs` is needed when either output is 'true', `tests=cpu&gpu` only
+// when both are; a skip passes only when the gate succeeded and said the job was not needed.
+Expect two_output_oracle(const std::string& gate, const std::string& first, const std::string& second, bool all,
+                         const std::string& job, bool allow_fail, bool allow_skip) {
+  if (gate == "success" && (first == "missing" || second == "missing")) return Expect::error;
+  const bool needed = all ? (first == "true" && second == "true") : (first == "true" || second == "true");
+  bool ok = gate == "success";
+  if (job == "failure" || job == "cancelled") ok = ok && allow_fail;
+  if (job == "skipped") ok = ok && ((gate == "success" && !needed) || allow_skip);
+  return ok ? Expect::pass : Expect::fail;
+}
+
+}  // namespace
+
+TEST_CASE("truth table: a job gated by two outputs, any (a|b) and all (a&b)") {
+  const std::vector<std::string> results = {"success", "failure", "cancelled", "skipped"};
+  const std::vector<std::string> outputs = {"true", "false", "missing"};
+  int cases = 0;
+  int passes = 0;
+  int skips_passed = 0;
+  for (const bool all : {false, true})
+    for (const auto& gate : results)
+      for (const auto& first : outputs)
+        for (const auto& second : outputs)
+          for (const auto& job : results)
+            for (int allowances = 0; allowances < 4; ++allowances) {
+              const bool allow_fail = (allowances & 1) != 0;
+              const bool allow_skip = (allowances & 2) != 0;
+              Policy policy;
+              policy.gate = "changes";
+              auto parsed = parse_gated(all ? "tests=cpu&docs" : "tests=cpu|docs");
+              REQUIRE(parsed);
+              policy.gated = *parsed;
+              if (allow_fail) policy.allowed_failures.insert("tests");
+              if (allow_skip) policy.allowed_skips.insert("tests");
+              Needs needs;
+              NeededJob g{"changes", *parse_job_result(gate), {{"gpu", "true"}}};
+              if (first != "missing") g.outputs["cpu"] = first;
+              if (second != "missing") g.outputs["docs"] = second;
+              needs.jobs.push_back(g);
+              needs.jobs.push_back({"tests", *parse_job_result(job), {}});
+              const Expect want = two_output_oracle(gate, first, second, all, job, allow_fail, allow_skip);
+              auto got = decide(needs, policy, LegView{});
+              const Expect have = !got ? Expect::error : got->passed ? Expect::pass : Expect::fail;
+              INFO((all ? "tests=cpu&docs" : "tests=cpu|docs")
+                   << " gate=" << gate << " cpu=" << first << " docs=" << second << " job=" << job
+                   << " allowed-failures=" << allow_fail << " allowed-skips=" << allow_skip << " expected "
+                   << name(want) << ", got " << name(have) << (got ? "" : ": " + got.error().message));
+              CHECK(have == want);
+              ++cases;
+              if (want == Expect::pass) ++passes;
+              if (want == Expect::pass && job == "skipped" && !allow_skip) ++skips_passed;
+              if (!got) {
+                CHECK(got.error().message.rfind("gate job 'changes' succeeded but has no output '", 0) == 0);
+                CHECK(exit_code_of(got.error()) == ExitCode::could_not_evaluate);
+                continue;
+              }
+              const auto& v = got->jobs[1];
+              CHECK(v.role == Role::gated);
+              if (gate == "success") CHECK(v.gate_said == "cpu=" + first + " docs=" + second);
+            }
+  CHECK(cases == 2 * 4 * 3 * 3 * 4 * 4);
+  CHECK(passes > 0);
+  // Skips the gate excused (without allowed-skips, either allowed-failures): any, only both
+  // 'false'; all, every pair but both 'true'.
+  CHECK(skips_passed == 2 * 1 + 2 * 3);
+}
+
+// The case issue 43 found: a docs-only change (cpu 'false', docs 'true') whose docs tests
+// were skipped by a wrong if: passed `CPU tests` under `tests=cpu`; under `tests=cpu|docs`
+// it fails, naming the output that asked for the job.
+TEST_CASE("a docs-only change whose docs job was skipped fails under tests=cpu|docs") {
+  Needs needs;
+  needs.jobs.push_back({"changes", JobResult::success, {{"cpu", "false"}, {"docs", "true"}}});
+  needs.jobs.push_back({"tests", JobResult::skipped, {}});
+  Policy policy;
+  policy.gate = "changes";
+  policy.gated = {{"tests", "cpu"}};
+  auto one = decide(needs, policy, LegView{});
+  REQUIRE(one);
+  CHECK(one->passed);  // the old wiring: the gate's cpu 'false' excuses the skip
+  policy.gated = *parse_gated("tests=cpu|docs");
+  auto both = decide(needs, policy, LegView{});
+  REQUIRE(both);
+  CHECK_FALSE(both->passed);
+  CHECK(both->jobs[1].reason == "did not pass (skipped)");
+  CHECK(both->jobs[1].detail ==
+        "matrix skipped but the gate asked for it: check the job's if: (changes.outputs.docs is 'true')");
+  CHECK(both->jobs[1].gate_said == "cpu=false docs=true");
+  needs.jobs[0].outputs["docs"] = "false";
+  auto neither = decide(needs, policy, LegView{});
+  REQUIRE(neither);
+  CHECK(neither->passed);
+  CHECK(neither->jobs[1].detail == "changes.outputs.cpu and changes.outputs.docs are 'false'");
+  policy.gated = *parse_gated("tests=cpu&docs");
+  needs.jobs[0].outputs["docs"] = "true";
+  auto all = decide(needs, policy, LegView{});
+  REQUIRE(all);
+  CHECK(all->passed);
+  CHECK(all->jobs[1].detail == "changes.outputs.cpu is 'false'");
+}
+
 TEST_CASE("an ungated job passes on success, fails on skipped unless allowed") {
   struct Row {
     std::string result;
@@ -291,11 +396,45 @@ TEST_CASE("gated option takes JOB=OUTPUT pairs separated by commas, spaces or ne
   auto a = parse_gated("tests=cpu, gpu-tests=gpu\ndocs=docs");
   REQUIRE(a);
   CHECK(a->size() == 3);
-  CHECK((*a)[1] == std::pair<std::string, std::string>{"gpu-tests", "gpu"});
-  for (const char* bad : {"tests", "=cpu", "tests=", "a=b=c"}) {
+  CHECK((*a)[1] == GatedJob{"gpu-tests", "gpu"});
+  for (const char* bad : {"tests", "=cpu", "tests=", "a=b=c", "tests=cpu|", "tests=|cpu", "tests=cpu||docs",
+                          "tests=&", "tests=cpu&&gpu"}) {
     auto r = parse_gated(bad);
     REQUIRE_FALSE(r);
     CHECK(r.error().message == "--gated: '" + std::string(bad) + "' is not JOB=OUTPUT (e.g. tests=cpu)");
     CHECK(r.error().kind == ErrorKind::bad_input);
   }
+}
+
+TEST_CASE("gated option: several outputs joined by | (any) or & (all), never both") {
+  struct Row {
+    const char* text;
+    std::vector<GatedJob> items;
+  };
+  const std::vector<Row> rows = {
+      {"tests=cpu|docs", {{"tests", {"cpu", "docs"}, Combine::any}}},
+      {"tests=cpu&gpu", {{"tests", {"cpu", "gpu"}, Combine::all}}},
+      {"partition=cpu, tests=cpu|docs", {{"partition", "cpu"}, {"tests", {"cpu", "docs"}, Combine::any}}},
+      {"a=x|y|z\nb=x&y", {{"a", {"x", "y", "z"}, Combine::any}, {"b", {"x", "y"}, Combine::all}}},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text);
+    auto items = parse_gated(row.text);
+    REQUIRE(items);
+    CHECK(*items == row.items);
+  }
+  CHECK((*parse_gated("tests=cpu|docs"))[0].spelled() == "cpu|docs");
+  CHECK((*parse_gated("tests=cpu&gpu"))[0].spelled() == "cpu&gpu");
+  auto mixed = parse_gated("tests=cpu|docs&gpu");
+  REQUIRE_FALSE(mixed);
+  CHECK(mixed.error().message == "--gated: 'tests=cpu|docs&gpu' joins outputs with both '|' and '&': the job is needed "
+                                 "when any of them is 'true' (a|b) or only when all are (a&b), never a mix");
+  CHECK(mixed.error().kind == ErrorKind::bad_input);
+  Policy twice;
+  twice.gate = "changes";
+  twice.gated = *parse_gated("tests=cpu|docs|cpu");
+  auto st = check_policy(twice);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message == "--gated: tests=cpu|docs|cpu names output 'cpu' twice");
+  CHECK(exit_code_of(st.error()) == ExitCode::usage_error);
 }

@@ -64,7 +64,7 @@ Result<Policy> build_policy(const Options& options) {
 void log_policy(const Policy& policy, Workflow& wf) {
   wf.log("gate job: " + (policy.gate ? *policy.gate : std::string("(none)")));
   std::vector<std::string> gated;
-  for (const auto& [job, output] : policy.gated) gated.push_back(job + "=" + output);
+  for (const auto& item : policy.gated) gated.push_back(item.job + "=" + item.spelled());
   if (!gated.empty()) wf.log("gated: " + join(gated, ", "));
   if (!policy.allowed_failures.empty())
     wf.log("allowed-failures: " + join({policy.allowed_failures.begin(), policy.allowed_failures.end()}, ", "));

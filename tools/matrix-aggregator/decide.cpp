@@ -30,8 +30,9 @@ Status require_known(const Needs& needs, const std::string& name, std::string_vi
 
 // What the gate said about one gated job, once the gate succeeded.
 struct GateAnswer {
-  std::string output;
-  std::string value;  // "true" or "false"
+  bool needed = false;  // one output 'true'; several: any (a|b) or all (a&b) of them 'true'
+  std::string said;     // each output's value: "cpu=false docs=true"
+  std::string why;      // the outputs that decided: "changes.outputs.docs is 'true'"
 };
 
 // GitHub's rule for a job id (the keys of `needs`): a letter or '_', then letters, digits,
@@ -88,15 +89,46 @@ Result<std::vector<std::string>> parse_name_list(std::string_view text, std::str
   return names;
 }
 
-Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string_view text) {
-  std::vector<std::pair<std::string, std::string>> pairs;
+std::string GatedJob::spelled() const { return join(outputs, combine == Combine::all ? "&" : "|"); }
+
+namespace {
+
+// One `JOB=OUTPUT` item: OUTPUT is one output name, or several joined by '|' or by '&'.
+Result<GatedJob> parse_gated_item(const std::string& token) {
+  const auto eq = token.find('=');
+  const auto not_a_pair = [&] { return bad_input("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)"); };
+  if (eq == std::string::npos || eq == 0 || eq + 1 == token.size() || token.find('=', eq + 1) != std::string::npos)
+    return not_a_pair();
+  const std::string spec = token.substr(eq + 1);
+  const bool any = spec.find('|') != std::string::npos;
+  const bool all = spec.find('&') != std::string::npos;
+  if (any && all)
+    return bad_input("--gated: '" + token + "' joins outputs with both '|' and '&': the job is needed when any of "
+                     "them is 'true' (a|b) or only when all are (a&b), never a mix");
+  GatedJob gated{token.substr(0, eq), {}, all ? Combine::all : Combine::any};
+  const char separator = all ? '&' : '|';
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    auto end = spec.find(separator, start);
+    if (end == std::string::npos) end = spec.size();
+    auto output = spec.substr(start, end - start);
+    if (output.empty()) return not_a_pair();
+    gated.outputs.push_back(std::move(output));
+    start = end + 1;
+  }
+  return gated;
+}
+
+}  // namespace
+
+Result<std::vector<GatedJob>> parse_gated(std::string_view text) {
+  std::vector<GatedJob> items;
   std::string token;
   auto flush = [&]() -> Status {
     if (token.empty()) return {};
-    auto eq = token.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == token.size() || token.find('=', eq + 1) != std::string::npos)
-      return bad_input("--gated: '" + token + "' is not JOB=OUTPUT (e.g. tests=cpu)");
-    pairs.emplace_back(token.substr(0, eq), token.substr(eq + 1));
+    auto item = parse_gated_item(token);
+    if (!item) return item.error();
+    items.push_back(std::move(*item));
     token.clear();
     return {};
   };
@@ -108,16 +140,21 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_gated(std::string
     }
   }
   if (auto st = flush(); !st) return st.error();
-  return pairs;
+  return items;
 }
 
 Status check_policy(const Policy& policy) {
   if (!policy.gated.empty() && !policy.gate)
     return bad_input("--gated needs --gate-job: a gated job is judged by the gate's outputs");
   std::set<std::string> seen;
-  for (const auto& [job, output] : policy.gated) {
+  for (const auto& gated : policy.gated) {
+    const auto& job = gated.job;
     if (policy.gate && job == *policy.gate) return bad_input("--gated names the gate job '" + job + "' itself");
     if (!seen.insert(job).second) return bad_input("--gated names job '" + job + "' twice");
+    std::set<std::string> outputs;
+    for (const auto& output : gated.outputs)
+      if (!outputs.insert(output).second)
+        return bad_input("--gated: " + job + "=" + gated.spelled() + " names output '" + output + "' twice");
   }
   for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
     const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
@@ -135,8 +172,8 @@ Status check_names(const Needs& needs, const Policy& policy) {
   if (auto st = check_policy(policy); !st) return st;
   if (policy.gate)
     if (auto st = require_known(needs, *policy.gate, "--gate-job"); !st) return st;
-  for (const auto& [job, output] : policy.gated)
-    if (auto st = require_known(needs, job, "--gated"); !st) return st;
+  for (const auto& gated : policy.gated)
+    if (auto st = require_known(needs, gated.job, "--gated"); !st) return st;
   for (const auto* list : {&policy.allowed_failures, &policy.allowed_skips}) {
     const char* option = list == &policy.allowed_failures ? "allowed-failures" : "allowed-skips";
     for (const auto& job : *list)
@@ -153,42 +190,67 @@ struct Judging {
   const NeededJob* gate = nullptr;
   bool gate_ok = false;
   std::string gate_name;
-  std::map<std::string, std::string> gated;     // job -> gate output
-  std::map<std::string, GateAnswer> answers;    // gated job -> the gate's answer (gate_ok only)
+  std::map<std::string, const GatedJob*> gated;  // job -> how the gate's outputs gate it
+  std::map<std::string, GateAnswer> answers;     // gated job -> the gate's answer (gate_ok only)
 };
 
-// Phase 2: the gate's answer for every gated job, once the gate succeeded. A missing output or
-// a value other than 'true'/'false' is exit 3: the gate's word cannot be read.
-Result<std::map<std::string, GateAnswer>> gate_answers(const NeededJob& gate,
-                                                       const std::map<std::string, std::string>& gated) {
-  std::map<std::string, GateAnswer> answers;
-  for (const auto& [job, output] : gated) {
+// "changes.outputs.cpu is", "changes.outputs.cpu and changes.outputs.docs are".
+std::string outputs_phrase(const std::string& gate, const std::vector<std::string>& outputs) {
+  std::vector<std::string> named;
+  for (const auto& output : outputs) named.push_back(gate + ".outputs." + output);
+  std::string text = named.back();
+  if (named.size() > 1) {
+    named.pop_back();
+    text = join(named, ", ") + " and " + text;
+  }
+  return text + (outputs.size() == 1 ? " is" : " are");
+}
+
+// The gate's outputs, read for one gated job. A missing output or a value other than
+// 'true'/'false' is exit 3: the gate's word cannot be read.
+Result<GateAnswer> gate_answer(const NeededJob& gate, const GatedJob& gated) {
+  std::vector<std::pair<std::string, bool>> values;
+  for (const auto& output : gated.outputs) {
     auto it = gate.outputs.find(output);
     if (it == gate.outputs.end()) {
       std::vector<std::string> have;
       for (const auto& [name, value] : gate.outputs) have.push_back(name);
       return could_not_evaluate("gate job '" + gate.name + "' succeeded but has no output '" + output +
-                                "' (needed for --gated " + job + "=" + output + "; its outputs: " +
+                                "' (needed for --gated " + gated.job + "=" + gated.spelled() + "; its outputs: " +
                                 (have.empty() ? std::string("none") : join(have, ", ")) + ")");
     }
     if (it->second != "true" && it->second != "false")
       return could_not_evaluate("gate job '" + gate.name + "' output '" + output + "' is '" + it->second +
                                 "', expected 'true' or 'false'");
-    answers[job] = {output, it->second};
+    values.emplace_back(output, it->second == "true");
   }
-  return answers;
+  const auto is_true = [](const auto& value) { return value.second; };
+  GateAnswer answer;
+  answer.needed = gated.combine == Combine::all ? std::all_of(values.begin(), values.end(), is_true)
+                                                : std::any_of(values.begin(), values.end(), is_true);
+  std::vector<std::string> said;
+  std::vector<std::string> deciding;  // the outputs whose value is the answer's
+  for (const auto& [output, value] : values) {
+    said.push_back(output + "=" + (value ? "true" : "false"));
+    if (value == answer.needed) deciding.push_back(output);
+  }
+  answer.said = join(said, " ");
+  answer.why = outputs_phrase(gate.name, deciding) + (answer.needed ? " 'true'" : " 'false'");
+  return answer;
 }
 
 Result<Judging> prepare(const Needs& needs, const Policy& policy, const LegView& legs) {
   Judging j{policy, legs};
-  j.gated = std::map<std::string, std::string>(policy.gated.begin(), policy.gated.end());
+  for (const auto& gated : policy.gated) j.gated[gated.job] = &gated;
   j.gate = policy.gate ? needs.find(*policy.gate) : nullptr;
   j.gate_ok = j.gate != nullptr && j.gate->result == JobResult::success;
   j.gate_name = j.gate != nullptr ? j.gate->name : std::string();
   if (j.gate_ok) {
-    auto answers = gate_answers(*j.gate, j.gated);
-    if (!answers) return answers.error();
-    j.answers = std::move(*answers);
+    for (const auto& gated : policy.gated) {
+      auto answer = gate_answer(*j.gate, gated);
+      if (!answer) return answer.error();
+      j.answers[gated.job] = std::move(*answer);
+    }
   }
   return j;
 }
@@ -235,27 +297,27 @@ Result<JobVerdict> judge_not_passed(JobVerdict v, const Judging& j, bool& legs_u
 
 // skipped: the gate's 'false', else allowed-skips (with a warning against the gate's word).
 JobVerdict judge_skipped(JobVerdict v, const Judging& j, std::vector<std::string>& warnings) {
-  const std::string gate_says = j.gate_name + ".outputs." + v.gate_output;
   const bool gate_spoke = v.role == Role::gated && j.gate_ok;
+  const std::string why = gate_spoke ? j.answers.at(v.job).why : std::string();
   if (gate_spoke && v.gate_value == "false") {
     v.passed = true;
     v.reason = "skipped (no relevant change)";
-    v.detail = gate_says + " is 'false'";
+    v.detail = why;
     return v;
   }
   if (j.policy.allowed_skips.count(v.job) > 0) {
     v.passed = true;
     v.reason = "skipped (allowed by allowed-skips)";
     if (gate_spoke) {
-      v.detail = "although " + gate_says + " is 'true'";
-      warnings.push_back("job '" + v.job + "' was skipped although the gate asked for it (" + gate_says +
-                         " is 'true'); allowed-skips lets it pass");
+      v.detail = "although " + why;
+      warnings.push_back("job '" + v.job + "' was skipped although the gate asked for it (" + why +
+                         "); allowed-skips lets it pass");
     }
     return v;
   }
   v.reason = "did not pass (skipped)";
   if (gate_spoke)
-    v.detail = "matrix skipped but the gate asked for it: check the job's if: (" + gate_says + " is 'true')";
+    v.detail = "matrix skipped but the gate asked for it: check the job's if: (" + why + ")";
   else if (v.role == Role::gated) v.detail = "skipped because the gate job did not succeed";
   else v.detail = "not gated (--gated) and not in allowed-skips";
   return v;
@@ -268,8 +330,13 @@ Result<JobVerdict> judge(const NeededJob& job, const Judging& j, Decision& decis
   if (j.gate != nullptr && job.name == j.gate_name) return judge_gate(std::move(v), j);
   if (auto it = j.gated.find(job.name); it != j.gated.end()) {
     v.role = Role::gated;
-    v.gate_output = it->second;
-    if (auto a = j.answers.find(job.name); a != j.answers.end()) v.gate_value = a->second.value;
+    v.gate_output = it->second->spelled();
+    v.gate_outputs = it->second->outputs;
+    v.gate_combine = it->second->combine;
+    if (auto a = j.answers.find(job.name); a != j.answers.end()) {
+      v.gate_value = a->second.needed ? "true" : "false";
+      v.gate_said = a->second.said;
+    }
   }
   switch (job.result) {
     case JobResult::success:

@@ -29,7 +29,12 @@ std::string pad(std::string s, std::size_t width) {
 std::string role_text(const JobVerdict& v, const std::string& gate_name) {
   switch (v.role) {
     case Role::gate: return "gate";
-    case Role::gated: return "gated by " + gate_name + ".outputs." + v.gate_output;
+    case Role::gated: {
+      // "cpu|docs" reads "changes.outputs.cpu or changes.outputs.docs"; "cpu&gpu" with "and".
+      std::vector<std::string> outputs;
+      for (const auto& output : v.gate_outputs) outputs.push_back(gate_name + ".outputs." + output);
+      return "gated by " + join(outputs, v.gate_combine == Combine::all ? " and " : " or ");
+    }
     case Role::other: return "job";
   }
   return "job";
@@ -62,7 +67,7 @@ std::string summary_markdown(const std::string& title, const Decision& decision,
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : decision.jobs) {
     std::string gate_says =
-        v.role == Role::gated ? (v.gate_value.empty() ? "-" : markdown_code(v.gate_output + "=" + v.gate_value)) : "";
+        v.role == Role::gated ? (v.gate_said.empty() ? "-" : markdown_code(v.gate_said)) : "";
     rows.push_back({markdown_code(v.job), markdown_text(role_text(v, gate)), std::string(to_string(v.result)), gate_says,
                     v.passed ? "✅ pass" : "❌ fail", markdown_text(reason_with_detail(v))});
   }
