@@ -7,6 +7,7 @@
 #include <string>
 
 #if defined(__linux__)
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -46,6 +47,34 @@ TEST_CASE("platform: the GPU probe's defaults are the host's names, overridable"
   CHECK(cuda_library_candidates(set) == std::vector<std::string>{"/x/libcuda.dylib"});
   CHECK(hip_library_candidates(set).empty());
 }
+
+#if defined(__linux__)
+// The CPUs a process may use are its affinity mask's (a container's or taskset's cpuset), not
+// the machine's: narrowed to one CPU, the environment seam says 1 (gpu-gate's default workers).
+TEST_CASE("platform: the usable CPUs are the affinity mask's, as the environment seam counts them (Linux)") {
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  REQUIRE(::sched_getaffinity(0, sizeof saved, &saved) == 0);
+  CHECK(platform::usable_cpus() == CPU_COUNT(&saved));
+  CHECK(SystemEnvironment().cpu_count() == CPU_COUNT(&saved));
+  int first = 0;
+  while (!CPU_ISSET(first, &saved)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+  const int narrowed = platform::usable_cpus();
+  const int seam = SystemEnvironment().cpu_count();
+  REQUIRE(::sched_setaffinity(0, sizeof saved, &saved) == 0);
+  CHECK(narrowed == 1);
+  CHECK(seam == 1);
+}
+#else
+TEST_CASE("platform: the usable CPUs are at least one (macOS: hw.activecpu)") {
+  CHECK(platform::usable_cpus() >= 1);
+  CHECK(SystemEnvironment().cpu_count() == platform::usable_cpus());
+}
+#endif
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

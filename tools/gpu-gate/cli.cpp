@@ -24,7 +24,7 @@ void configure_setup(gatekit::CliCommand& sub, SetupOptions& o) {
 
 void configure_run(gatekit::CliCommand& sub, RunOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
-  sub.option("-n,--workers", o.workers, "Test workers (default: the configuration's, 8)").range(1, 1024);
+  sub.option("-n,--workers", o.workers, "Test workers (default: the configuration's, else the machine's CPUs)").range(1, 1024);
   sub.option("--machine", o.machine, "This machine's id in result refs (default: GATEKIT_GATE_MACHINE, else the host name)");
   sub.option("--remote", o.remote, "The remote of --publish and of the base branch");
   sub.option("--base", o.base, "The base branch for the change since the merge base (default: the remote's default branch)");

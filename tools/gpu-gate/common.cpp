@@ -15,6 +15,7 @@ Config load_gate_config(Context& context, const std::string& repo_dir, const std
   const std::filesystem::path path =
       explicit_path ? std::filesystem::path(config) : std::filesystem::path(repo_dir) / default_config_path;
   auto loaded = value_or_throw(load_config(context.files, path, explicit_path));
+  if (loaded.workers == 0) loaded.workers = default_workers(context.env);
   test_run::CommandTemplate command{loaded.command, loaded.old_spellings};
   test_run::warn_old_spellings(context.workflow, command,
                                (loaded.source.empty() ? std::string(default_config_path) : loaded.source.string()) +

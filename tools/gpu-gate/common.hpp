@@ -13,8 +13,9 @@
 namespace gatekit::gpu_gate {
 
 // `config` as given on the command line (relative to the working directory), else the
-// default path inside repo_dir, which may be absent (defaults). Throws a bad_input Failure
-// with every configuration error.
+// default path inside repo_dir, which may be absent (defaults). `workers` not set there
+// becomes default_workers (the CPUs, through the Environment seam). Throws a bad_input
+// Failure with every configuration error.
 Config load_gate_config(Context& context, const std::string& repo_dir, const std::string& config);
 
 // The tested checkout's selection file (config.selection) decides which tests a pass leaves

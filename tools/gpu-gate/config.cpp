@@ -1,6 +1,7 @@
 // Loads .github/gatekit/gpu-gate.yml: strict keys, every error located and reported together.
 #include "config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -190,6 +191,8 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
 }
 
 }  // namespace
+
+int default_workers(const Environment& env) { return std::clamp(env.cpu_count(), 1, 1024); }
 
 Config default_config() {
   Config config;

@@ -26,7 +26,7 @@ struct SetupOptions {
 struct RunOptions {
   std::string repo_dir = ".";
   std::string config;    // "" = .github/gatekit/gpu-gate.yml in the repository (may be absent)
-  int workers = 0;       // 0 = the configuration's `workers` (default 8)
+  int workers = 0;       // 0 = the configuration's `workers` (default: the machine's CPUs)
   std::string machine;   // "" = GATEKIT_GATE_MACHINE, else the host name (a ref name component)
   std::string remote = "origin";
   std::string base;      // the base branch for "the change since the merge base"; "" = the

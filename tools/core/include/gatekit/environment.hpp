@@ -1,6 +1,6 @@
 #pragma once
-// Environment variables (and the machine's host name) behind an interface, so tools can be
-// tested with a map.
+// Environment variables (and the machine's host name and CPU count) behind an interface, so
+// tools can be tested with a map.
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -21,12 +21,16 @@ class Environment {
   }
   // The machine's host name (gethostname); "" when it cannot be read.
   virtual std::string host_name() const = 0;
+  // The CPUs this process may run on (platform::usable_cpus: its affinity mask, as `nproc`
+  // counts them); at least 1.
+  virtual int cpu_count() const = 0;
 };
 
 class SystemEnvironment final : public Environment {
  public:
   std::optional<std::string> get(std::string_view name) const override;
   std::string host_name() const override;
+  int cpu_count() const override;
 };
 
 class MapEnvironment final : public Environment {
@@ -46,8 +50,10 @@ class MapEnvironment final : public Environment {
     return it->second;
   }
   std::string host_name() const override { return host; }
+  int cpu_count() const override { return cpus; }
 
   std::string host = "test-host";  // what host_name() answers
+  int cpus = 2;                    // what cpu_count() answers
 
  private:
   std::map<std::string, std::string, std::less<>> values_;

@@ -26,6 +26,11 @@ std::string libcurl_name(Os os);
 
 // ---- effects ------------------------------------------------------------------------------
 
+// The CPUs this process may run on, as `nproc` counts them: Linux, its affinity mask
+// (sched_getaffinity: a container's or `taskset`'s cpuset), else the online CPUs; macOS, the
+// active CPUs (hw.activecpu). At least 1.
+int usable_cpus();
+
 // For a process that runs for milliseconds and touches a few megabytes (a path gate, a
 // verdict): keeps the heap in transparent huge pages where the kernel offers them on request
 // (Linux THP in "madvise" or "always" mode), so a fresh page costs one fault per 2 MiB

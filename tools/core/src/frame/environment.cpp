@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include "gatekit/platform.hpp"
+
 namespace gatekit {
 
 std::optional<std::string> SystemEnvironment::get(std::string_view name) const {
@@ -18,5 +20,7 @@ std::string SystemEnvironment::host_name() const {
   if (gethostname(host.data(), host.size() - 1) != 0) return "";
   return host.data();
 }
+
+int SystemEnvironment::cpu_count() const { return platform::usable_cpus(); }
 
 }  // namespace gatekit

@@ -1,5 +1,6 @@
 // The Linux implementation of platform.hpp (compiled on Linux only: tools/core/CMakeLists.txt).
 #include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -28,6 +29,14 @@
 namespace gatekit::platform {
 
 Os host_os() { return Os::gnu_linux; }
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : 1;
+}
 
 #if defined(__GLIBC__) && !defined(GATEKIT_OWN_ALLOCATOR)
 namespace {

@@ -24,6 +24,14 @@ namespace gatekit::platform {
 Os host_os() { return Os::macos; }
 
 // macOS's allocator keeps its own regions; there is nothing to ask for.
+int usable_cpus() {
+  int count = 0;
+  std::size_t size = sizeof(count);
+  if (sysctlbyname("hw.activecpu", &count, &size, nullptr, 0) == 0 && count > 0) return count;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware > 0 ? static_cast<int>(hardware) : 1;
+}
+
 bool prefer_huge_pages() { return false; }
 
 bool become_subreaper() { return false; }
