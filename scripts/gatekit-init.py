@@ -5,7 +5,7 @@
         [--python 3.12,3.13] [--gpu-python 3.12] [--gpu-paths 'src/pkg/gpu/**,tests/gpu/**'] \\
         [--gpu-labels self-hosted,gpu] [--container IMAGE@sha256:DIGEST [--container-options ...]] \\
         [--smokes MANIFEST | --no-smokes] [--gpu-install-deps] [--nightly] [--gpu-gate]
-        [--install "python -m pip install -e '.[test]'"]
+        [--install "python -m pip install -e '.[test]'"] [--gpu-markers gpu,rocm]
 
 It renders gatekit's own workflow templates (workflows/cpu-tests.yml, workflows/gpu-tests.yml,
 with --nightly workflows/flaky-nightly.yml and with --gpu-gate workflows/gate.yml, of the
@@ -14,21 +14,39 @@ checkout this script belongs to) for the repository: every `./actions/NAME` beco
 and the Python versions, runner labels, container, install command and smoke job are set
 from the flags. It also writes the rules file, the selection file, the actionlint
 configuration, the pytest markers (pytest.ini, unless the repository already configures
-pytest: then it prints the lines to add) and the list of required checks. With --gpu-gate it
-also writes a starter configuration of the GPU gate (.github/gatekit/gpu-gate.yml) and lists
+pytest: then the markers it does not register yet go into a root conftest.py, or, when one
+exists, it prints the lines to add) and the list of required checks. The rules put the files every test run depends on (the Python
+environment, pytest's configuration, the container image: TEST_RUN_FILES) into every suite's
+filter, and the package `__init__.py` files above each --gpu-paths folder into the GPU filter.
+The GPU selection uses the device markers the project registers or its tests carry already
+(`gpu`, `rocm`, `cuda`, ...: DEVICE_MARKERS), else `gpu`; --gpu-markers names them outright.
+With --gpu-gate it also writes a starter configuration of the GPU gate (.github/gatekit/gpu-gate.yml) and lists
 `gate/gpu` among the required checks; gate.yml is the strict mode, which needs a GitHub App
 and an environment (docs/gpu-gate.md, "Setting up strict mode").
 
-It writes nothing when any of its files exists already (exit 2, naming them): it never
-overwrites. Exit codes: 0 written, 2 bad flags or a file exists (docs/exit-codes.md).
+It checks everything before it writes anything: the target must be an existing folder, the
+root of a git repository (not a folder inside one), every folder it writes into must be
+writable, and no file it writes may exist already, a symbolic link included (even one to a
+missing path), nor any folder on the way be a file or a symbolic link. Otherwise it writes
+nothing and exits 2 naming the reason: it never overwrites, and never writes outside the
+repository. Should a write fail all the same (a full disk), it removes what it wrote and exits 3.
+Exit codes: 0 written, 2 bad flags, a file exists or the target cannot take the files, 3 a write
+failed and was undone (docs/exit-codes.md).
 """
 from __future__ import annotations
 
 import argparse
 import configparser
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: pyproject.toml's markers are then read by a pattern
+    tomllib = None
 
 GATEKIT = Path(__file__).resolve().parents[1]
 TEMPLATES = GATEKIT / "workflows"
@@ -43,15 +61,36 @@ TEMPLATE_GPU_LABELS = "[self-hosted, gpu]"
 TEMPLATE_GPU_PYTEST_ARGS = " -n 4 --timeout=300"
 TEMPLATE_MANIFEST = "config/ci/gpu_regression_smokes.yaml"
 
+MARKER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MARKERS = {
     "gpu": "needs a GPU: runs on the GPU runners only",
     "nightly": "costly: run only by the daily schedule (and gpu-gate's full run)",
     "docs": "tests of the documentation: a docs-only change runs only these",
 }
+# Markers that mean "needs a GPU" in the projects gatekit has met (ROCm/aorta registers `gpu`
+# and `rocm`): the registered ones among these select the GPU leg.
+DEVICE_MARKERS = ("gpu", "gpus", "multi_gpu", "multigpu", "cuda", "rocm", "hip", "mps", "xpu")
+# Files every test run depends on, whatever the suite: the Python environment (dependency
+# lists and lock files), pytest's configuration and fixtures, the container image. A change to
+# one runs every suite (`always:` of each filter). Derived from ROCm/aorta's history, where the
+# scaffold's rules skipped the GPU suite for changes to these alone
+# (tests/scaffold/data/aorta_ranges.yml).
+TEST_RUN_FILES = (
+    "pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "noxfile.py", "pytest.ini", "MANIFEST.in",
+    "**/conftest.py",
+    "**/requirements*.txt", "**/requirements/**", "**/constraints*.txt",
+    "Pipfile", "Pipfile.lock", "poetry.lock", "uv.lock", "pdm.lock", "environment*.yml", "environment*.yaml",
+    "**/Dockerfile*", "**/*.dockerfile", "**/docker-compose*.yml", "**/docker-compose*.yaml",
+    "**/compose.yml", "**/compose.yaml",
+)
 
 
 class Refusal(Exception):
-    """A bad flag or an existing file: exit 2."""
+    """A bad flag, an existing file or a target that cannot take the files: exit 2."""
+
+
+class WriteFailed(Exception):
+    """A write failed after every check passed (a full disk); what was written is undone: exit 3."""
 
 
 def csv(text: str) -> list[str]:
@@ -122,7 +161,7 @@ def render_gpu_gate(o: argparse.Namespace) -> str:
 # The test command, as argv (no shell): {{workers}}, {{junit}} and {{tests}} are filled in by the
 # gate, which leaves the nightly tests of .github/gatekit/suite.yml out (`run --full` runs them).
 command: [python, -m, pytest, -n, '{{workers}}', '--junitxml={{junit}}', '{{tests}}']
-workers: 8
+# workers: 4  # pytest-xdist workers; unset: this machine's CPUs (`gpu-gate run -n N` for one run)
 # The device-dependent tests: test folders, modules whose importers are in scope, more files.
 scope:
   folders: {quoted_list(folders) if folders else "[]  # e.g. [tests/gpu]"}
@@ -197,9 +236,34 @@ def render_gpu(o: argparse.Namespace) -> str:
     return pin_actions(text, o.gatekit_sha)
 
 
+def package_inits(target: Path, globs: list[str]) -> list[str]:
+    """The `__init__.py` files that exist in the target in each glob's folder and the folders
+    above it (`src/pkg/gpu/**` gives src/pkg/__init__.py; its own is under `**`): Python runs
+    them on every import below them, so a change to one changes what the GPU tests run."""
+    found = []
+    for glob in globs:
+        literal = re.split(r"[*?\[]", glob, maxsplit=1)[0]
+        parts = literal.split("/")[:-1]  # the folders before the file name (or its pattern)
+        own_covered = glob == "/".join(parts) + "/**"
+        for depth in range(1, len(parts) + (0 if own_covered else 1)):
+            init = "/".join(parts[:depth]) + "/__init__.py"
+            if (target / init).is_file() and init not in found:
+                found.append(init)
+    return found
+
+
+def yaml_list(items, indent: str) -> str:
+    return "\n".join(f"{indent}- '{item}'" for item in items)
+
+
 def render_filters(o: argparse.Namespace) -> str:
-    gpu_paths = [*o.gpu_paths, *( [o.smokes] if o.smokes else []), "pyproject.toml"]
-    listed = "\n".join(f"      - '{p}'" for p in dict.fromkeys(gpu_paths))
+    gpu_paths = [*o.gpu_paths, *([o.smokes] if o.smokes else [])]
+    inits = [init for init in package_inits(Path(o.target), o.gpu_paths) if init not in gpu_paths]
+    listed = yaml_list(dict.fromkeys(gpu_paths), "      ")
+    if inits:
+        listed += "\n      # the packages above them: Python runs their __init__.py on every import below\n"
+        listed += yaml_list(inits, "      ")
+    run_files = yaml_list(TEST_RUN_FILES, "        ")
     return f"""# gatekit's rules file: which suites a change needs (docs/actions/path-gate.md in gatekit).
 # Read by the `changes` job of both workflows. Check a path with
 #   path-classifier --rules .github/gatekit/filters.yml --explain PATH
@@ -207,18 +271,37 @@ filters:
   cpu:
     mode: deny            # run unless every changed file is on this list
     paths: ['.github/**', 'docs/**', '*.md']
-    always: [.github/workflows/cpu-tests.yml, .github/gatekit/suite.yml]
+    always:
+      - .github/workflows/cpu-tests.yml
+      - .github/gatekit/suite.yml
+      # The files every test run depends on (the Python environment, pytest's configuration
+      # and fixtures, the container image): a change to one runs every suite. Each filter
+      # lists them (*test-run); remove an entry only where no suite reads it.
+      - &test-run
+{run_files}
   gpu:
     mode: allow           # run when some changed file is on this list: everything the GPU
     paths:                # jobs read, their imports and package __init__.py files included
 {listed}
-    always: [.github/workflows/gpu-tests.yml, .github/gatekit/suite.yml]
+    always:
+      - .github/workflows/gpu-tests.yml
+      - .github/gatekit/suite.yml
+      - *test-run
   docs:
     category: docs
+    always: [*test-run]
 """
 
 
+def marker_expression(markers: list[str], negate: bool) -> str:
+    if len(markers) == 1:
+        return f"not {markers[0]}" if negate else markers[0]
+    either = " or ".join(markers)
+    return f"not ({either})" if negate else either
+
+
 def render_suite(o: argparse.Namespace) -> str:
+    device = o.gpu_markers[0]
     return f"""# gatekit's selection file: which tests each CI leg runs (docs/actions/suite-report.md in
 # gatekit). No workflow writes a marker expression itself.
 version: 1
@@ -226,17 +309,17 @@ nightly-marker: nightly
 nightly-contexts: [daily, gate-full]
 legs:
   cpu:
-    markers: not gpu
+    markers: {marker_expression(o.gpu_markers, True)}
   gpu:
     device: gpu
-    markers: gpu
+    markers: {marker_expression(o.gpu_markers, False)}
 docs:
   leg: cpu
   variant: '{o.python[-1]}'
   markers: docs
 device-skips:
-  - {{reason: no GPU visible, marker: gpu}}
-  - {{reason: CUDA not available, marker: gpu}}
+  - {{reason: no GPU visible, marker: {device}}}
+  - {{reason: CUDA not available, marker: {device}}}
 """
 
 
@@ -262,29 +345,88 @@ gate/gpu
 """
 
 
-def render_pytest_ini() -> str:
-    lines = "\n".join(f"    {name}: {text}" for name, text in MARKERS.items())
+def render_pytest_ini(o: argparse.Namespace) -> str:
+    lines = "\n".join(f"    {name}: {text}" for name, text in wanted_markers(o).items())
     return f"[pytest]\naddopts = --strict-markers\nmarkers =\n{lines}\n"
 
 
-def pytest_configured(target: Path) -> str | None:
-    """The file that configures pytest already, if any (pytest reads the first it finds)."""
-    for name in ("pytest.ini", ".pytest.ini"):
+def wanted_markers(o: argparse.Namespace) -> dict:
+    """The markers the selections name: the GPU leg's, `nightly` and `docs`."""
+    device = {name: MARKERS["gpu"] for name in o.gpu_markers}
+    return {**device, "nightly": MARKERS["nightly"], "docs": MARKERS["docs"]}
+
+
+def marker_names(lines) -> list[str]:
+    """The names of pytest's `markers` lines (`gpu: needs a GPU`, `slow(reason): ...`)."""
+    names = []
+    for line in lines:
+        found = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", str(line))
+        if found:
+            names.append(found.group(1))
+    return names
+
+
+def ini_markers(path: Path, section: str) -> list[str] | None:
+    """The `markers` of [section] in an ini file; None when it has no such section."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError) as error:
+        raise Refusal(f"{path.name}: cannot read it to find pytest's markers ({error.__class__.__name__}): fix it "
+                      "first") from None
+    if not parser.has_section(section):
+        return None
+    return marker_names(parser.get(section, "markers", fallback="").splitlines())
+
+
+def pyproject_markers(path: Path) -> list[str] | None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if not re.search(r"(?m)^\[tool\.pytest\.ini_options\]", text):
+        return None
+    if tomllib is not None:
+        try:
+            options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {})
+        except tomllib.TOMLDecodeError as error:
+            raise Refusal(f"pyproject.toml: not valid TOML ({error}): fix it first") from None
+        return marker_names(options.get("markers", []))
+    section = re.split(r"(?m)^\[tool\.pytest\.ini_options\]", text, maxsplit=1)[1].split("\n[", 1)[0]
+    block = re.search(r"(?ms)^markers\s*=\s*\[(.*?)\]", section)
+    return marker_names(re.findall(r"[\"']([^\"']*)[\"']", block.group(1))) if block else []
+
+
+def pytest_configured(target: Path) -> tuple[str | None, list[str]]:
+    """The file that configures pytest already, if any (pytest reads the first it finds), and
+    the markers registered: in that file, and by `config.addinivalue_line("markers", ...)` in
+    the top conftest.py files."""
+    configured, names = None, []
+    for name, read in (("pytest.ini", lambda f: ini_markers(f, "pytest") or []),
+                       (".pytest.ini", lambda f: ini_markers(f, "pytest") or []),
+                       ("pyproject.toml", pyproject_markers),
+                       ("tox.ini", lambda f: ini_markers(f, "pytest")),
+                       ("setup.cfg", lambda f: ini_markers(f, "tool:pytest"))):
         if (target / name).is_file():
-            return name
-    pyproject = target / "pyproject.toml"
-    if pyproject.is_file() and re.search(r"(?m)^\[tool\.pytest\.ini_options\]", pyproject.read_text()):
-        return "pyproject.toml"
-    for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
-        if (target / name).is_file():
-            parser = configparser.ConfigParser()
-            try:
-                parser.read(target / name)
-            except configparser.Error:
-                return name
-            if parser.has_section(section):
-                return name
-    return None
+            found = read(target / name)
+            if found is not None:
+                configured, names = name, found
+                break
+    for conftest in (target / "conftest.py", target / "tests" / "conftest.py"):
+        if conftest.is_file():
+            names += re.findall(r"addinivalue_line\(\s*[\"']markers[\"']\s*,\s*[\"']\s*([A-Za-z_][A-Za-z0-9_]*)",
+                                conftest.read_text(encoding="utf-8", errors="replace"))
+    return configured, list(dict.fromkeys(names))
+
+
+def render_conftest(configured: str, missing: dict) -> str:
+    lines = "\n".join(f'    config.addinivalue_line("markers", "{name}: {text}")' for name, text in missing.items())
+    return f'''"""Registers the pytest markers that gatekit's selections (.github/gatekit/suite.yml) name and
+{configured} does not: suite-report collects every leg with --strict-markers, where an
+unregistered marker in -m is an error. Written by gatekit-init; move the markers into
+{configured} and delete this file if you prefer."""
+
+
+def pytest_configure(config):
+{lines}
+'''
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -307,12 +449,19 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--gpu-gate", action="store_true",
                    help="also write the GPU gate: gate.yml (strict mode), .github/gatekit/gpu-gate.yml, gate/gpu required")
     p.add_argument("--install", default="python -m pip install -e .", help="the install command of the test jobs")
+    p.add_argument("--gpu-markers", default="",
+                   help="the pytest markers of the GPU tests, comma-separated (default: the device markers the "
+                        "project registers, such as gpu, rocm or cuda, else gpu)")
     o = p.parse_args(argv)
     if not SHA.match(o.gatekit_sha):
         raise Refusal(f"--gatekit-sha: '{o.gatekit_sha}' is not a full commit SHA (40 lowercase hex digits)")
     o.python = checked(csv(o.python), VERSION, "--python")
     o.gpu_python = checked([o.gpu_python or o.python[-1]], VERSION, "--gpu-python")[0]
     o.gpu_paths = checked(csv(o.gpu_paths), GLOB, "--gpu-paths")
+    for glob in [*o.gpu_paths, *([o.smokes] if o.smokes else [])]:
+        if glob.startswith("/") or ".." in glob.split("/"):
+            raise Refusal(f"--gpu-paths, --smokes: '{glob}' is not a path inside the repository")
+    o.gpu_markers = checked(csv(o.gpu_markers), MARKER, "--gpu-markers") if o.gpu_markers else []
     o.gpu_labels = checked(csv(o.gpu_labels), LABEL, "--gpu-labels")
     if o.container and not IMAGE.match(o.container):
         raise Refusal(f"--container: '{o.container}' must be pinned by digest: NAME[:TAG]@sha256:<64 hex>")
@@ -328,12 +477,113 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return o
 
 
+def used_device_markers(target: Path) -> list[str]:
+    """The device markers the tests carry (`@pytest.mark.cuda`, `pytestmark = pytest.mark.rocm`),
+    registered or not: a project that marks its GPU tests without registering the marker."""
+    used = set()
+    for folder in ("tests", "test"):
+        for path in sorted((target / folder).rglob("*.py"))[:5000] if (target / folder).is_dir() else []:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")[:1_000_000]
+            except OSError:
+                continue
+            used.update(re.findall(r"\bmark\.(" + "|".join(DEVICE_MARKERS) + r")\b", text))
+    return [name for name in DEVICE_MARKERS if name in used]
+
+
+def check_target(target: Path) -> Path:
+    """The target as git sees it: an existing folder, the root of a git repository (git's own
+    answer, not a `.git` entry's presence). Its real path."""
+    if not os.path.lexists(target):
+        raise Refusal(f"--target: {target} does not exist")
+    if not target.exists():
+        raise Refusal(f"--target: {target} is a symbolic link to a missing path")
+    if not target.is_dir():
+        raise Refusal(f"--target: {target} is not a folder")
+    done = subprocess.run(["git", "-C", str(target), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Refusal(f"--target: {target} is not a git repository (git: {done.stderr.strip() or done.returncode})")
+    root = Path(done.stdout.strip()).resolve()
+    if root != target.resolve():
+        raise Refusal(f"--target: {target} is inside the git repository {root}, not its root: give the root")
+    return target.resolve()
+
+
+def not_writable(folder: Path) -> str | None:
+    if os.access(folder, os.W_OK | os.X_OK):
+        return None
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return "a read-only file system" if read_only else "no permission to write there"
+
+
+def check_places(target: Path, files: list[str]) -> list[str]:
+    """Every file can be written where it goes, and none is there yet: the folders on the way
+    are real folders inside the repository (no file, no symbolic link in the way), the first
+    existing one writable. Returns the files that exist already (a symbolic link counts, even
+    one to a missing path); refuses (exit 2) what no move of a file would fix."""
+    existing = []
+    for rel in files:
+        folder = target
+        for part in rel.split("/")[:-1]:
+            folder = folder / part
+            shown = folder.relative_to(target)
+            if folder.is_symlink():
+                raise Refusal(f"{shown} is a symbolic link: gatekit-init writes only into real folders of the "
+                              f"repository ({rel} would go through it)")
+            if folder.exists() and not folder.is_dir():
+                raise Refusal(f"{shown} is a file where {rel} needs a folder")
+        path = target / rel
+        if os.path.lexists(path):
+            existing.append(rel + (" (a symbolic link to a missing path)" if path.is_symlink() and not path.exists()
+                                   else " (a symbolic link)" if path.is_symlink() else ""))
+        writable_at = path.parent
+        while not writable_at.exists():
+            writable_at = writable_at.parent
+        if (why := not_writable(writable_at)) is not None:
+            raise Refusal(f"cannot write {rel}: {writable_at} is not writable ({why})")
+    return existing
+
+
+def write_all(target: Path, files: dict) -> None:
+    """Writes every file, or none: on a failure it removes the files and folders it made."""
+    made_files, made_folders = [], []
+    try:
+        for rel, text in files.items():
+            path = target / rel
+            missing = []
+            folder = path.parent
+            while not folder.exists():
+                missing.append(folder)
+                folder = folder.parent
+            for folder in reversed(missing):
+                folder.mkdir()
+                made_folders.append(folder)
+            with open(path, "x", encoding="utf-8") as out:  # "x": never over a file made meanwhile
+                made_files.append(path)
+                out.write(text)
+    except OSError as error:
+        for path in reversed(made_files):
+            path.unlink(missing_ok=True)
+        for folder in reversed(made_folders):
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        raise WriteFailed(f"cannot write {error.filename or rel}: {error.strerror or error}; nothing was kept "
+                          "(the files written before it were removed)") from None
+
+
 def main(argv: list[str]) -> int:
     try:
         o = parse(argv)
-        target = Path(o.target)
-        if not (target / ".git").exists():
-            raise Refusal(f"--target: {target} is not the root of a git repository")
+        target = check_target(Path(o.target))
+        configured, registered = pytest_configured(target)
+        if not o.gpu_markers:
+            found = set(registered) | set(used_device_markers(target))
+            o.gpu_markers = [name for name in DEVICE_MARKERS if name in found] or ["gpu"]
         files = {
             ".github/workflows/cpu-tests.yml": render_cpu(o),
             ".github/workflows/gpu-tests.yml": render_gpu(o),
@@ -347,27 +597,36 @@ def main(argv: list[str]) -> int:
         if o.gpu_gate:
             files[".github/workflows/gate.yml"] = render_gate(o)
             files[".github/gatekit/gpu-gate.yml"] = render_gpu_gate(o)
-        configured = pytest_configured(target)
+        missing = {name: text for name, text in wanted_markers(o).items() if name not in registered}
         if configured is None:
-            files["pytest.ini"] = render_pytest_ini()
-        existing = [rel for rel in files if (target / rel).exists()]
+            files["pytest.ini"] = render_pytest_ini(o)
+        elif missing and not os.path.lexists(target / "conftest.py"):
+            files["conftest.py"] = render_conftest(configured, missing)
+        existing = check_places(target, list(files))
         if existing:
             raise Refusal("these files exist already; nothing was written (move them away, or merge by hand): "
                           + ", ".join(existing))
+        write_all(target, files)
     except Refusal as refusal:
         print(f"gatekit-init: error: {refusal}", file=sys.stderr)
         return 2
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8") as out:  # "x": never over a file made meanwhile
-            out.write(text)
+    except WriteFailed as failure:
+        print(f"gatekit-init: error: {failure}", file=sys.stderr)
+        return 3
+    for rel in files:
         print(f"wrote {rel}")
-    if configured:
-        print(f"pytest is configured in {configured}: register these markers there (pytest exits 4 on an "
-              "unknown marker with --strict-markers, and every selection names them):")
-        for name, text in MARKERS.items():
+    print(f"the GPU tests' markers: {', '.join(o.gpu_markers)} (the GPU leg runs `{marker_expression(o.gpu_markers, False)}`, "
+          f"the CPU legs `{marker_expression(o.gpu_markers, True)}`)")
+    if "conftest.py" in files:
+        print(f"pytest is configured in {configured}, which does not register {', '.join(missing)}: conftest.py "
+              f"registers them (suite-report collects with --strict-markers); or move them into {configured}")
+    elif configured and missing:
+        print(f"pytest is configured in {configured}: register these markers there (suite-report collects with "
+              "--strict-markers, so every marker the selections name must be registered):")
+        for name, text in missing.items():
             print(f"    {name}: {text}")
+    elif configured:
+        print(f"pytest is configured in {configured}, which registers every marker the selections name")
     print("next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt")
     if o.gpu_gate:
         print("gate.yml posts gate/gpu with a GitHub App's token from the environment gatekit-gate: create "

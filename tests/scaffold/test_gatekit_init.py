@@ -87,6 +87,7 @@ def test_writes_every_file_and_pins_one_form(tmp_path):
         "wrote .github/workflows/cpu-tests.yml", "wrote .github/workflows/gpu-tests.yml",
         "wrote .github/gatekit/filters.yml", "wrote .github/gatekit/suite.yml",
         "wrote .github/gatekit/required-checks.txt", "wrote .github/actionlint.yaml", "wrote pytest.ini",
+        "the GPU tests' markers: gpu (the GPU leg runs `gpu`, the CPU legs `not gpu`)",
         "next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt"]
     for name in ("cpu-tests.yml", "gpu-tests.yml"):
         text = (repo / ".github" / "workflows" / name).read_text()
@@ -145,6 +146,7 @@ def test_the_gpu_gate_strict_mode_pinned_and_required(tmp_path):
         "wrote .github/gatekit/filters.yml", "wrote .github/gatekit/suite.yml",
         "wrote .github/gatekit/required-checks.txt", "wrote .github/actionlint.yaml",
         "wrote .github/workflows/gate.yml", "wrote .github/gatekit/gpu-gate.yml", "wrote pytest.ini",
+        "the GPU tests' markers: gpu (the GPU leg runs `gpu`, the CPU legs `not gpu`)",
         "next: commit these files, then require the checks listed in .github/gatekit/required-checks.txt",
         "gate.yml posts gate/gpu with a GitHub App's token from the environment gatekit-gate: create both first "
         '(docs/gpu-gate.md, "Setting up strict mode", in gatekit)']
@@ -232,13 +234,100 @@ def test_it_never_overwrites_the_gpu_gate(tmp_path, rel):
 
 
 def test_an_existing_pytest_configuration_is_left_alone(tmp_path):
+    """pyproject.toml configures pytest without the selections' markers: it is not edited and no
+    pytest.ini shadows it; a root conftest.py registers them, and every leg collects as
+    suite-report collects it (--strict-markers, where an unregistered marker in -m is an error)."""
     repo = fresh_repo(tmp_path)
     with open(repo / "pyproject.toml", "a") as f:
         f.write('\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    before = (repo / "pyproject.toml").read_text()
     done = init(repo, *FLAGS)
     assert done.returncode == 0 and not (repo / "pytest.ini").exists()
-    assert "pytest is configured in pyproject.toml: register these markers there" in done.stdout
-    assert "    nightly: costly: run only by the daily schedule (and gpu-gate's full run)" in done.stdout.splitlines()
+    assert (repo / "pyproject.toml").read_text() == before
+    assert done.stdout.splitlines()[-3:-1] == [
+        "the GPU tests' markers: gpu (the GPU leg runs `gpu`, the CPU legs `not gpu`)",
+        "pytest is configured in pyproject.toml, which does not register gpu, nightly, docs: conftest.py registers "
+        "them (suite-report collects with --strict-markers); or move them into pyproject.toml"]
+    for expression in ("(not gpu) and not nightly", "(gpu) and not nightly", "(docs) and not nightly"):
+        collected = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                                    "--strict-markers", "-o", "addopts=", "-m", expression], cwd=repo,
+                                   capture_output=True, text=True, timeout=120,
+                                   env={**os.environ, "PYTHONPATH": str(repo / "src")})
+        assert collected.returncode in (0, 5), collected.stdout + collected.stderr  # 5: no docs test selected
+
+
+def test_an_existing_root_conftest_is_never_written_over(tmp_path):
+    repo = fresh_repo(tmp_path)
+    with open(repo / "pyproject.toml", "a") as f:
+        f.write('\n[tool.pytest.ini_options]\nmarkers = ["gpu: needs a GPU"]\n')
+    (repo / "conftest.py").write_text("# the project's own\n")
+    done = init(repo, *FLAGS)
+    assert done.returncode == 0, done.stderr
+    assert (repo / "conftest.py").read_text() == "# the project's own\n"
+    lines = done.stdout.splitlines()
+    at = lines.index("pytest is configured in pyproject.toml: register these markers there (suite-report collects "
+                     "with --strict-markers, so every marker the selections name must be registered):")
+    assert lines[at + 1:at + 3] == ["    nightly: costly: run only by the daily schedule (and gpu-gate's full run)",
+                                    "    docs: tests of the documentation: a docs-only change runs only these"]
+
+
+def test_the_projects_own_device_marker_is_read_from_its_tests(tmp_path):
+    """GPU tests marked `cuda` in a project without a pytest configuration: the selections and
+    the pytest.ini the scaffold writes name `cuda`, and pytest collects every leg strictly."""
+    repo = fresh_repo(tmp_path)
+    gpu_test = repo / "tests" / "gpu" / "test_kernel.py"
+    gpu_test.write_text(gpu_test.read_text().replace("@pytest.mark.gpu", "@pytest.mark.cuda"))
+    done = init(repo, *FLAGS)
+    assert done.returncode == 0, done.stderr
+    assert "the GPU tests' markers: cuda (the GPU leg runs `cuda`, the CPU legs `not cuda`)" in done.stdout.splitlines()
+    suite = yaml.safe_load((repo / ".github" / "gatekit" / "suite.yml").read_text())
+    assert suite["legs"] == {"cpu": {"markers": "not cuda"}, "gpu": {"device": "gpu", "markers": "cuda"}}
+    assert {d["marker"] for d in suite["device-skips"]} == {"cuda"}
+    assert "    cuda: needs a GPU: runs on the GPU runners only\n" in (repo / "pytest.ini").read_text()
+    for expression, count in (("cuda and not nightly", 1), ("not cuda and not nightly", 2)):
+        collected = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                                    "-m", expression], cwd=repo, capture_output=True, text=True, timeout=120,
+                                   env={**os.environ, "PYTHONPATH": str(repo / "src")})
+        assert collected.returncode == 0, collected.stdout + collected.stderr
+        assert f"{count}/3 tests collected" in collected.stdout, collected.stdout
+
+
+@pytest.mark.parametrize("where", ["conftest.py", "pyproject.toml", "setup.cfg", "tox.ini"])
+def test_device_markers_registered_anywhere_pytest_reads_them_are_used(tmp_path, where):
+    repo = fresh_repo(tmp_path)
+    if where == "conftest.py":
+        (repo / "conftest.py").write_text('def pytest_configure(config):\n'
+                                          '    config.addinivalue_line("markers", "rocm: needs an AMD GPU")\n')
+    elif where == "pyproject.toml":
+        with open(repo / "pyproject.toml", "a") as f:
+            f.write('\n[tool.pytest.ini_options]\nmarkers = ["rocm: needs an AMD GPU", "docs: the docs"]\n')
+    else:
+        section = "tool:pytest" if where == "setup.cfg" else "pytest"
+        (repo / where).write_text(f"[{section}]\nmarkers =\n    rocm: needs an AMD GPU\n    docs: the docs\n")
+    done = init(repo, *FLAGS)
+    assert done.returncode == 0, done.stderr
+    # The tests carry `gpu`, the configuration registers `rocm`: the GPU leg takes both.
+    suite = yaml.safe_load((repo / ".github" / "gatekit" / "suite.yml").read_text())
+    assert suite["legs"]["gpu"]["markers"] == "gpu or rocm" and suite["legs"]["cpu"]["markers"] == "not (gpu or rocm)"
+    if where == "conftest.py":
+        assert (repo / "pytest.ini").exists()  # conftest.py registers, but configures nothing
+        return
+    assert not (repo / "pytest.ini").exists()
+    # `gpu` is carried but not registered, `nightly` not registered: the root conftest.py registers
+    # them; `rocm` and `docs` are registered already.
+    registered = re.findall(r'addinivalue_line\("markers", "(\w+):', (repo / "conftest.py").read_text())
+    assert registered == ["gpu", "nightly"]
+
+
+def test_gpu_markers_named_outright(tmp_path):
+    repo = fresh_repo(tmp_path)
+    done = init(repo, *FLAGS, "--gpu-markers", "gpu,multi_gpu")
+    assert done.returncode == 0, done.stderr
+    suite = yaml.safe_load((repo / ".github" / "gatekit" / "suite.yml").read_text())
+    assert suite["legs"]["gpu"]["markers"] == "gpu or multi_gpu"
+    bad = init(tmp_path / "other", *FLAGS, "--gpu-markers", "gpu,not-a-marker")
+    assert (bad.returncode, bad.stderr) == (2, "gatekit-init: error: --gpu-markers: 'not-a-marker' is not allowed here "
+                                               "(expected ^[A-Za-z_][A-Za-z0-9_]*$)\n")
 
 
 @pytest.mark.parametrize("flags,message", [
@@ -256,6 +345,115 @@ def test_bad_flags_are_refused(tmp_path, flags, message):
     done = init(repo, *flags)
     assert (done.returncode, done.stderr) == (2, f"gatekit-init: error: {message}\n")
     assert not (repo / ".github").exists()
+
+
+# ---- the target: checked before anything is written (issue 42, item 13) ----
+
+def written(root: Path) -> list[str]:
+    """Every file and folder under root but the .git folder: what a refused run must not add."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if ".git" not in p.relative_to(root).parts)
+
+
+def test_a_missing_target_is_refused(tmp_path):
+    done = init(tmp_path / "nowhere", *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"gatekit-init: error: --target: {tmp_path / 'nowhere'} does not exist\n"
+    assert written(tmp_path) == []
+
+
+@pytest.mark.parametrize("git_entry", ["none", "a .git file that is no gitdir link", "an empty .git folder"])
+def test_a_folder_that_is_no_git_repository_is_refused(tmp_path, git_entry):
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    if git_entry == "a .git file that is no gitdir link":
+        (folder / ".git").write_text("not a link\n")
+    elif git_entry == "an empty .git folder":
+        (folder / ".git").mkdir()
+    before = written(tmp_path)
+    done = init(folder, *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"gatekit-init: error: --target: {folder} is not a git repository (git: "), done.stderr
+    assert written(tmp_path) == before
+
+
+def test_a_folder_inside_a_repository_is_refused(tmp_path):
+    repo = fresh_repo(tmp_path)
+    done = init(repo / "src", *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"gatekit-init: error: --target: {repo / 'src'} is inside the git repository {repo}, not "
+                           "its root: give the root\n")
+    assert not (repo / "src" / ".github").exists() and not (repo / ".github").exists()
+
+
+def test_a_dangling_symbolic_link_is_an_existing_file(tmp_path):
+    repo = fresh_repo(tmp_path)
+    (repo / ".github" / "gatekit").mkdir(parents=True)
+    (repo / ".github" / "gatekit" / "suite.yml").symlink_to(tmp_path / "missing.yml")
+    before = written(repo)
+    done = init(repo, *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("gatekit-init: error: these files exist already; nothing was written (move them away, or "
+                           "merge by hand): .github/gatekit/suite.yml (a symbolic link to a missing path)\n")
+    assert written(repo) == before and not (tmp_path / "missing.yml").exists()
+
+
+def test_a_symbolic_link_or_a_file_on_the_way_is_refused(tmp_path):
+    repo = fresh_repo(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo / ".github").symlink_to(outside)  # writing through it would write outside the repository
+    done = init(repo, *FLAGS)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("gatekit-init: error: .github is a symbolic link: gatekit-init writes only into real "
+                           "folders of the repository (.github/workflows/cpu-tests.yml would go through it)\n")
+    assert list(outside.iterdir()) == [] and not (repo / "pytest.ini").exists()
+    (repo / ".github").unlink()
+    (repo / ".github").mkdir()
+    (repo / ".github" / "gatekit").write_text("a file\n")
+    done = init(repo, *FLAGS)
+    assert (done.returncode, done.stderr) == (2, "gatekit-init: error: .github/gatekit is a file where "
+                                                 ".github/gatekit/filters.yml needs a folder\n")
+    assert written(repo / ".github") == ["gatekit"] and not (repo / "pytest.ini").exists()
+
+
+def in_namespace(script: str, *args) -> subprocess.CompletedProcess:
+    """Runs `sh -c script` as root of a new user and mount namespace (a read-only bind mount or a
+    small tmpfs, whoever runs the test); skips where the kernel offers no user namespaces."""
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", script, *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+    if done.returncode != 0 and "unshare:" in done.stderr:
+        pytest.skip(f"no user namespace here: {done.stderr.strip()}")
+    return done
+
+
+def test_an_unwritable_folder_is_refused_before_anything_is_written(tmp_path):
+    repo = fresh_repo(tmp_path)
+    (repo / ".github" / "workflows").mkdir(parents=True)  # writable; .github/gatekit goes into the read-only one
+    before = written(repo)
+    # .github read-only, as root too (permission bits would not stop root): cpu-tests.yml's folder
+    # is writable, filters.yml's is not, so a run that writes as it goes leaves a partial scaffold.
+    script = ('mount --bind "$0/.github" "$0/.github" && mount -o remount,bind,ro "$0/.github" && '
+              'mount --bind "$0/.github/workflows" "$0/.github/workflows" && '
+              'mount -o remount,bind,rw "$0/.github/workflows" && exec "$@"')
+    done = in_namespace(script, repo, sys.executable, INIT, "--target", repo, *FLAGS)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (f"gatekit-init: error: cannot write .github/gatekit/filters.yml: {repo / '.github'} is not "
+                           "writable (a read-only file system)\n")
+    assert written(repo) == before
+
+
+def test_a_write_that_fails_midway_keeps_nothing(tmp_path):
+    """A disk that fills after every check passed: the files written before the failure are
+    removed, the folders made for them too (exit 3)."""
+    script = ('mount -t tmpfs -o size=32k tmpfs "$0" && cd "$0" && git init -q --template= . && '
+              '"$@" --target .; echo "exit $?"; find . -path ./.git -prune -o -print')
+    done = in_namespace(script, tmp_path, sys.executable, INIT, *FLAGS)
+    lines = done.stdout.splitlines()
+    assert lines[-2:] == ["exit 3", "."], done.stdout + done.stderr
+    assert done.stderr.startswith("gatekit-init: error: cannot write "), done.stderr
+    assert done.stderr.endswith(": No space left on device; nothing was kept (the files written before it were "
+                                "removed)\n"), done.stderr
+    assert "wrote" not in done.stdout
 
 
 # ---- the scaffolded repository's pull requests, under act ----
