@@ -18,6 +18,8 @@ path gate's gpu filter covers every file the GPU leg reads, until a change adds 
 in a file outside it.
 Then the required checks themselves (gatekit-doctor): the demo's rules and workflows, as the
 GitHub API test server shows them, set up with the common mistakes and then fixed.
+Then a second project shaped like an ML repository whose gatekit files the scaffold writes
+(demo_ml.py), and ci-report over the runs.
 A verdict table ends the run. Every tool's job summary is collected in OUT/summary.md.
 Exit status: 0 when every required check and every selection check came out as the demo
 expects, else 1.
@@ -38,11 +40,13 @@ from github_files import read_outputs  # scripts/, beside this file
 import demo_flaky  # scripts/, beside this file: the flaky-tracker part
 import demo_gpu_gate  # the GPU gate part
 import demo_doctor  # the required checks and the gate's setup (gatekit-doctor)
+import demo_ml  # a second project, shaped like an ML repository, adopted through the scaffold
 import demo_ci_report  # the last stage: ci-report over the runs the demo made
 
 PARTS = [("flaky tests (flaky-tracker)", demo_flaky.run_part), ("GPU gate (gpu-gate)", demo_gpu_gate.run_part),
-         ("required checks (gatekit-doctor)", demo_doctor.run_part)]
-PART_FOLDERS = ["flaky", "gpu-gate", "doctor", "ci-report"]
+         ("required checks (gatekit-doctor)", demo_doctor.run_part),
+         ("an ML project adopts gatekit (gatekit-init)", demo_ml.run_part)]
+PART_FOLDERS = ["flaky", "gpu-gate", "doctor", "ml-project", "ci-report"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-project"

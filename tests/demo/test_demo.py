@@ -1,7 +1,8 @@
 """The README's main job (scripts/demo.py) on the built tools: every prepared change of the
 demo project gets the required-check verdicts the demo promises, the test-selection stage
 (suite-report) proves the partition, catches the unmarked GPU test, notices the growth and
-catches a GPU test outside the gpu filter, and the summaries exist."""
+catches a GPU test outside the gpu filter, the second project (an ML repository adopted through
+the scaffold) gets its verdicts, and the summaries exist."""
 import os
 import re
 import subprocess
@@ -49,6 +50,13 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
     assert re.search(r"a broken setup: every mistake named with its fix\s+yes\s+✔ 4 findings, exit 1", table)
     assert re.search(r"the fixed setup: all is well\s+yes\s+✔ result=pass, exit 0", table)
     assert 'fix: rename the required check "CPU test" to "CPU tests" in ruleset 1' in done.stdout
+    # The second project (demo_ml.py): scaffolded with no hand edits, every verdict right
+    # (tests/demo/test_demo_ml.py checks each).
+    assert re.search(r"the scaffold wrote the workflows, rules, selections and markers; nothing edited by hand\s+yes\s+"
+                     r"✔ 7 files", table)
+    for change, cpu, gpu in (("docs-only", "pass", "pass"), ("image", "pass", "pass"), ("kernel-bug", "pass", "fail"),
+                             ("unmarked", "fail", "pass")):
+        assert re.search(rf"{change}: CPU tests {cpu}, GPU tests {gpu}\s+yes\s+✔ CPU tests {cpu}, GPU tests {gpu}", table)
     # The last stage: ci-report over the runs the demo made costs the GPU legs the docs-only
     # change skipped at what they took when the kernel change ran them.
     assert re.search(r"the GPU legs the docs-only change skipped are counted as saved\s+yes\s+✔ 2 GPU legs, \d+ s saved",
@@ -72,7 +80,8 @@ def test_demo_pipeline_gives_the_expected_verdicts(tmp_path):
                     "## ❌ 1 GPU test without a GPU marker in the cpu leg", "## 📈 Suite growth: +120 tests",
                     "## ✅ GPU filter: it covers every file the GPU legs read",
                     "## ❌ GPU filter: 1 file the GPU legs read escapes it",
-                    "# Required checks and the gate's setup (gatekit-doctor)", "## gatekit doctor: `demo/tinyml`"):
+                    "# Required checks and the gate's setup (gatekit-doctor)", "## gatekit doctor: `demo/tinyml`",
+                    "# A second project: visionlab, adopted through the scaffold"):
         assert heading in summary
     assert (tmp_path / "kernel" / "smoke-reports" / "smoke-junit.xml").exists()
 

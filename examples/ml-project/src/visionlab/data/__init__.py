@@ -1,0 +1,3 @@
+from visionlab.data.synthetic import blobs
+
+__all__ = ["blobs"]

@@ -1,0 +1,3 @@
+from visionlab.models.mlp import MLP
+
+__all__ = ["MLP"]
