@@ -32,6 +32,26 @@ gatekit_fail() {
   exit "$1"
 }
 
+# gatekit_require_verified_tool VAR NAME: gatekit_require_tool for a step that posts with a
+# token (docs/actions/setup-gatekit.md, "Verified tools"): the tool NAME only from the
+# gatekit-bin input, an absolute folder (setup-gatekit's `bin` output), never from GATEKIT_BIN
+# nor a PATH lookup; without the input, the tools set up first as `verified: true` does (the
+# release archive checked against checksums.txt, else a build of this checkout in a fresh
+# folder) when the setup input allows it. A missing tool ends the step as gatekit_require_tool
+# does, in its own words; a relative gatekit-bin is exit 2.
+gatekit_require_verified_tool() {
+  local found rc=0
+  found="$(gatekit_ensure_tool "$2" "${INPUT_GATEKIT_BIN:-}" "${INPUT_SETUP:-}" "$GATEKIT_ACTION_TITLE" verified)" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    gatekit_no_verdict
+    exit "$rc"
+  fi
+  if [ -z "$found" ]; then
+    gatekit_fail 3 "$2 not found in the gatekit-bin input's folder: a step that posts runs its tool from there (setup-gatekit's bin output) or sets the tools up itself (setup: auto), never from GATEKIT_BIN or PATH"
+  fi
+  printf -v "$1" '%s' "$found"
+}
+
 # gatekit_require_tool VAR NAME: sets the variable VAR to the path of the gatekit tool NAME,
 # found through the gatekit-bin input (INPUT_GATEKIT_BIN), GATEKIT_BIN or PATH, and set up first
 # when missing as the setup input (INPUT_SETUP) allows (gatekit_ensure_tool). Otherwise it ends
@@ -65,7 +85,7 @@ gatekit_find_tool() {
   fi
 }
 
-# gatekit_ensure_tool NAME BIN_DIR SETUP TITLE: gatekit_find_tool NAME BIN_DIR, and where that
+# gatekit_ensure_tool NAME BIN_DIR SETUP TITLE [verified]: gatekit_find_tool NAME BIN_DIR, and where that
 # finds nothing and SETUP (the action's `setup` input, default `auto`) is `auto`, sets the
 # tools up first with the setup-gatekit script of this same checkout, so that an action works
 # without a setup-gatekit step before it. An empty SETUP (a script run outside its action:
@@ -81,15 +101,28 @@ gatekit_find_tool() {
 # an ::error titled TITLE when SETUP is anything else; when the setup fails, setup-gatekit's
 # exit code after its ::error (2 usage or a runner that may not build, 3 a checksum mismatch
 # or a failed build; any other code is 3: the tool could not be run, which is never a verdict).
+# With `verified`: BIN_DIR only (an absolute folder, else exit 2), never GATEKIT_BIN or PATH,
+# and the setup runs as setup-gatekit's `verified: true`.
 gatekit_ensure_tool() {
-  local name="$1" bin_dir="$2" setup="$3" title="$4" tool
+  local name="$1" bin_dir="$2" setup="$3" title="$4" verified="${5:+true}" tool
   case "$setup" in
     auto | '' | false) ;;
     *)
       echo "::error title=$title::$(gatekit_command_data "input setup must be 'auto' or 'false', got '$setup'")" >&2
       return 2 ;;
   esac
-  tool="$(gatekit_find_tool "$name" "$bin_dir")"
+  if [ "$verified" = true ]; then
+    case "$bin_dir" in
+      '' | /*) ;;
+      *)
+        echo "::error title=$title::$(gatekit_command_data "input gatekit-bin must be an absolute folder in a step that posts (setup-gatekit's bin output), got '$bin_dir'")" >&2
+        return 2 ;;
+    esac
+    tool=""
+    if [ -n "$bin_dir" ] && [ -x "$bin_dir/$name" ]; then tool="$bin_dir/$name"; fi
+  else
+    tool="$(gatekit_find_tool "$name" "$bin_dir")"
+  fi
   if [ -n "$tool" ] || [ "$setup" != auto ]; then
     if [ -n "$tool" ]; then printf '%s\n' "$tool"; fi
     return 0
@@ -100,11 +133,15 @@ gatekit_ensure_tool() {
     echo "::error title=$title::cannot create a scratch folder to set the gatekit tools up in" >&2
     return 3
   fi
-  echo "$name not found (gatekit-bin input, GATEKIT_BIN or PATH): setting the gatekit tools up with setup-gatekit (input setup: auto)" >&2
+  if [ "$verified" = true ]; then
+    echo "$name not found in the gatekit-bin input's folder: setting the gatekit tools up with setup-gatekit, verified: true (input setup: auto; a step that posts never runs a tool from GATEKIT_BIN or PATH)" >&2
+  else
+    echo "$name not found (gatekit-bin input, GATEKIT_BIN or PATH): setting the gatekit tools up with setup-gatekit (input setup: auto)" >&2
+  fi
   : > "$temp/output"
-  gatekit_setup_gatekit "$dir" "$temp/output" probe || rc=$?
+  gatekit_setup_gatekit "$dir" "$temp/output" probe "${verified:-false}" || rc=$?
   if [ "$rc" -eq 0 ] && ! grep -qx 'skip=true' "$temp/output"; then
-    gatekit_setup_gatekit "$dir" "$temp/output" install || rc=$?
+    gatekit_setup_gatekit "$dir" "$temp/output" install "${verified:-false}" || rc=$?
   fi
   bin="$(sed -n 's/^bin=//p' "$temp/output" | tail -n 1)"
   rm -rf "$temp"
@@ -123,10 +160,11 @@ gatekit_ensure_tool() {
   printf '%s\n' "$bin/$name"
 }
 
-# gatekit_setup_gatekit DIR OUTPUT MODE: runs DIR/setup-gatekit.sh MODE in the environment of
-# that action's own steps with its input defaults (no cache hit), its outputs into OUTPUT and
-# its log to stderr.
+# gatekit_setup_gatekit DIR OUTPUT MODE VERIFIED: runs DIR/setup-gatekit.sh MODE in the
+# environment of that action's own steps with its input defaults (no cache hit) and `verified`
+# VERIFIED, its outputs into OUTPUT and its log to stderr.
 gatekit_setup_gatekit() {
   env -u GATEKIT_CACHE_HIT GITHUB_ACTION_PATH="$1" GITHUB_OUTPUT="$2" INPUT_FORCE=false INPUT_CACHE=false \
-    INPUT_INSTALL_DEPS=auto INPUT_BUILD_DIR= INPUT_DOWNLOAD_TIMEOUT=60 bash "$1/setup-gatekit.sh" "$3" >&2
+    INPUT_VERIFIED="$4" INPUT_INSTALL_DEPS=auto INPUT_BUILD_DIR= INPUT_DOWNLOAD_TIMEOUT=60 \
+    bash "$1/setup-gatekit.sh" "$3" >&2
 }

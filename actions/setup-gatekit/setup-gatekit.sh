@@ -8,14 +8,26 @@
 # `release` preset. The action.yml wires two calls around an actions/cache step:
 #   probe    decides whether anything is needed. Tools already on PATH with this source's
 #            version (`path-classifier --version`) are used as they are unless INPUT_FORCE
-#            is true. Otherwise it prints the cache key. It never judges the OS: tools on
-#            PATH or in the cache work on any OS. Outputs: skip, bin, version, key, source
-#            (when skipping).
-#   install  uses restored binaries when GATEKIT_CACHE_HIT is true and they run; else
-#            downloads the release archive (curl or wget, tar; no root, no compiler); else
-#            builds, after installing the missing build dependencies with apt where
+#            or INPUT_VERIFIED is true. Otherwise it prints the cache key and the folder the
+#            cache restores into: for a version checksums.txt lists, the release archive
+#            itself, keyed by its SHA-256 (gatekit-archive-<platform>-<sha256>) and checked
+#            again after a restore; for another version the built tools, keyed by the
+#            sources (gatekit-built-<platform>-<os>-<sources sha256>), never with
+#            INPUT_VERIFIED (no key: nothing is restored). It never judges the OS: tools on
+#            PATH or in the cache work on any OS. Outputs: skip, bin (unless verified), version,
+#            key, cache-path, source (when skipping).
+#   install  uses restored built tools when GATEKIT_CACHE_HIT is true and they run (never
+#            with INPUT_VERIFIED), or a restored archive whose SHA-256 matches checksums.txt;
+#            else downloads the release archive (curl or wget, tar; no root, no compiler);
+#            else builds, after installing the missing build dependencies with apt where
 #            INPUT_INSTALL_DEPS allows it. Then appends the bin folder to $GITHUB_PATH,
-#            exports GATEKIT_BIN and writes the outputs bin, version, source.
+#            exports GATEKIT_BIN and writes the outputs bin, version, source, verified.
+# A cache entry is whatever the first job of the same scope saved under the key, and a job
+# that runs a pull request's code, or its dependencies, can save any key it can compute. So an
+# entry is never trusted for what its key says: an archive is checked against checksums.txt
+# after the restore, and INPUT_VERIFIED (for a job that holds a token) takes only what it can
+# check: no tools on PATH, no restored built tools, and a build in a fresh folder
+# (docs/actions/setup-gatekit.md, "Verified tools").
 #            The OS matters only for the build, and only when apt must install something:
 #            the package list (actions/lib/apt-packages.sh) names the releases it was checked
 #            on, tries the version-less names with a ::warning on others, and refuses only a
@@ -29,10 +41,15 @@
 #
 # Inputs, only from the environment (never ${{ }} in a script):
 #   INPUT_FORCE             'true' | 'false': do not use the tools on PATH
+#   INPUT_VERIFIED          'true' | 'false': only tools whose bytes are checked here: the release
+#                           archive against checksums.txt (downloaded or restored), else a build
+#                           of this source in a fresh folder under RUNNER_TEMP; never PATH,
+#                           never restored built tools; bin is that folder's absolute path
 #   INPUT_CACHE             'true' | 'false': only validated here (action.yml skips actions/cache)
 #   INPUT_INSTALL_DEPS      'auto' | 'true' | 'false': install missing build dependencies with
 #                           apt: auto only on GitHub-hosted runners (RUNNER_ENVIRONMENT)
-#   INPUT_BUILD_DIR         build folder (default $RUNNER_TEMP/gatekit-build); tools go to its bin/
+#   INPUT_BUILD_DIR         build folder (default $RUNNER_TEMP/gatekit-build); tools go to its bin/.
+#                           Not with INPUT_VERIFIED: a folder kept between jobs is not checked
 #   INPUT_DOWNLOAD_TIMEOUT  seconds the archive download may take (default 60)
 #   GATEKIT_CACHE_HIT       install only: actions/cache's cache-hit output
 #   GATEKIT_OS_RELEASE      os-release file to read (default /etc/os-release)
@@ -73,6 +90,7 @@ case "$mode" in
 esac
 
 force="$(bool force "${INPUT_FORCE:-}" false)"
+verified="$(bool verified "${INPUT_VERIFIED:-}" false)"
 bool cache "${INPUT_CACHE:-}" true >/dev/null  # read by action.yml; checked here
 install_deps="${INPUT_INSTALL_DEPS:-auto}"
 case "$install_deps" in
@@ -84,13 +102,23 @@ download_timeout="${INPUT_DOWNLOAD_TIMEOUT:-60}"
   die 2 "input download-timeout must be a number of seconds from 1 to 9999, got '$download_timeout'"
 action_dir="${GITHUB_ACTION_PATH:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
 src="$(cd "$action_dir/../.." && pwd)" || die 3 "cannot enter the gatekit source tree above $action_dir"
-build_dir="${INPUT_BUILD_DIR:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gatekit-build}"
+temp_root="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+case "$temp_root" in
+  /*) ;;
+  *) temp_root="$PWD/$temp_root" ;;
+esac
+if [ "$verified" = true ] && [ -n "${INPUT_BUILD_DIR:-}" ]; then
+  die 2 "input build-dir cannot be used with verified: true: a build folder kept between jobs is not checked. Leave it empty (a fresh folder under RUNNER_TEMP)"
+fi
+build_dir="${INPUT_BUILD_DIR:-$temp_root/gatekit-build}"
 case "$build_dir" in
   *$'\n'* | *$'\r'*) die 2 "input build-dir must not contain a line break" ;;
   /*) ;;
   *) build_dir="$PWD/$build_dir" ;;
 esac
 bin="$build_dir/bin"
+# Where the Actions cache keeps a release archive: checked against checksums.txt after a restore.
+archive_dir="$temp_root/gatekit-archive"
 
 # The version the tools report: project(gatekit VERSION x.y.z ...) of the source tree.
 version="$(sed -n 's/^[[:space:]]*project([[:space:]]*gatekit[[:space:]][[:space:]]*VERSION[[:space:]][[:space:]]*\([0-9][0-9.]*\).*/\1/p' \
@@ -182,7 +210,9 @@ probe() {
   echo "OS: $os_name"
   local existing dir reason
   existing="$(command -v path-classifier || true)"
-  if [ -z "$existing" ]; then
+  if [ "$verified" = true ]; then
+    echo "verified: true: not using tools on PATH (only tools checked here run)"
+  elif [ -z "$existing" ]; then
     echo "path-classifier is not on PATH"
   elif [ "$force" = true ]; then
     echo "force: true: not using $existing"
@@ -196,24 +226,43 @@ probe() {
       write GITHUB_OUTPUT "bin=$dir"
       write GITHUB_OUTPUT "version=$version"
       write GITHUB_OUTPUT "source=path"
+      write GITHUB_OUTPUT "verified=false"
       summary "PATH" "$dir"
       return 0
     fi
     echo "not using the tools on PATH: $reason"
   fi
-  local files=() hash
-  for f in tools cmake CMakeLists.txt CMakePresets.json; do
-    if [ -e "$src/$f" ]; then files+=("$f"); fi
-  done
-  hash="$(cd "$src" && find "${files[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 "${sha256_cmd[@]}" | "${sha256_cmd[@]}")"
-  local key="${os_id:-unknown}-${os_version:-unknown}-${hash%% *}"
-  echo "build folder: $build_dir"
-  echo "cache key suffix: $key"
+  # What the Actions cache holds (cache_plan), and where it restores it.
+  read_checksums
+  local key="" cache_path=""
+  if [ -n "$release_sum" ]; then
+    key="gatekit-archive-$platform-$release_sum"
+    cache_path="$archive_dir"
+    echo "cache: the release archive $archive_name, keyed by its SHA-256 and checked against checksums.txt after a restore"
+  elif [ "$verified" = true ]; then
+    echo "cache: none (verified: true, and checksums.txt lists no release archive of gatekit $version for $platform, so restored tools could not be checked)"
+  else
+    local files=() hash
+    for f in tools cmake CMakeLists.txt CMakePresets.json; do
+      if [ -e "$src/$f" ]; then files+=("$f"); fi
+    done
+    hash="$(cd "$src" && find "${files[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 "${sha256_cmd[@]}" | "${sha256_cmd[@]}")"
+    key="gatekit-built-$platform-${os_id:-unknown}-${os_version:-unknown}-${hash%% *}"
+    cache_path="$bin"
+    echo "cache: the built tools, keyed by the sources"
+  fi
+  if [ "$verified" = true ]; then
+    echo "build folder: a fresh one under $temp_root (verified: true)"
+  else
+    echo "build folder: $build_dir"
+  fi
+  echo "cache key: ${key:-none}"
   endgroup
   write GITHUB_OUTPUT "skip=false"
-  write GITHUB_OUTPUT "bin=$bin"
+  if [ "$verified" != true ]; then write GITHUB_OUTPUT "bin=$bin"; fi
   write GITHUB_OUTPUT "version=$version"
   write GITHUB_OUTPUT "key=$key"
+  write GITHUB_OUTPUT "cache-path=$cache_path"
 }
 
 as_root() {
@@ -290,6 +339,7 @@ install_dependencies() {
 # per archive; `#` starts a comment.
 release_repo=""
 release_sum=""
+archive_name="gatekit-$version-$platform.tar.gz"
 read_checksums() {
   local n=0 line fields
   while IFS= read -r line || [ -n "$line" ]; do
@@ -334,14 +384,69 @@ fetch() {
   return 1
 }
 
-# download: puts the verified tools of the release archive into $bin. Returns 1 with
-# download_reason set when there is no usable archive; exits 3 when the archive does not
-# match its checksum.
+# unpack FILE: the tools of the release archive FILE (its SHA-256 checked) into $bin; exit 3
+# when it holds no bin/ folder tar can unpack. (Its callers run in an `if`, where `set -e`
+# does not stop a failed command: each one is checked.)
+unpack() {
+  local tmp top tool
+  tmp="$(mktemp -d "$temp_root/gatekit-release.XXXXXX")" || die 3 "cannot create a folder under $temp_root"
+  top="gatekit-$version-$platform"
+  if ! tar -xzf "$1" -C "$tmp" --no-same-owner "$top/bin" 2>/dev/null; then
+    rm -rf "$tmp"
+    die 3 "$archive_name matches its checksum but holds no $top/bin/ folder tar can unpack"
+  fi
+  mkdir -p "$bin" || die 3 "cannot create folder $bin"
+  for tool in "${tools[@]}"; do
+    if [ -f "$tmp/$top/bin/$tool" ]; then
+      cp -f "$tmp/$top/bin/$tool" "$bin/$tool" || die 3 "cannot copy $tool into $bin"
+    fi
+  done
+  rm -rf "$tmp"
+}
+
+sha256_of() {  # sha256_of FILE: its SHA-256, 64 hex digits
+  local line
+  line="$("${sha256_cmd[@]}" "$1")"
+  printf '%s\n' "${line%% *}"
+}
+
+# restored: puts the tools of the release archive the Actions cache restored into $bin, when
+# its SHA-256 is the one checksums.txt lists. Returns 1, saying why, when there is none or it
+# does not run here; a restored archive with another SHA-256 is deleted and never unpacked (a
+# cache entry is whatever a job of this scope saved under the key first).
+restored() {
+  group "release archive (Actions cache)"
+  local file="$archive_dir/$archive_name" got reason
+  if [ ! -f "$file" ]; then
+    echo "the cache restored no $archive_name"
+    endgroup
+    return 1
+  fi
+  got="$(sha256_of "$file")"
+  if [ "$got" != "$release_sum" ]; then
+    rm -f "$file"
+    warn "the $archive_name restored from the Actions cache has SHA-256 $got, but checksums.txt of this action says $release_sum: not using it (the entry was not saved from the release; delete it: gh cache delete gatekit-archive-$platform-$release_sum). Downloading the release archive instead"
+    endgroup
+    return 1
+  fi
+  echo "SHA-256 $got matches checksums.txt"
+  unpack "$file"
+  if ! reason="$(tools_ok "$bin")"; then
+    echo "the restored tools do not run here: $reason"
+    endgroup
+    return 1
+  fi
+  echo "the release tools run"
+  endgroup
+}
+
+# download: puts the verified tools of the release archive into $bin, and keeps the archive in
+# $archive_dir for the Actions cache. Returns 1 with download_reason set when there is no
+# usable archive; exits 3 when the archive does not match its checksum.
 download_reason=""
 download() {
   group "release archive"
-  local archive url tmp got reason top
-  read_checksums
+  local url part got reason
   if [ -z "$release_sum" ]; then
     download_reason="checksums.txt lists no release archive of gatekit $version for $platform"
     echo "$download_reason: building from source"
@@ -351,37 +456,28 @@ download() {
   if [ -z "$release_repo" ]; then
     die 3 "$checksums names no repository ('repository OWNER/NAME') to download gatekit $version from"
   fi
-  archive="gatekit-$version-$platform.tar.gz"
-  url="${GATEKIT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$release_repo/releases/download}/v$version/$archive"
-  tmp="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gatekit-release.XXXXXX")"
+  url="${GATEKIT_RELEASE_URL:-${GITHUB_SERVER_URL:-https://github.com}/$release_repo/releases/download}/v$version/$archive_name"
+  mkdir -p "$archive_dir" || die 3 "cannot create folder $archive_dir"
+  part="$archive_dir/$archive_name.part"
   echo "downloading $url (at most ${download_timeout}s)"
-  if ! reason="$(fetch "$url" "$tmp/$archive")"; then
-    rm -rf "$tmp"
-    download_reason="$archive could not be downloaded: $reason"
+  if ! reason="$(fetch "$url" "$part")"; then
+    rm -f "$part"
+    rmdir "$archive_dir" 2>/dev/null || true  # nothing for the cache to save
+    download_reason="$archive_name could not be downloaded: $reason"
     warn "$download_reason. Building gatekit from source instead (slower; see docs/actions/setup-gatekit.md)"
     endgroup
     return 1
   fi
-  got="$("${sha256_cmd[@]}" "$tmp/$archive")"
-  got="${got%% *}"
+  got="$(sha256_of "$part")"
   if [ "$got" != "$release_sum" ]; then
-    rm -rf "$tmp"
+    rm -f "$part"
     die 3 "$url has SHA-256 $got, but checksums.txt of this action says $release_sum for gatekit $version on $platform: not using it. The archive was changed after the release, or the action's checksums.txt is wrong"
   fi
   echo "SHA-256 $got matches checksums.txt"
-  top="gatekit-$version-$platform"
-  if ! tar -xzf "$tmp/$archive" -C "$tmp" --no-same-owner "$top/bin" 2>/dev/null; then
-    rm -rf "$tmp"
-    die 3 "$archive matches its checksum but holds no $top/bin/ folder tar can unpack"
-  fi
-  mkdir -p "$bin"
-  local tool
-  for tool in "${tools[@]}"; do
-    if [ -f "$tmp/$top/bin/$tool" ]; then cp -f "$tmp/$top/bin/$tool" "$bin/$tool"; fi
-  done
-  rm -rf "$tmp"
+  mv -f "$part" "$archive_dir/$archive_name" || die 3 "cannot rename $part to $archive_dir/$archive_name"
+  unpack "$archive_dir/$archive_name"
   if ! reason="$(tools_ok "$bin")"; then
-    download_reason="the tools of $archive do not run here: $reason"
+    download_reason="the tools of $archive_name do not run here: $reason"
     warn "$download_reason. Building gatekit from source instead"
     endgroup
     return 1
@@ -424,13 +520,29 @@ publish() {  # publish SOURCE [NOTE]
   write GITHUB_OUTPUT "bin=$bin"
   write GITHUB_OUTPUT "version=$version"
   write GITHUB_OUTPUT "source=$1"
-  summary "$1" "$bin" "${2:-}"
+  write GITHUB_OUTPUT "verified=$verified"
+  local note="${2:-}"
+  if [ "$verified" = true ]; then
+    note="${note:+$note }Verified (\`verified: true\`): a job that holds a token runs the tools from this folder by its path."
+  fi
+  summary "$1" "$bin" "$note"
   echo "gatekit $version tools ($1) in $bin"
 }
 
 install() {
   local reason
-  if [ "${GATEKIT_CACHE_HIT:-}" = true ]; then
+  if [ "$verified" = true ]; then
+    # Nothing that was there before this step: a new folder of its own.
+    build_dir="$(mktemp -d "$temp_root/gatekit-verified.XXXXXX")" ||
+      die 3 "cannot create a fresh folder under $temp_root for the verified tools"
+    bin="$build_dir/bin"
+  fi
+  read_checksums
+  if [ -n "$release_sum" ] && [ "${GATEKIT_CACHE_HIT:-}" = true ] && restored; then
+    publish cache "Release archive \`$archive_name\` restored from the Actions cache, SHA-256 checked against the action's checksums.txt."
+    return 0
+  fi
+  if [ -z "$release_sum" ] && [ "$verified" != true ] && [ "${GATEKIT_CACHE_HIT:-}" = true ]; then
     group "cached tools"
     if reason="$(tools_ok "$bin")"; then
       echo "the cached tools run"
@@ -442,13 +554,14 @@ install() {
     endgroup
   fi
   if download; then
-    publish release "Release archive \`gatekit-$version-$platform.tar.gz\`, SHA-256 checked against the action's checksums.txt."
+    publish release "Release archive \`$archive_name\`, SHA-256 checked against the action's checksums.txt."
     return 0
   fi
   if [ "$install_deps" != false ]; then
     install_dependencies
     # Restored binaries may only have lacked the shared libraries the packages bring.
-    if [ "${GATEKIT_CACHE_HIT:-}" = true ] && tools_ok "$bin" >/dev/null; then
+    if [ -z "$release_sum" ] && [ "$verified" != true ] && [ "${GATEKIT_CACHE_HIT:-}" = true ] &&
+       tools_ok "$bin" >/dev/null; then
       publish cache
       return 0
     fi

@@ -6,8 +6,9 @@ against a release server on 127.0.0.1 (a Python HTTP server in this process):
 
 1. cold, from the release archive: probe + install with no cache hit: download, SHA-256
    check against checksums.txt, unpack, every tool run once (target: 5 s or less);
-2. warm, from the Actions cache: probe + install with a cache hit (the restored folder is
-   already there; actions/cache's own restore is GitHub's and not part of this figure);
+2. warm, from the Actions cache: probe + install with a cache hit (the restored release
+   archive is already there, and is checked against checksums.txt and unpacked again;
+   actions/cache's own restore is GitHub's and not part of this figure);
 3. warm, from PATH: the probe alone finds the tools (targets for both: 1 s or less);
 Anchor, measured in the same run: the irreducible part of the cold path done directly
 (curl the archive, sha256sum it, tar -x it); the cold figure is also printed as a ratio to it.

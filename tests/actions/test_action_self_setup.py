@@ -11,6 +11,7 @@ no test builds or installs anything behind its back."""
 import hashlib
 import re
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from release_archives import ARCH, ReleaseServer, archive, built_tools, download_path, list_release
 from test_action_steps import (ACTIONS, BIN_INPUT, BUILD, RAN, SETUP_INPUT, SOURCE, TITLE, TOOL, run_step,
-                               write_inputs)
+                               step_env, tool_step, write_inputs)
 from test_setup_gatekit import executable
 
 TOOLS = sorted(p.parent.name for p in SOURCE.glob("tools/*/CMakeLists.txt") if p.parent.name != "core")
@@ -217,3 +218,35 @@ def test_a_setup_that_reports_a_folder_without_the_tool_is_exit_3(name, job):
     assert done.stderr.endswith(f"::error title={TITLE[name]}::setup-gatekit set the gatekit tools up in '{empty}', "
                                 f"but that folder holds no {TOOL[name]}\n")
     assert outputs == ("" if name == "path-gate" else "result=error\n")
+
+
+def test_a_step_that_posts_sets_its_tools_up_verified_and_never_runs_a_look_alike(job, release, tmp_path):
+    """gpu-gate-status posting (it holds the token): with no gatekit-bin input it sets the tools
+    up as setup-gatekit's `verified: true` does, from the checked archive, and runs gpu-gate
+    from that folder, although tools of this version sit earlier on PATH and in GATEKIT_BIN
+    (a self-hosted runner's look-alikes)."""
+    job.publish(release)
+    marker = tmp_path / "look-alike-ran"
+    early = job.work / "home-bin"
+    for tool in TOOLS:
+        executable(early / tool, f'#!/bin/sh\necho "$0 $*" >> "{marker}"\necho "{tool} (gatekit) {VERSION}"\n')
+    env = step_env(job.src, "gpu-gate-status")
+    env.update(PATH=f"{early}:{job.fakes}:/usr/bin:/bin", HOME=str(job.work), FAKE_LOG=str(job.files["fakes.log"]),
+               GITHUB_ACTION_PATH=str(job.src / "actions" / "gpu-gate-status"), GITHUB_OUTPUT=str(job.work / "out"),
+               RUNNER_TEMP=str(job.temp), RUNNER_ENVIRONMENT="self-hosted", GITHUB_SERVER_URL=job.server.url,
+               GITHUB_ENV=str(job.files["env"]), GITHUB_PATH=str(job.files["path"]),
+               GITHUB_STEP_SUMMARY=str(job.files["summary"]), GATEKIT_BIN=str(early),
+               INPUT_SHA="0" * 40, INPUT_BASE="main")
+    assert env["INPUT_POST"] == "true"  # the default: the step posts
+    done = subprocess.run(["bash", "-c", tool_step(job.src, "gpu-gate-status")["run"]], env=env, cwd=job.work,
+                          capture_output=True, text=True, timeout=120)
+    assert not marker.exists(), marker.read_text()
+    assert job.server.requests == [PATH]
+    assert ("gpu-gate not found in the gatekit-bin input's folder: setting the gatekit tools up with setup-gatekit, "
+            "verified: true (input setup: auto; a step that posts never runs a tool from GATEKIT_BIN or PATH)\n"
+            ) in done.stderr
+    [fresh] = job.temp.glob("gatekit-verified.*")
+    assert (fresh / "bin" / "gpu-gate").read_bytes() == (BUILD / "tools" / "gpu-gate" / "gpu-gate").read_bytes()
+    # The real gpu-gate ran (outside a git clone it cannot evaluate): its own error, never a verdict.
+    assert done.returncode in (2, 3) and "gpu-gate: error: " in done.stderr
+    assert job.text("fakes.log") == ""  # no build, no apt

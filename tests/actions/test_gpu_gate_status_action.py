@@ -205,10 +205,47 @@ def test_a_value_starting_with_a_dash_stays_a_value(repo, tmp_path):
 
 
 def test_with_setup_false_a_missing_tool_is_an_error_not_a_pass(repo, tmp_path):
-    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main",
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_POST="false",
                              INPUT_GATEKIT_BIN=str(tmp_path / "no-such-bin"), INPUT_SETUP="false")
     assert done.returncode == 3
     assert done.stdout == "::error title=gpu-gate-status::gpu-gate not found (gatekit-bin input, GATEKIT_BIN or PATH)\n"
+    assert outputs == {"result": "error"}
+
+
+def look_alike_gpu_gate(folder: Path, marker: Path) -> Path:
+    """A gpu-gate that answers --version as gatekit's does and leaves `marker` when it runs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tool = folder / "gpu-gate"
+    tool.write_text(f'#!/bin/sh\necho "$*" >> "{marker}"\necho "gpu-gate (gatekit) 0.1.0"\n')
+    tool.chmod(0o755)
+    return folder
+
+
+def test_a_step_that_posts_takes_its_tool_from_gatekit_bin_only(repo, tmp_path):
+    """Posting holds a token: the tool is never one GATEKIT_BIN or a PATH lookup finds (a
+    look-alike earlier on a self-hosted runner's PATH). With setup: false and no tool in the
+    gatekit-bin input's folder, that is exit 3, and the look-alikes never ran."""
+    marker = tmp_path / "look-alike-ran"
+    look_alike_gpu_gate(tmp_path / "bin", marker)  # first on the step's PATH (run_step)
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_GATEKIT_BIN="",
+                             INPUT_SETUP="false", GATEKIT_BIN=str(look_alike_gpu_gate(tmp_path / "env-bin", marker)))
+    assert done.returncode == 3
+    assert done.stdout == ("::error title=gpu-gate-status::gpu-gate not found in the gatekit-bin input's folder: a step "
+                           "that posts runs its tool from there (setup-gatekit's bin output) or sets the tools up "
+                           "itself (setup: auto), never from GATEKIT_BIN or PATH\n")
+    assert outputs == {"result": "error"}
+    assert not marker.exists()
+    # The same step computing only (post: false) may take the tool from GATEKIT_BIN.
+    done, _ = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_GATEKIT_BIN="",
+                       INPUT_SETUP="false", INPUT_POST="false", GATEKIT_BIN=str(tmp_path / "env-bin"))
+    assert done.returncode == 0 and marker.exists()
+
+
+def test_a_step_that_posts_needs_an_absolute_gatekit_bin(repo, tmp_path):
+    done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_GATEKIT_BIN="bin")
+    assert done.returncode == 2
+    assert done.stderr == ("::error title=gpu-gate-status::input gatekit-bin must be an absolute folder in a step that "
+                           "posts (setup-gatekit's bin output), got 'bin'\n")
     assert outputs == {"result": "error"}
 
 
@@ -225,3 +262,4 @@ def test_inputs_reach_the_script_through_env_only():
     assert all(v.startswith("${{ inputs.") for v in s["env"].values())
     assert s["env"]["INPUT_SETUP"] == "${{ inputs.setup }}"
     assert "gatekit_require_tool tool gpu-gate" in s["run"]
+    assert "gatekit_require_verified_tool tool gpu-gate" in s["run"]

@@ -3,7 +3,9 @@
 What docs/releasing.md says a release does, in its order, with the real parts: the release
 workflow's packing step (scripts/package-release.sh on the build under test: the real tools,
 stripped, in a reproducible tar.gz), its "SHA256SUMS and the checksums.txt lines" step (its
-own script, taken from .github/workflows/release.yml), the lines recorded in setup-gatekit's
+own script, taken from .github/workflows/release.yml, run in the publish job's folder of
+downloaded assets: this machine's real archive, and bytes standing for the other platforms'
+archives and the wheels, which only their own runners build), the lines recorded in setup-gatekit's
 checksums.txt, and then setup-gatekit at that commit installing from the archive, served by
 a loopback release server, on a runner without apt, sudo or a compiler. The installed tools
 are run and report the release's version.
@@ -40,12 +42,27 @@ def pack(dist: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
+OTHER_ASSETS = [*(f"gatekit-{VERSION}-{p}.tar.gz" for p in
+                   ["linux-x86_64", "linux-aarch64", "darwin-arm64", "darwin-x86_64"] if p != f"linux-{ARCH}"),
+                *(f"gatekit-{VERSION}-py3-none-{t}.whl" for t in
+                  ["manylinux_2_34_x86_64", "manylinux_2_34_aarch64", "macosx_11_0_arm64"])]
+
+
 def checksum_lines(dist: Path, tmp: Path) -> list[str]:
-    """release.yml's summary step, run as the workflow runs it; the lines it gives for checksums.txt."""
+    """release.yml's summary step, run as the workflow runs it (in the checkout's dist/, with
+    the other build jobs' assets beside this one); the lines it gives for checksums.txt."""
+    checkout = tmp / "checkout"
+    checkout.mkdir()
+    (checkout / "scripts").symlink_to(SOURCE / "scripts")
+    assets = checkout / "dist"
+    assets.mkdir()
+    (assets / f"{NAME}.tar.gz").write_bytes((dist / f"{NAME}.tar.gz").read_bytes())
+    for name in OTHER_ASSETS:
+        (assets / name).write_bytes(name.encode())
     summary = tmp / "summary.md"
-    done = subprocess.run(["bash", "-e", "-c", release_step("SHA256SUMS and the checksums.txt lines")], cwd=dist,
-                          env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(["bash", "-e", "-c", release_step("SHA256SUMS and the checksums.txt lines")], cwd=assets,
+                          env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary), "VERSION": VERSION},
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return re.search(r"```\n(.*?)```", summary.read_text(), re.DOTALL).group(1).splitlines()
 
@@ -56,7 +73,7 @@ def test_a_pinned_commit_installs_the_release_it_lists(tmp_path):
     assert packed.returncode == 0, packed.stdout + packed.stderr
     archive = dist / f"{NAME}.tar.gz"
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-    lines = checksum_lines(dist, tmp_path)
+    lines = [line for line in checksum_lines(dist, tmp_path) if f" linux-{ARCH} " in line]
     assert lines == [f"{VERSION} linux-{ARCH} {digest}"]
     assert packed.stdout.splitlines()[-1] == lines[0]  # package-release.sh prints the same line
 

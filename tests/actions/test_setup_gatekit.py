@@ -36,7 +36,7 @@ GENERIC_BOOST = ["libboost-dev", "libboost-json-dev", "libboost-filesystem-dev"]
 INSTALL = "apt-get install -y -qq --no-install-recommends "
 # The system tools the script (and the fakes) run; nothing else of the machine is on PATH.
 SYSTEM_TOOLS = ["bash", "sh", "env", "sed", "head", "grep", "find", "sort", "xargs", "sha256sum", "basename",
-                "dirname", "id", "cp", "mkdir", "rm", "chmod", "nproc", "cat", "uname", "mktemp", "tar", "gzip", "curl"]
+                "dirname", "id", "cp", "mv", "mkdir", "rm", "rmdir", "chmod", "nproc", "cat", "uname", "mktemp", "tar", "gzip", "curl"]
 CHECKSUMS = ACTION / "checksums.txt"
 
 
@@ -159,7 +159,8 @@ def test_tools_on_path_with_this_version_skip_everything(box):
     probe, install = box.action_run()
     assert probe.returncode == 0, probe.stdout + probe.stderr
     assert install is None
-    assert box.outputs() == {"skip": "true", "bin": str(have), "version": VERSION, "source": "path"}
+    assert box.outputs() == {"skip": "true", "bin": str(have), "version": VERSION, "source": "path",
+                             "verified": "false"}
     assert box.files["env"].read_text() == f"GATEKIT_BIN={have}\n"
     assert box.files["path"].read_text() == ""  # already on PATH
     assert box.commands() == []
@@ -184,10 +185,16 @@ def test_missing_tools_are_built_with_the_release_preset(box):
     outputs = box.outputs()
     assert outputs["skip"] == "false" and outputs["source"] == "built"
     assert outputs["bin"] == str(bin_dir) and outputs["version"] == VERSION
-    assert outputs["key"].startswith("debian-12-") and len(outputs["key"]) == len("debian-12-") + 64
+    assert outputs["key"].startswith(built_key("debian-12")) and len(outputs["key"]) == len(built_key("debian-12")) + 64
+    assert outputs["cache-path"] == str(bin_dir)  # the cache keeps the built tools
     for phase in ["probe", "dependencies (apt)", "configure (cmake --preset release)", "build (", "install into"]:
         assert f"::group::setup-gatekit: {phase}" in probe.stdout + install.stdout
     assert "| built |" in box.files["summary"].read_text()
+
+
+def built_key(release: str) -> str:
+    """The start of the cache key of built tools: the platform, the release, then the sources' SHA-256."""
+    return f"gatekit-built-linux-{os.uname().machine}-{release}-"
 
 
 def install_jobs() -> str:
@@ -201,7 +208,7 @@ def test_ubuntu_gets_its_own_boost_packages(box):
     apt = [c for c in box.commands() if c.startswith("apt-get install")]
     assert apt == ["apt-get install -y -qq --no-install-recommends " + " ".join(
         COMMON + ["libboost-dev", "libboost-json-dev", "libboost-filesystem-dev"])]
-    assert box.outputs()["key"].startswith("ubuntu-24.04-")
+    assert box.outputs()["key"].startswith(built_key("ubuntu-24.04"))
 
 
 YOURSELF = ("install g++, CMake >= 3.25, Ninja, Boost >= 1.81 (JSON, filesystem), yaml-cpp, CLI11, libcurl and "
@@ -232,7 +239,7 @@ def test_ubuntu_26_04_with_a_cache_hit_uses_the_cache(box):
         fake_tool(bin_dir, tool, VERSION)
     probe, install = box.action_run(GATEKIT_CACHE_HIT="true")
     assert probe.returncode == 0, probe.stdout + probe.stderr
-    assert box.outputs()["key"].startswith("ubuntu-26.04-")
+    assert box.outputs()["key"].startswith(built_key("ubuntu-26.04"))
     assert install.returncode == 0, install.stdout + install.stderr
     assert box.outputs()["source"] == "cache" and box.commands() == []
     assert box.files["path"].read_text() == f"{bin_dir}\n"
@@ -311,7 +318,7 @@ def test_unsupported_os_builds_when_the_runner_has_the_dependencies(box):
     _, install = box.action_run(INPUT_INSTALL_DEPS="false")
     assert install.returncode == 0, install.stdout + install.stderr
     assert [c.split()[0] for c in box.commands()] == ["cmake", "cmake"]
-    assert box.outputs()["key"].startswith("fedora-40-")
+    assert box.outputs()["key"].startswith(built_key("fedora-40"))
 
 
 def test_other_version_on_path_is_not_used(box):
@@ -372,7 +379,7 @@ def test_built_tools_of_another_version_exit_3(box):
     assert box.files["path"].read_text() == ""
 
 
-@pytest.mark.parametrize("name,var", [("force", "INPUT_FORCE"), ("cache", "INPUT_CACHE")])
+@pytest.mark.parametrize("name,var", [("force", "INPUT_FORCE"), ("cache", "INPUT_CACHE"), ("verified", "INPUT_VERIFIED")])
 def test_bad_boolean_input_exits_2(box, name, var):
     probe = box.run("probe", **{var: "yes"})
     assert probe.returncode == 2
@@ -431,9 +438,9 @@ def test_a_self_hosted_runner_without_dpkg_tries_the_build(box):
 
 def test_a_malformed_checksums_line_is_named(box):
     (box.action / "checksums.txt").write_text("repository OWNER/gatekit\n9.8.7 linux-x86_64 not-a-sum\n")
-    _, install = box.action_run()
-    assert install.returncode == 3
-    assert install.stderr == (f"::error title=setup-gatekit::{box.action / 'checksums.txt'}:2: expected "
+    probe, install = box.action_run()  # the probe reads it for the cache key
+    assert install is None and probe.returncode == 3
+    assert probe.stderr == (f"::error title=setup-gatekit::{box.action / 'checksums.txt'}:2: expected "
                               "'VERSION linux-ARCH SHA256' or 'VERSION darwin-ARCH SHA256' (64 lowercase hex digits)\n")
     assert box.commands() == []
 
@@ -454,13 +461,75 @@ def test_action_wires_the_script_and_the_cache():
     assert steps["install"]["env"]["GATEKIT_CACHE_HIT"] == "${{ steps.cache.outputs.cache-hit }}"
     assert action["inputs"]["install-deps"]["default"] == "auto"
     assert action["inputs"]["download-timeout"]["default"] == "60"
+    assert action["inputs"]["verified"]["default"] == "false"
     for step in (steps["probe"], steps["install"]):  # both check the inputs the same way
         assert step["env"]["INPUT_INSTALL_DEPS"] == "${{ inputs.install-deps }}"
         assert step["env"]["INPUT_DOWNLOAD_TIMEOUT"] == "${{ inputs.download-timeout }}"
+        assert step["env"]["INPUT_VERIFIED"] == "${{ inputs.verified }}"
     cache = steps["cache"]
     # actions/cache v5.0.5, a Node 24 release.
     assert cache["uses"] == "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae"
-    assert cache["with"]["path"] == "${{ steps.probe.outputs.bin }}"
-    assert "${{ steps.probe.outputs.key }}" in cache["with"]["key"] and "${{ runner.os }}" in cache["with"]["key"]
+    # The key the probe computed, whole, and nothing restored by a prefix of it: an entry is
+    # whatever a job of the same scope saved first (the install step checks what it restores).
+    assert cache["with"] == {"path": "${{ steps.probe.outputs.cache-path }}", "key": "${{ steps.probe.outputs.key }}"}
+    assert "steps.probe.outputs.key != ''" in cache["if"]  # verified and no listed archive: no cache
     for step in (cache, steps["install"]):
         assert "steps.probe.outputs.skip != 'true'" in step["if"]
+    # The folder of the tools this step set up (install's, verified or not; else the probe's).
+    assert action["outputs"]["bin"]["value"] == "${{ steps.install.outputs.bin || steps.probe.outputs.bin }}"
+
+
+# ---- verified: true (a job that holds a token; docs/actions/setup-gatekit.md, "Verified tools") ----
+
+def look_alike(folder: Path, marker: Path) -> None:
+    """Tools that answer --version as this version's do, and leave `marker` whenever they run."""
+    for tool in TOOLS:
+        executable(folder / tool, f'#!/bin/sh\necho "$0 $*" >> "{marker}"\necho "{tool} (gatekit) {VERSION}"\n')
+
+
+def verified_bin(box) -> Path:
+    [folder] = box.temp.glob("gatekit-verified.*")
+    return folder / "bin"
+
+
+def test_verified_never_runs_the_tools_on_path(box):
+    """A self-hosted runner with a look-alike earlier on PATH: the job that holds a token builds
+    (or downloads) its own, in a fresh folder, and never runs what PATH holds."""
+    marker = box.root / "look-alike-ran"
+    early = box.root / "home-bin"
+    look_alike(early, marker)
+    box.path.insert(0, str(early))
+    probe, install = box.action_run(INPUT_VERIFIED="true")
+    assert probe.returncode == 0, probe.stdout + probe.stderr
+    assert install is not None and install.returncode == 0, install.stdout + install.stderr
+    assert not marker.exists()
+    assert "verified: true: not using tools on PATH (only tools checked here run)" in probe.stdout
+    outputs = box.outputs()
+    bin_dir = verified_bin(box)
+    assert (outputs["source"], outputs["verified"], outputs["bin"]) == ("built", "true", str(bin_dir))
+    assert bin_dir.is_absolute() and sorted(p.name for p in bin_dir.iterdir()) == TOOLS
+    # Built in that folder from this source, never in a build folder kept from earlier jobs.
+    assert f"cmake {box.src} --preset release -B {bin_dir.parent} -DBUILD_TESTING=OFF" in box.commands()
+    assert box.files["env"].read_text() == f"GATEKIT_BIN={bin_dir}\n"
+
+
+def test_verified_restores_no_built_tools_from_the_cache(box):
+    """Without a listed release archive nothing restored could be checked: no cache key, and
+    tools in the cache's folder (a cache hit of earlier, unverified jobs) are never run."""
+    probe = box.run("probe", INPUT_VERIFIED="true")
+    assert probe.returncode == 0, probe.stderr
+    assert (box.outputs()["key"], box.outputs()["cache-path"]) == ("", "")
+    assert "bin" not in box.outputs()
+    marker = box.root / "cached-tools-ran"
+    look_alike(box.temp / "gatekit-build" / "bin", marker)
+    install = box.run("install", INPUT_VERIFIED="true", GATEKIT_CACHE_HIT="true")
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert not marker.exists()
+    assert box.outputs()["source"] == "built" and box.outputs()["bin"] == str(verified_bin(box))
+
+
+def test_verified_refuses_a_build_dir(box):
+    probe = box.run("probe", INPUT_VERIFIED="true", INPUT_BUILD_DIR=str(box.root / "kept"))
+    assert probe.returncode == 2
+    assert probe.stderr == ("::error title=setup-gatekit::input build-dir cannot be used with verified: true: a build "
+                            "folder kept between jobs is not checked. Leave it empty (a fresh folder under RUNNER_TEMP)\n")

@@ -9,15 +9,18 @@ the server is loopback only and the sandbox PATH has curl but no proxy settings.
 """
 import hashlib
 import io
+import re
 import tarfile
 import time
+from pathlib import Path
 
 import pytest
+import yaml
 
 from release_archives import ARCH, ReleaseServer, archive_name, download_path, list_release, version_scripts
 from release_archives import archive as release_archive
-from test_setup_gatekit import (COMMON, DEBIAN, DEBIAN_13, UBUNTU, UBUNTU_22, UBUNTU_26, VERSION, TOOLS, Sandbox,
-                                executable)
+from test_setup_gatekit import (ACTION, COMMON, DEBIAN, DEBIAN_13, UBUNTU, UBUNTU_22, UBUNTU_26, VERSION, TOOLS,
+                                Sandbox, executable, look_alike)
 
 ARCHIVE = archive_name(VERSION)
 PATH = download_path(VERSION)
@@ -204,15 +207,6 @@ def test_the_test_only_release_url_replaces_the_server_and_repository(box, serve
     assert box.outputs()["source"] == "release"
 
 
-def test_a_cache_hit_comes_before_the_download(box, server):
-    publish(box, server)
-    for tool in TOOLS:
-        executable(bin_dir(box) / tool, f'#!/bin/sh\necho "{tool} (gatekit) {VERSION}"\n')
-    _, install = box.action_run(**hosted(server, GATEKIT_CACHE_HIT="true"))
-    assert install.returncode == 0, install.stdout + install.stderr
-    assert server.requests == [] and box.outputs()["source"] == "cache"
-
-
 def test_the_listed_release_is_the_one_the_version_names(box, server):
     """Only this version's line counts: a line for another version with this archive's sum is ignored."""
     digest = publish(box, server)
@@ -223,3 +217,86 @@ def test_the_listed_release_is_the_one_the_version_names(box, server):
     assert [c for c in box.commands() if c.startswith("apt-get install")] == [
         "apt-get install -y -qq --no-install-recommends " + " ".join(
             COMMON + ["libboost1.81-dev", "libboost-json1.81-dev", "libboost-filesystem1.81-dev"])]
+
+
+# ---- the Actions cache holds the release archive, keyed by its SHA-256, checked after a restore ----
+
+def archive_cache(box) -> Path:
+    return box.temp / "gatekit-archive"
+
+
+def test_the_cache_key_of_a_listed_release_is_its_checksum(box, server):
+    digest = publish(box, server)
+    probe, install = box.action_run(**hosted(server))
+    assert install.returncode == 0, install.stdout + install.stderr
+    outputs = box.outputs()
+    assert outputs["key"] == f"gatekit-archive-linux-{ARCH}-{digest}"
+    assert outputs["cache-path"] == str(archive_cache(box))
+    # What the cache saves at the end of the job: the archive, as downloaded and checked.
+    assert sorted(p.name for p in archive_cache(box).iterdir()) == [ARCHIVE]
+    assert (archive_cache(box) / ARCHIVE).read_bytes() == server.files[PATH]
+
+
+@pytest.mark.parametrize("verified", ["false", "true"])
+def test_a_restored_archive_that_matches_needs_no_download(box, server, verified):
+    publish(box, server)
+    archive_cache(box).mkdir()
+    (archive_cache(box) / ARCHIVE).write_bytes(server.files[PATH])
+    _, install = box.action_run(**hosted(server, GATEKIT_CACHE_HIT="true", INPUT_VERIFIED=verified))
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert server.requests == []
+    assert box.outputs()["source"] == "cache" and box.outputs()["verified"] == verified
+    assert "SHA-256 " in install.stdout and "matches checksums.txt" in install.stdout
+
+
+def cache_step_path(outputs: dict) -> Path:
+    """Where actions/cache restores the entry, as action.yml wires it: the probe's output its
+    `path:` names."""
+    steps = {s["id"]: s for s in yaml.safe_load((ACTION / "action.yml").read_text())["runs"]["steps"]}
+    name = re.fullmatch(r"\$\{\{ steps\.probe\.outputs\.([a-z-]+) \}\}", steps["cache"]["with"]["path"]).group(1)
+    return Path(outputs[name])
+
+
+@pytest.mark.parametrize("verified", ["false", "true"])
+def test_an_entry_another_job_saved_under_the_key_is_never_run(box, server, verified):
+    """The key is computed from public facts, and a job of the same cache scope that runs a pull
+    request's code (its tests, their dependencies) can save an entry under it first. Whatever it
+    put there, tools or an archive, nothing of it runs: the archive is checked, found wrong,
+    deleted, and the release downloaded."""
+    publish(box, server)
+    probe = box.run("probe", **hosted(server, INPUT_VERIFIED=verified))
+    assert probe.returncode == 0, probe.stderr
+    marker = box.root / "poisoned-tool-ran"
+    entry = cache_step_path(box.outputs())
+    look_alike(entry, marker)  # tools, in case the entry is the tools folder
+    poisoned = release_archive(VERSION, {t: (entry / t).read_bytes() for t in TOOLS})
+    (entry / ARCHIVE).write_bytes(poisoned)  # and an archive of them, in case it holds the archive
+    install = box.run("install", **hosted(server, INPUT_VERIFIED=verified, GATEKIT_CACHE_HIT="true"))
+    assert install.returncode == 0, install.stdout + install.stderr
+    assert not marker.exists()
+    got = hashlib.sha256(poisoned).hexdigest()
+    listed = hashlib.sha256(server.files[PATH]).hexdigest()
+    assert (f"::warning title=setup-gatekit::the {ARCHIVE} restored from the Actions cache has SHA-256 {got}, but "
+            f"checksums.txt of this action says {listed}: not using it (the entry was not saved from the release; "
+            f"delete it: gh cache delete gatekit-archive-linux-{ARCH}-{listed}). Downloading the release archive "
+            "instead\n") in install.stdout
+    assert server.requests == [PATH]
+    assert box.outputs()["source"] == "release"
+    bin_dir = Path(box.outputs()["bin"])
+    for tool in TOOLS:  # the release's tools, not the entry's
+        assert (bin_dir / tool).read_text() == f'#!/bin/sh\necho "{tool} (gatekit) {VERSION}"\n'
+
+
+def test_verified_takes_the_checked_archive_never_the_tools_on_path(box, server):
+    publish(box, server)
+    marker = box.root / "look-alike-ran"
+    early = box.root / "home-bin"
+    look_alike(early, marker)
+    box.path.insert(0, str(early))
+    probe, install = box.action_run(**hosted(server, INPUT_VERIFIED="true"))
+    assert probe.returncode == 0 and install.returncode == 0, install.stdout + install.stderr
+    assert not marker.exists()
+    [fresh] = box.temp.glob("gatekit-verified.*")
+    assert box.outputs()["bin"] == str(fresh / "bin")
+    assert (box.outputs()["source"], box.outputs()["verified"]) == ("release", "true")
+    assert "Verified (`verified: true`)" in box.files["summary"].read_text()

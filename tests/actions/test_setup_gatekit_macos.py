@@ -83,7 +83,7 @@ def test_without_an_archive_the_build_gets_its_packages_from_homebrew(box):
     probe, install = box.action_run()
     assert probe.returncode == 0, probe.stdout + probe.stderr
     assert "OS: macOS 15.5 (ID=macos, VERSION_ID=15.5)" in probe.stdout
-    assert box.outputs()["key"].startswith("macos-15.5-")
+    assert box.outputs()["key"].startswith("gatekit-built-darwin-arm64-macos-15.5-")
     assert install.returncode == 0, install.stdout + install.stderr
     assert box.brew_calls() == [BREW_INSTALL]
     assert "installing: cmake ninja boost yaml-cpp cli11" in install.stdout

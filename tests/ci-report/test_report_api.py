@@ -207,15 +207,22 @@ def test_a_changed_answer_is_read_again_not_taken_from_the_cache(tmp_path):
     assert 0 < c["requests_not_modified"] < c["requests"]  # the issues listing alone was read again
 
 
-def test_a_damaged_cache_is_left_aside_with_a_warning(tmp_path):
+@pytest.mark.parametrize("actions", [False, True], ids=["terminal", "actions"])
+def test_a_damaged_cache_is_left_aside_with_a_warning(tmp_path, actions):
     cache = tmp_path / "api-cache.jsonl"
     cache.write_text('{"gatekit_api_cache": 1}\n{"url": "u", "etag": 5, "link": "", "body": ""}\n')
     with FakeGitHub(token="t0ken") as srv:
         srv.load_state(synthetic.state())
-        done = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv)
+        done = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv,
+                   env={"GITHUB_ACTIONS": "true"} if actions else None)
     assert done.returncode == 0, done.stderr
-    assert (f"ci-report: the API cache is left aside: {cache}:2: etag: expected a string"
-            in done.stdout + done.stderr)
+    # The title names the tool once: the message itself does not start with it again.
+    reason = f"{cache}:2: etag: expected a string"
+    warning = [line for line in done.stdout.splitlines() if "the API cache is left aside" in line]
+    if actions:
+        assert warning == [f"::warning title=ci-report::the API cache is left aside: {reason}"]
+    else:
+        assert warning == [f"warning: ci-report: the API cache is left aside: {reason}"]
     assert json.loads((tmp_path / "r.json").read_text())["requests_not_modified"] == 0
     assert cache.read_text().startswith('{"gatekit_api_cache":1}\n{"url":')  # rewritten whole
 

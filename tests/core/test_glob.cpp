@@ -200,6 +200,20 @@ TEST_CASE("line breaks: ordinary characters in the github dialect, picomatch's q
       {"**.md", "a/x\n.md", true, false},
       {"a\nb", "a\nb", true, true},  // a literal line break in a pattern
       {"a\nb", "a\rb", false, false},
+      // U+2028 and U+2029 (UTF-8 E2 80 A8, E2 80 A9) end a line for JavaScript's `.` too.
+      {"**", "a\xE2\x80\xA8" "b", true, false},
+      {"**", "a\xE2\x80\xA9" "b", true, false},
+      {"src/**", "src/a\xE2\x80\xA8" "b.py", true, false},
+      {"**/b", "a/\xE2\x80\xA8/b", true, false},
+      {"**.js", "a\xE2\x80\xA9.js", true, false},
+      {"*", "\xE2\x80\xA8", true, false},  // picomatch's `*` first asks for one `.`: (?=.)
+      {"*", "a\xE2\x80\xA8", true, true},  // then [^/]*, which takes any unit
+      // Other characters are no line terminators: U+0085, U+202A, U+20A8, a lone E2 or E2 80.
+      {"**", "a\xC2\x85" "b", true, true},
+      {"**", "a\xE2\x80\xAA" "b", true, true},
+      {"**", "a\xE2\x82\xA8" "b", true, true},
+      {"**", "a\xE2", true, true},
+      {"**", "a\xE2\x80", true, true},
   };
   for (const auto& r : rows) {
     INFO(r.pattern << " vs " << r.path);

@@ -19,11 +19,17 @@ How GitHub is emulated (nothing here contacts any address but 127.0.0.1):
   another repository (the demo checks gatekit out into .gatekit/), and a pinned reference to
   one of gatekit's actions, get a copy of this source tree;
 - the tools come from the build (GATEKIT_BUILD_DIR) through PATH, so setup-gatekit takes
-  its PATH path; Python is a venv of this machine's Python with pip offline.
+  its PATH path; Python is a venv of this machine's Python with pip offline;
+- a job that holds a token sets its tools up `verified: true`, which never takes them from
+  PATH: a run with `serve_release=True` lists a release archive of the built tools in the
+  gatekit copies' checksums.txt and serves it on 127.0.0.1 (GATEKIT_RELEASE_URL), as
+  tests/actions/test_release_end_to_end.py does, so those jobs download and check it.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -52,7 +58,20 @@ APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"
 GATEKIT_PARTS = ("actions", "tools", "cmake", "CMakeLists.txt", "CMakePresets.json")
 
 sys.path.insert(0, str(SOURCE / "tests" / "github_api"))
+sys.path.insert(0, str(SOURCE / "tests" / "actions"))
+from release_archives import ARCH, ReleaseServer, archive, archive_name, built_tools  # noqa: E402
 from server import FakeGitHub  # noqa: E402
+
+VERSION = re.search(r"project\(gatekit VERSION ([0-9.]+)", (SOURCE / "CMakeLists.txt").read_text()).group(1)
+_RELEASE: dict = {}
+
+
+def release_of_the_build() -> bytes:
+    """A release archive of the built tools, as scripts/package-release.sh lays it out (made
+    once per test process: the tools are big; fast compression)."""
+    if "body" not in _RELEASE:
+        _RELEASE["body"] = archive(VERSION, built_tools(BUILD, tool_names()), compresslevel=1)
+    return _RELEASE["body"]
 
 JOB_DONE = re.compile(r"^\[(?P<wf>[^/\]]+)/(?P<job>[^\]]*?)\s*\] 🏁  Job (?P<result>succeeded|failed)\s*$")
 OUTPUT = re.compile(r"^\[(?P<wf>[^/\]]+)/(?P<job>[^\]]*?)\s*\]\s+⚙  ::set-output:: (?P<key>[^=]+)=(?P<value>.*)$")
@@ -324,12 +343,42 @@ class Scenario:
     def run(self, *, fork: bool = False, matrix: str | None = None, env: dict | None = None,
             files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
             event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
-            secrets: dict | None = None, variables: dict | None = None) -> Outcome:
+            secrets: dict | None = None, variables: dict | None = None, serve_release: bool = False,
+            tools_on_path: bool = True, path_first: list[Path] | None = None) -> Outcome:
         """act pull_request over the copy's workflows but gate.yml (or one, `workflow`); files: what the
         pull-request files API lists (default: git's diff of base and head). Another event:
         `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
-        added to GITHUB_TOKEN; the API test server accepts `server_token` only."""
+        added to GITHUB_TOKEN; the API test server accepts `server_token` only. serve_release:
+        list and serve a release archive of the built tools (the module docstring);
+        tools_on_path: the built tools on the runner's PATH; path_first: folders put before
+        everything else on the runner's PATH (a self-hosted runner's look-alikes)."""
         self._prepare(fork)
+        with contextlib.ExitStack() as stack:
+            release_env = self._serve_release(stack) if serve_release else {}
+            return self._run(fork=fork, matrix=matrix, env={**release_env, **(env or {})}, files=files,
+                             workflow=workflow, timeout=timeout, event_name=event_name, payload=payload,
+                             server_token=server_token, secrets=secrets, variables=variables,
+                             tools_on_path=tools_on_path, path_first=path_first or [])
+
+    def _serve_release(self, stack: contextlib.ExitStack) -> dict:
+        """Lists the build's release archive in every gatekit copy's checksums.txt (the demo's
+        checkout of gatekit, and gatekit's source in a shipped-templates repository) and serves
+        it; returns the runner's GATEKIT_RELEASE_URL."""
+        body = release_of_the_build()
+        line = f"{VERSION} linux-{ARCH} {hashlib.sha256(body).hexdigest()}\n"
+        shipped = (SOURCE / "actions" / "setup-gatekit" / "checksums.txt").read_text()
+        for copy in (self.root / "gatekit", self.repo):
+            checksums = copy / "actions" / "setup-gatekit" / "checksums.txt"
+            if checksums.is_file():
+                checksums.write_text(shipped.rstrip("\n") + "\n" + line)
+        server = ReleaseServer()
+        stack.callback(server.close)
+        server.files[f"/release/v{VERSION}/{archive_name(VERSION)}"] = body
+        self.release_server = server
+        return {"GATEKIT_RELEASE_URL": f"{server.url}/release"}
+
+    def _run(self, *, fork, matrix, env, files, workflow, timeout, event_name, payload, server_token, secrets,
+             variables, tools_on_path, path_first) -> Outcome:
         if payload is not None:
             (self.root / "event.json").write_text(json.dumps(payload))
         if files is None:
@@ -366,7 +415,9 @@ class Scenario:
                 cmd += ["--env", f"{key}={value}"]
             # The host's own Actions variables (when this runs inside a CI job) must not leak in.
             host = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_"))}
-            host.update({"PATH": f"{self.root / 'bin'}:{self.root / 'runner-python' / 'bin'}:{os.environ['PATH']}",
+            tools = [str(self.root / "bin")] if tools_on_path else []
+            path = [*map(str, path_first), *tools, str(self.root / "runner-python" / "bin"), os.environ["PATH"]]
+            host.update({"PATH": ":".join(path),
                          # act would otherwise ask api.nektosact.com for notices on every start.
                          "ACT_DISABLE_VERSION_CHECK": "1",
                          "XDG_CONFIG_HOME": str(self.root / "xdg"), "XDG_CACHE_HOME": str(self.root / "xdg")})

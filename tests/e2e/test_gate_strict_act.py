@@ -11,10 +11,12 @@ Each act run is one event on a copy of the demo project with the templates as sh
 (`workflows/*.yml`, gatekit's source at the root), a bare remote over file:// that holds the
 branches, refs/pull/7/head and a published gate result (git reaches it through an `insteadOf`
 in GIT_CONFIG_GLOBAL: the workflow's origin stays https://github.com/tinyml/tinyml), and
-only gate.yml run (`-W`).
+only gate.yml run (`-W`). The posting job sets its tools up `verified: true`, so those runs
+serve a release archive of the built tools (act_harness, `serve_release`).
 """
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 
@@ -68,7 +70,7 @@ def test_strict_the_workflow_run_posts_with_the_app_token(tmp_path):
     payload = workflow_run_payload("pull_request", pr.head, "feature",
                                    [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
     o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
-               payload=payload, **APP)
+               payload=payload, serve_release=True, **APP)
     assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
     assert o.verdict(WORKFLOW, "gate/gpu preview") is None
     assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
@@ -90,10 +92,66 @@ def test_strict_a_merge_group_gets_the_head_s_result_from_the_workflow_run(tmp_p
     h.git(pr.repo, "push", "-q", str(remote), "main", f"HEAD:refs/heads/{queue}")
     h.git(pr.repo, "checkout", "-q", "main")
     o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
-               payload=workflow_run_payload("merge_group", group, queue, []), **APP)
+               payload=workflow_run_payload("merge_group", group, queue, []), serve_release=True, **APP)
     assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
     assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{group}", "success",
                                 f"inherited from {pr.head[:12]} (pull request head), the queue adds docs only")]
+
+
+# ---- the posting job runs only tools it checked (docs/actions/setup-gatekit.md, "Verified tools") ----
+
+def look_alikes(folder: Path, marker: Path) -> None:
+    """Every gatekit tool as a script that answers --version as this version's does, leaves
+    `marker` whenever it runs, and otherwise succeeds without doing anything."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for tool in h.tool_names():
+        script = folder / tool
+        script.write_text(f'#!/bin/sh\necho "$0 $*" >> "{marker}"\necho "{tool} (gatekit) {h.VERSION}"\n')
+        script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def workflow_run_on_main(tmp_path: Path) -> tuple[h.Scenario, dict]:
+    pr, _ = scenario(tmp_path)
+    h.git(pr.repo, "checkout", "-q", "main")
+    return pr, workflow_run_payload("pull_request", pr.head, "feature",
+                                    [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
+
+
+def test_strict_the_posting_job_never_runs_a_look_alike_on_path(tmp_path):
+    """A self-hosted runner whose PATH has, before anything else, tools of this version that are
+    not gatekit's (left by an earlier job): the job holding the App's token downloads the
+    release archive, checks it against checksums.txt, and runs gpu-gate from that folder."""
+    pr, payload = workflow_run_on_main(tmp_path)
+    marker = tmp_path / "look-alike-ran"
+    look_alikes(tmp_path / "earlier-on-path", marker)
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, serve_release=True, path_first=[tmp_path / "earlier-on-path"], **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert not marker.exists(), marker.read_text()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
+    assert "verified: true: not using tools on PATH (only tools checked here run)" in o.log
+    assert len(pr.release_server.requests) == 1
+
+
+def test_strict_a_cache_entry_another_job_saved_is_never_run(tmp_path):
+    """The Actions cache restores, under the key the posting job asks for, an entry a job of the
+    same scope saved first (a test job that ran a pull request's code): tools and an archive of
+    them that are not gatekit's. Nothing of it runs: the archive is checked, refused, and the
+    release downloaded. No tools on PATH, so nothing but the cache and the release can serve."""
+    pr, payload = workflow_run_on_main(tmp_path)
+    marker = tmp_path / "cached-entry-ran"
+    entry = tmp_path / "cache-entry"
+    look_alikes(entry, marker)
+    poisoned = h.archive(h.VERSION, {t: (entry / t).read_bytes() for t in h.tool_names()})
+    (entry / h.archive_name(h.VERSION)).write_bytes(poisoned)
+    o = pr.run(workflow="gate.yml", env={**env(tmp_path), "E2E_CACHE_SEED": str(entry)}, server_token=APP_TOKEN,
+               event_name="workflow_run", payload=payload, serve_release=True, tools_on_path=False, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert not marker.exists(), marker.read_text()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
+    assert "cache stand-in: restored the seeded entry for key gatekit-archive-linux-" in o.log
+    assert f"the {h.archive_name(h.VERSION)} restored from the Actions cache has SHA-256 " in o.log
+    assert len(pr.release_server.requests) == 1
 
 
 def jobs_that_run(github: dict, variables: dict) -> list[str]:
@@ -152,6 +210,12 @@ def test_only_the_app_token_job_can_post_in_strict_mode():
     post_step = next(s for s in jobs["post"]["steps"] if s.get("uses") == "./actions/gpu-gate-status")
     assert post_step["with"]["token"] == "${{ steps.app.outputs.token }}"
     assert post_step["with"]["mode"] == "strict"
+    # The jobs that post run the tools setup-gatekit checked, from the folder it names.
+    for job in ("post", "gate"):
+        setup = next(s for s in jobs[job]["steps"] if s.get("uses") == "./actions/setup-gatekit")
+        assert (setup["id"], setup["with"]) == ("gatekit", {"verified": "true"})
+        status = next(s for s in jobs[job]["steps"] if s.get("uses") == "./actions/gpu-gate-status")
+        assert status["with"]["gatekit-bin"] == "${{ steps.gatekit.outputs.bin }}"
     app = next(s for s in jobs["post"]["steps"] if s.get("id") == "app")
     assert app["uses"].startswith("actions/create-github-app-token@")
     assert app["with"]["permission-statuses"] == "write"

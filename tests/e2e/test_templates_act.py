@@ -355,7 +355,7 @@ def test_demo_gate_workflow_run_posts_gate_gpu_with_the_app_token(tmp_path):
     payload = h.workflow_run_payload("pull_request", pr.head, "feature",
                                      [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
     o = pr.run(workflow="gate.yml", env=h.gate_env(tmp_path), server_token=h.APP_TOKEN,
-               event_name="workflow_run", payload=payload, **h.APP)
+               event_name="workflow_run", payload=payload, serve_release=True, **h.APP)
     assert sorted(job for wf, job in o.jobs if wf == GATE_WF) == ["gate/gpu status"], o.tail()
     assert o.verdict(GATE_WF, "gate/gpu status") == "succeeded", o.tail()
     assert o.status_posts() == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]

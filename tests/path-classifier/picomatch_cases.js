@@ -5,9 +5,22 @@
 // With "newlines", patterns and paths also hold line breaks (\n, \r), which JavaScript's
 // `.` does not match: gatekit must follow picomatch there too.
 //   node picomatch_cases.js SEED COUNT [newlines]
+// With "answer", it answers given cases instead: a JSON array of [pattern, path] on stdin, one
+// answer a line on stdout (1, 0 or I, as above).
+//   node picomatch_cases.js answer < cases.json
 const path = require("path");
 const modules = process.env.GATEKIT_NODE_MODULES || path.join(__dirname, "..", "node", "node_modules");
 const picomatch = require(path.join(modules, "picomatch"));
+
+if (process.argv[2] === "answer") {
+  const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const answers = cases.map(([p, f]) => {
+    const invalid = picomatch.makeRe(p, { dot: true }).source === "$^";
+    return invalid ? "I" : picomatch(p, { dot: true })(f) ? "1" : "0";
+  });
+  process.stdout.write(answers.join("\n") + "\n");
+  process.exit(0);
+}
 
 let state = Number(process.argv[2] || 1) >>> 0;
 const count = Number(process.argv[3] || 1000);

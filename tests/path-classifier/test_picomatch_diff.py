@@ -71,6 +71,31 @@ def test_documented_vectors_run_through_the_cli():
     assert ours(rows, "github") == ["1", "0", "0", "1", "1", "0", "0", "0"]
 
 
+def picomatch_answers(rows):
+    """picomatch 2.3.1's own answers ({dot: true}) for [(pattern, path)], from node."""
+    done = subprocess.run(["node", str(HERE / "picomatch_cases.js"), "answer"], input=json.dumps(rows),
+                          capture_output=True, text=True, check=True, env=dict(os.environ))
+    return done.stdout.splitlines()
+
+
+# JavaScript's `.` stops at four line terminators: \n, \r, U+2028 and U+2029 (and only those:
+# U+0085 and U+202A are ordinary). picomatch's `**`, extglob bodies and the `.*` around a
+# negated glob are that `.`; its `*` first asks for one `.` ((?=.)), then takes [^/].
+TERMINATOR_PATTERNS = ["**", "a/**", "**/b", "src/**", "a/**/b", "**.js", "**/*.py", "*", "a*", "!*.js",
+                       "@(a|x)*", "*(a|\u2028)b", "!(x)"]
+TERMINATOR_PATHS = [f"a{c}b" for c in ["\n", "\r", "\u2028", "\u2029", "\u0085", "\u202a", "\u20a8"]] + [
+    "a/\u2028/b", "\u2028/b", "a/\u2029", "src/a\u2028b", "src/\u2029/x.py", "a\u2028b.js", "x/a\u2029.py",
+    "\u2028", "\u2029.js", "a\u2028", "a\u2028\u2029b", "a/b\u2028"]
+
+
+def test_line_terminators_follow_picomatch():
+    rows = [(p, f) for p in TERMINATOR_PATTERNS for f in TERMINATOR_PATHS]
+    want = picomatch_answers(rows)
+    assert "1" in want and "0" in want
+    got = ours([(p, f, "") for p, f in rows])
+    assert [(p, f, w, g) for (p, f), w, g in zip(rows, want, got) if w != g] == []
+
+
 def test_line_breaks_follow_each_dialect():
     # picomatch: `*` and `?` are [^/] classes (they match a line break), `**` and the `.*$`
     # around a negated glob are JavaScript `.` (they do not). github: every byte is ordinary.

@@ -61,3 +61,19 @@ def test_the_pin_is_in_this_repository_and_has_every_action_the_demo_uses(histor
     assert actions, "the demo uses no gatekit action: the pattern above is out of date"
     missing = [a for a in sorted(actions) if git("cat-file", "-e", f"{pin}:{a}/action.yml").returncode != 0]
     assert not missing, f"the pinned commit {pin} lacks {missing}: move the pin to a commit that has them"
+
+
+def test_the_pinned_commit_s_actions_declare_every_input_the_demo_passes(history):
+    """An input the pinned action does not declare is only a warning on GitHub, and then does
+    nothing: gate.yml's `verified: 'true'` at a commit that predates it would run unchecked
+    tools in the job that holds the App's token."""
+    (pin,) = pins()
+    unknown = []
+    for workflow, step in demo_steps():
+        m = re.fullmatch(r"\./\.gatekit/(actions/[a-z-]+)", step.get("uses", ""))
+        if not m:
+            continue
+        shown = git("show", f"{pin}:{m.group(1)}/action.yml")
+        declared = yaml.safe_load(shown.stdout).get("inputs") or {} if shown.returncode == 0 else {}
+        unknown += [f"{workflow}: {m.group(1)} input {name}" for name in (step.get("with") or {}) if name not in declared]
+    assert not unknown, f"the pinned commit {pin} does not declare {unknown}: move the pin to a commit that does"

@@ -61,7 +61,8 @@ github::ResponseCache read_cache(const std::string& path, Context& ctx) {
     return cache.add_line(text, path + ":" + std::to_string(++line) + ": ");
   });
   if (read) return cache;
-  ctx.workflow.annotate({Severity::warning, "ci-report: the API cache is left aside: " + read.error().message,
+  // The annotation's title names the tool; the frame prints it before the message.
+  ctx.workflow.annotate({Severity::warning, "the API cache is left aside: " + read.error().message,
                          "ci-report", "", 0, 0});
   return github::ResponseCache{};
 }

@@ -3,7 +3,8 @@
 // program. Both dialect front ends translate a glob into this subset; the VM simulates the
 // automaton position by position (no backtracking), so a match costs O(size x length).
 //
-// Supported regex subset (what the front ends emit): literals and `\x` escapes, `.`,
+// Supported regex subset (what the front ends emit): literals and `\x` escapes, `.` (as
+// JavaScript's: not \n, \r, U+2028 or U+2029, whose UTF-8 bytes a look-ahead rules out),
 // classes `[...]`/`[^...]` with ranges and \d \w \s, groups `(...)` `(?:...)`, `|`,
 // quantifiers `* + ? {n} {n,} {n,m}` (a trailing lazy `?` is accepted and ignored: only
 // match/no match matters), `^` `$`, and look-aheads `(?=...)` `(?!...)`. A look-ahead is a
@@ -46,6 +47,9 @@ struct Program;
 struct Look {
   bool negative = false;
   std::shared_ptr<const Program> reversed;  // the look-ahead body, reversed
+  // The body is `\xE2\x80[\xA8\xA9]` (U+2028 or U+2029, which `.` rules out): its table is
+  // found by a scan of the input, without running `reversed`.
+  bool line_separator = false;
 };
 
 struct SieveShared;  // glob_sieve.hpp

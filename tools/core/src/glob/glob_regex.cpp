@@ -1,6 +1,7 @@
 // The regex subset of glob_program.hpp: parser, Thompson construction, Pike VM.
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <optional>
 
 #include "glob_program.hpp"
@@ -19,15 +20,25 @@ struct Node {
   int min = 0;
   int max = -1;  // -1: unbounded
   bool negative = false;
+  bool line_separator = false;  // look: "not U+2028 or U+2029 here" (the same body in every `.`)
 };
 
 using Set = std::bitset<256>;
 
+// JavaScript's `.` (no s flag) matches any UTF-16 unit but the four line terminators: \n, \r,
+// U+2028 and U+2029. Paths are UTF-8 bytes, where the last two are E2 80 A8 and E2 80 A9: a
+// byte other than \n and \r where neither of them starts (a look-ahead, js_dot).
 Set dot_set() {
   Set s;
   s.set();
   s.reset('\n');
   s.reset('\r');
+  return s;
+}
+
+Set byte_set(std::initializer_list<unsigned char> bytes) {
+  Set s;
+  for (auto b : bytes) s.set(b);
   return s;
 }
 
@@ -217,11 +228,29 @@ class RegexParser {
     }
   }
 
-  Node set_node(Set s) {
+  static Node set_node(Set s) {
     Node n;
     n.kind = Node::Kind::set;
     n.set = s;
     return n;
+  }
+
+  // `.`: (?!\xE2\x80[\xA8\xA9])[^\n\r] (dot_set). A `.` starts where a character does (at the
+  // start, after '/', or after another `.`), so the bytes after an E2 it took are never the
+  // tail of U+2028 or U+2029.
+  static Node js_dot() {
+    Node separator;
+    separator.kind = Node::Kind::cat;
+    separator.kids = {set_node(byte_set({0xE2})), set_node(byte_set({0x80})), set_node(byte_set({0xA8, 0xA9}))};
+    Node look;
+    look.kind = Node::Kind::look;
+    look.negative = true;
+    look.line_separator = true;
+    look.kids.push_back(std::move(separator));
+    Node dot;
+    dot.kind = Node::Kind::cat;
+    dot.kids = {std::move(look), set_node(dot_set())};
+    return dot;
   }
 
   Node char_class() {
@@ -297,7 +326,7 @@ class RegexParser {
         return n;
       }
       case '[': return char_class();
-      case '.': ++i_; return set_node(dot_set());
+      case '.': ++i_; return js_dot();
       case '^': { ++i_; Node n; n.kind = Node::Kind::begin; return n; }
       case '$': { ++i_; Node n; n.kind = Node::Kind::end; return n; }
       case '*': case '+': case '?': return fail("nothing to repeat");
@@ -382,6 +411,14 @@ class Emitter {
         return true;
       case Node::Kind::look: {
         p_.has_assertions = true;
+        if (n.line_separator) {  // one look and one table for every `.` of the program
+          if (line_separator_look_ == kNone) {
+            p_.looks.push_back({true, line_separator_body(), true});
+            line_separator_look_ = static_cast<std::uint32_t>(p_.looks.size() - 1);
+          }
+          push({Op::look, line_separator_look_, 0});
+          return true;
+        }
         auto sub = std::make_shared<Program>();
         Emitter inner(*sub);
         if (!inner.emit(reversed(n.kids[0]))) return false;
@@ -417,7 +454,20 @@ class Emitter {
     return index;
   }
 
+  // The reversed body of `.`'s look-ahead, `[\xA8\xA9]\x80\xE2`, compiled once for every
+  // program (Pattern::size counts it; the VM scans for it instead of running it).
+  static std::shared_ptr<const Program> line_separator_body() {
+    static const std::shared_ptr<const Program> body = [] {
+      auto p = std::make_shared<Program>();
+      p->sets = {byte_set({0xA8, 0xA9}), byte_set({0x80}), byte_set({0xE2})};
+      p->code = {{Op::byte_set, 0, 0}, {Op::byte_set, 1, 0}, {Op::byte_set, 2, 0}, {Op::match, 0, 0}};
+      return p;
+    }();
+    return body;
+  }
+
   static constexpr std::uint32_t kNone = ~0u;
+  std::uint32_t line_separator_look_ = kNone;
   std::array<std::uint32_t, 256> single_ = make_single();
   static std::array<std::uint32_t, 256> make_single() {
     std::array<std::uint32_t, 256> a{};
@@ -535,9 +585,25 @@ class Vm {
 
   void compute_looks() {
     for (const auto& look : p_.looks) {
+      if (look.line_separator) {
+        tables_.push_back(line_separator_table());
+        continue;
+      }
       Vm sub(*look.reversed, in_, stats_);
       tables_.push_back(sub.backward());
     }
+  }
+
+  // [p] = input[p..] starts with U+2028 or U+2029 (what backward() of the look's body gives),
+  // by a scan: most paths hold no E2 byte at all.
+  std::vector<char> line_separator_table() const {
+    std::vector<char> out(in_.size() + 1, 0);
+    for (auto at = in_.find('\xE2'); at != std::string_view::npos; at = in_.find('\xE2', at + 1)) {
+      const auto third = at + 2 < in_.size() ? static_cast<unsigned char>(in_[at + 2]) : 0;
+      out[at] = static_cast<unsigned char>(in_[at + 1 < in_.size() ? at + 1 : at]) == 0x80 &&
+                (third == 0xA8 || third == 0xA9);
+    }
+    return out;
   }
 
   bool accepts(const ThreadList& list) const {
