@@ -45,6 +45,7 @@ PR_NUMBER = 7
 # gate.yml's strict mode posts with a GitHub App's token: the stand-in of
 # actions/create-github-app-token hands out E2E_APP_TOKEN when given these.
 APP_TOKEN = "app-inst4llation-t0ken"
+APP_SLUG = "gatekit-gate"  # the stand-in's app-slug: what the App posts is created by gatekit-gate[bot]
 APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"},
        "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1.gatekit-gate"}}
 # The gatekit source the demo's `repository: <gatekit>` checkout receives: what setup-gatekit
@@ -324,11 +325,12 @@ class Scenario:
     def run(self, *, fork: bool = False, matrix: str | None = None, env: dict | None = None,
             files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
             event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
-            secrets: dict | None = None, variables: dict | None = None) -> Outcome:
+            secrets: dict | None = None, variables: dict | None = None, server_state: dict | None = None) -> Outcome:
         """act pull_request over the copy's workflows but gate.yml (or one, `workflow`); files: what the
         pull-request files API lists (default: git's diff of base and head). Another event:
         `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
-        added to GITHUB_TOKEN; the API test server accepts `server_token` only."""
+        added to GITHUB_TOKEN; the API test server accepts `server_token` only, and starts with
+        `server_state` (tests/github_api/README.md: the token's `login`, statuses...) when given."""
         self._prepare(fork)
         if payload is not None:
             (self.root / "event.json").write_text(json.dumps(payload))
@@ -360,6 +362,8 @@ class Scenario:
                    "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
                    **(env or {})}
         with FakeGitHub(token=server_token) as srv:
+            if server_state:
+                srv.load_state(server_state)
             srv.add_pull(REPO, PR_NUMBER, files=files, head_sha=self.head, base_sha=self.base)
             run_env["GITHUB_API_URL"] = srv.base_url
             for key, value in run_env.items():

@@ -15,6 +15,7 @@ only gate.yml run (`-W`).
 """
 from __future__ import annotations
 
+import datetime
 import sys
 from pathlib import Path
 
@@ -94,6 +95,46 @@ def test_strict_a_merge_group_gets_the_head_s_result_from_the_workflow_run(tmp_p
     assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
     assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{group}", "success",
                                 f"inherited from {pr.head[:12]} (pull request head), the queue adds docs only")]
+
+
+def test_strict_the_posting_job_trusts_the_default_branch_whatever_base_the_event_names(tmp_path):
+    """Anyone with push access can push a branch and open a second pull request from the same
+    head into it; the workflow_run then names that branch as the pull request's base. Here the
+    branch sits at new kernel code and the head adds docs on top: against that branch the head
+    would be "no code change". The status is posted on the head, which is the real pull
+    request's head too, so the default branch's files must decide: pending."""
+    pr, remote = scenario(tmp_path)
+    pr.append("src/tinyml/kernels/attention.py", "\n# new code, never gated\n")
+    pr.commit("more kernel code")
+    code = pr.head
+    pr.write("docs/notes.md", "# Notes\n")
+    pr.commit("docs on top")
+    h.git(pr.repo, "push", "-q", "-f", str(remote), "feature", f"{pr.head}:refs/pull/{h.PR_NUMBER}/head",
+          f"{code}:refs/heads/stepping-stone")
+    h.git(pr.repo, "checkout", "-q", "main")
+    payload = workflow_run_payload("pull_request", pr.head, "feature",
+                                   [{"number": h.PR_NUMBER, "base": {"ref": "stepping-stone"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "pending", "no gate result for this tree")]
+
+
+def test_strict_a_failure_posted_by_another_workflow_is_not_remembered(tmp_path):
+    """Any workflow with `statuses: write` posts as github-actions[bot]; a `gate/gpu` failure in
+    gatekit's own words posted that way is not the App's, so `post` does not keep it."""
+    pr, _ = scenario(tmp_path)
+    h.git(pr.repo, "checkout", "-q", "main")
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    forged = {"state": "failure", "context": "gate/gpu", "description": f"failed (result of {now})",
+              "creator": "github-actions[bot]"}
+    payload = workflow_run_payload("pull_request", pr.head, "feature",
+                                   [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, server_state={"login": f"{h.APP_SLUG}[bot]",
+                                              "repos": {h.REPO: {"statuses": {pr.head: [forged]}}}}, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
 
 
 def jobs_that_run(github: dict, variables: dict) -> list[str]:
