@@ -197,3 +197,9 @@ def test_only_the_app_token_job_can_post_in_strict_mode():
     assert app["uses"].startswith("actions/create-github-app-token@")
     assert app["with"]["permission-statuses"] == "write"
     assert jobs["gate"]["permissions"] == {"contents": "read", "statuses": "write"}
+    # The App's bot is the poster whose failures are remembered; no job names a base: the tool
+    # trusts the default branch, whichever pull request (and base) the event names.
+    assert post_step["with"]["poster"] == "${{ steps.app.outputs.app-slug }}[bot]"
+    status_steps = [s for job in jobs.values() for s in job["steps"] if s.get("uses") == "./actions/gpu-gate-status"]
+    assert len(status_steps) == 3 and not any("base" in s["with"] for s in status_steps)
+    assert "base.ref" not in TEMPLATE.read_text()
