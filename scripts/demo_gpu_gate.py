@@ -16,7 +16,10 @@ A developer's GPU machine and CI, end to end, with nothing outside this machine:
                GitHub App's token, posting `gate/gpu` to the GitHub API test server
                (tests/github_api/server.py), which accepts that token only;
   6. table     the three statuses as the server recorded them: exact pass, docs-only
-               inherited, new code pending.
+               inherited, new code pending;
+  7. trust     the trusted files come from the default branch, whatever base an event names:
+               a branch pushed at the new code makes a docs commit on top of it look "docs
+               only", and a run that names it as the base still posts pending.
 run_part(bin_dir, out) returns the checks (name, ok, detail) and writes OUT/gpu-gate/summary.md.
 """
 from __future__ import annotations
@@ -35,6 +38,7 @@ from server import FakeGitHub  # noqa: E402  (the API test server)
 
 REPO = "demo/tinyml"
 TOKEN = "demo-app-installation-token"  # the strict mode's GitHub App token: the only one the server takes
+APP_BOT = "gatekit-demo-gate[bot]"  # the App's account: what its token posts is created by it
 MACHINE = "demo-gpu-box"
 GIT_ENV = {"GIT_AUTHOR_NAME": "Demo Dev", "GIT_AUTHOR_EMAIL": "dev@example.com", "GIT_COMMITTER_NAME": "Demo Dev",
            "GIT_COMMITTER_EMAIL": "dev@example.com", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -107,12 +111,14 @@ def commit(dev: Path, path: str, old: str, new: str, message: str) -> str:
     return git(dev, "rev-parse", "HEAD")
 
 
-def ci_status(tool: str, ci: Path, sha: str, server: FakeGitHub, summary: Path, event: str = "workflow_run") -> int:
+def ci_status(tool: str, ci: Path, sha: str, server: FakeGitHub, summary: Path, event: str = "workflow_run",
+              base: str = "") -> int:
     """`gpu-gate ci-status` as gate.yml's strict-mode jobs run it: the `post` job on
-    workflow_run (the default branch's workflow, the App's token); `event` pull_request is the
-    pull request's own run, which strict mode refuses a post."""
-    return run([tool, "ci-status", f"--sha={sha}", "--pr=1", "--base=main", f"--repository={REPO}", "--post",
-                "--mode=strict", f"--target-url=https://github.example/{REPO}/actions/runs/1"], ci,
+    workflow_run (the default branch's workflow, the App's token, the App's bot as the poster,
+    no base: the tool asks the remote for its default branch); `event` pull_request is the pull
+    request's own run, which strict mode refuses a post. `base`: a base an event names."""
+    return run([tool, "ci-status", f"--sha={sha}", "--pr=1", f"--base={base}", f"--repository={REPO}", "--post",
+                "--mode=strict", f"--poster={APP_BOT}", f"--target-url=https://github.example/{REPO}/actions/runs/1"], ci,
                {"GITHUB_API_URL": server.base_url, "GITHUB_TOKEN": TOKEN, "GITHUB_EVENT_NAME": event,
                 "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(ci.parent / f"ci-status-output-{sha[:12]}")},
                check=False, show=event == "workflow_run").returncode
@@ -183,7 +189,7 @@ def stages(tool: str, work: Path, summary: Path) -> list:
             "gate/gpu with the App's token (GitHub API test server)")
     ci = work / "ci"
     git(work, "clone", "-q", f"file://{remote}", str(ci))
-    with FakeGitHub(token=TOKEN) as server:
+    with FakeGitHub(token=TOKEN, login=APP_BOT) as server:
         server.load_state({"repos": {REPO: {}}})
         refused = ci_status(tool, ci, exact, server, summary, event="pull_request")
         from_pull_request = posted_statuses(server)
@@ -210,13 +216,36 @@ def stages(tool: str, work: Path, summary: Path) -> list:
         print(f"    {line}")
     with open(summary, "a") as f:
         f.write("\n## gate/gpu for three commits of one pull request\n\n" + table + "\n" + history_chart(exact, docs, code))
+    checks.append(trust_stage(tool, work, dev, summary))
     return checks
 
 
-def docs_commit(dev: Path) -> str:
-    (dev / "docs" / "gate.md").write_text("# The GPU gate\n\nA GPU machine tests each tree before it merges.\n")
-    git(dev, "add", "docs/gate.md")
-    git(dev, "commit", "-q", "-m", "docs: the GPU gate")
+def trust_stage(tool: str, work: Path, dev: Path, summary: Path) -> Check:
+    """Anyone with push access can push a branch and open a second pull request into it; the
+    workflow_run after it names that branch as the base. Here the branch sits at the new code,
+    so a docs commit on top of it would be "no code change" against it: the tool trusts the
+    default branch instead, and the commit stays pending."""
+    step(7, "trust: a base that an event names is only a candidate; the default branch's files decide")
+    on_top = docs_commit(dev, "docs/more.md", "docs: more words")
+    run(["git", "push", "-q", "origin", "HEAD", "HEAD~1:refs/heads/stepping-stone"], dev)
+    ci = work / "ci-trust"
+    git(work, "clone", "-q", f"file://{work / 'remote.git'}", str(ci))
+    with FakeGitHub(token=TOKEN, login=APP_BOT) as server:
+        server.load_state({"repos": {REPO: {}}})
+        code = ci_status(tool, ci, on_top, server, summary, base="stepping-stone")
+        state, description = posted_statuses(server).get(on_top, ("(none)", ""))
+    with open(summary, "a") as f:
+        f.write(f"\n## A base the event names\n\n`{on_top[:12]}` (docs on top of new code), with the base "
+                f"`stepping-stone` (a branch at that code): `{state}` \"{description}\"\n")
+    return Check('a pushed branch named as the base decides nothing: pending "no gate result for this tree"',
+                 code == 0 and (state, description) == ("pending", "no gate result for this tree"),
+                 f"exit {code}, {state}: {description}")
+
+
+def docs_commit(dev: Path, path: str = "docs/gate.md", message: str = "docs: the GPU gate") -> str:
+    (dev / path).write_text("# The GPU gate\n\nA GPU machine tests each tree before it merges.\n")
+    git(dev, "add", path)
+    git(dev, "commit", "-q", "-m", message)
     return git(dev, "rev-parse", "HEAD")
 
 

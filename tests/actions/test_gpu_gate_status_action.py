@@ -95,7 +95,8 @@ def test_the_step_posts_the_status_of_the_head_with_the_token_in_git_s_environme
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
         done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_PR="3", INPUT_BASE="main",
-                                 GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
+                                 INPUT_POSTER_LOGIN="gatekit-gate[bot]", GITHUB_API_URL=server.base_url,
+                                 GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
         posts = [r for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert outputs["result"] == "pass" and outputs["posted"] == "true"
@@ -116,7 +117,7 @@ def test_the_step_posts_the_status_of_the_head_with_the_token_in_git_s_environme
 def test_pr_alone_sets_the_status_of_its_head(repo, tmp_path):
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
-        done, outputs = run_step(repo["ci"], tmp_path, INPUT_PR="3", INPUT_BASE="main",
+        done, outputs = run_step(repo["ci"], tmp_path, INPUT_PR="3", INPUT_POSTER_LOGIN="gatekit-gate[bot]",
                                  GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_dispatch")
         paths = [r["path"] for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
@@ -161,12 +162,34 @@ def test_a_mode_other_than_strict_or_pull_request_is_a_usage_error(repo, tmp_pat
 
 
 def test_an_empty_base_reaches_the_tool_as_an_empty_value(repo, tmp_path):
-    """`--base=` is an empty value to the tool (the frame), never the next argument (`--target-url=...`)."""
+    """`--base=` is an empty value to the tool (the default branch, which the tool asks the
+    remote for), never the next argument (`--target-url=...`)."""
+    log = wrap_git(tmp_path)
     done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POST="false", INPUT_BASE="")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (outputs["result"], outputs["state"], outputs["posted"]) == ("pass", "pending", "false")
+    calls = [c.split("|")[0] for c in log.read_text().splitlines()]
+    assert any(c.endswith("ls-remote --symref --end-of-options origin HEAD") for c in calls), calls
+    assert any("fetch" in c and "+refs/heads/main:refs/gatekit-ci/default" in c for c in calls), calls
+
+
+def test_strict_mode_posts_only_with_the_app_s_login_as_its_poster(repo, tmp_path):
+    """Without `poster` a strict-mode post is a usage error: the failures it remembers are those
+    the App's bot posted, and nobody else's; a poster that is no login stays a value."""
+    with FakeGitHub(token="t0ken") as server:
+        server.load_state({"repos": {"o/r": {}}})
+        done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], GITHUB_API_URL=server.base_url,
+                                 GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
+        odd, _ = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POSTER_LOGIN="--upload-pack=touch x",
+                          GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
     assert done.returncode == 2
-    assert done.stderr == ("gpu-gate: error: --base is required: the branch the gate's configuration and allowed "
-                           "signers are read from\n")
-    assert outputs["result"] == "error"
+    assert done.stderr == ("gpu-gate: error: posting needs --poster, the login that creates gatekit's statuses (strict "
+                           "mode: the App's <app-slug>[bot]): only its own earlier failures are remembered\n")
+    assert (outputs["result"], outputs["posted"]) == ("error", "false")
+    assert odd.returncode == 2
+    assert odd.stderr == ("gpu-gate: error: --poster must be a GitHub login (NAME, or SLUG[bot] for an app), "
+                          "got '--upload-pack=touch x'\n")
+    assert not (repo["ci"] / "x").exists()
 
 
 def test_merge_group_reaches_the_tool_as_a_value(repo, tmp_path):
@@ -261,5 +284,6 @@ def test_inputs_reach_the_script_through_env_only():
     assert "${{" not in s["run"]
     assert all(v.startswith("${{ inputs.") for v in s["env"].values())
     assert s["env"]["INPUT_SETUP"] == "${{ inputs.setup }}"
+    assert s["env"]["INPUT_POSTER_LOGIN"] == "${{ inputs.poster }}"
     assert "gatekit_require_tool tool gpu-gate" in s["run"]
     assert "gatekit_require_verified_tool tool gpu-gate" in s["run"]

@@ -101,6 +101,15 @@ TEST_CASE("github: files, issues, statuses, runs, jobs, artifacts decode") {
   REQUIRE(status.ok());
   CHECK(status->state == "success");
   CHECK(status->description.empty());
+  CHECK(status->creator.empty());  // no creator: nothing trusts it
+  // Who posted it: an app's bot; null (a deleted account) reads as "", a creator without a login fails.
+  auto by_app = decode_status(json::parse(R"({"state": "failure", "context": "gate/gpu",
+      "creator": {"login": "gatekit-gate[bot]", "type": "Bot"}})"));
+  REQUIRE(by_app.ok());
+  CHECK(by_app->creator == "gatekit-gate[bot]");
+  CHECK(decode_status(json::parse(R"({"state": "failure", "context": "c", "creator": null})"))->creator.empty());
+  CHECK(decode_status(json::parse(R"({"state": "failure", "context": "c", "creator": {"id": 1}})")).error().message ==
+        "field `creator.login`: missing");
 
   auto run = decode_run(json::parse(R"({"id": 9, "head_sha": "s", "status": "completed", "conclusion": null})"));
   REQUIRE(run.ok());

@@ -69,6 +69,7 @@ TEST_CASE("github recorded: a created commit status decodes as GitHub returned i
   CHECK(status->description == "create-status failure test");
   CHECK(status->target_url == "https://example.com");
   CHECK(status->created_at == "2017-10-10T16:00:00Z");
+  CHECK(status->creator == "octokit-fixture-user-a");  // who posted it: gpu-gate trusts only its own poster's
 }
 
 TEST_CASE("github recorded: GitHub's 422 validation error becomes a typed error with its message") {

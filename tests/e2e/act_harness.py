@@ -51,6 +51,7 @@ PR_NUMBER = 7
 # gate.yml's strict mode posts with a GitHub App's token: the stand-in of
 # actions/create-github-app-token hands out E2E_APP_TOKEN when given these.
 APP_TOKEN = "app-inst4llation-t0ken"
+APP_SLUG = "gatekit-gate"  # the stand-in's app-slug: what the App posts is created by gatekit-gate[bot]
 APP = {"secrets": {"GATEKIT_GATE_APP_KEY": "-----BEGIN PRIVATE KEY-----stand-in"},
        "variables": {"GATEKIT_GATE_APP_CLIENT_ID": "Iv1.gatekit-gate"}}
 # The gatekit source the demo's `repository: <gatekit>` checkout receives: what setup-gatekit
@@ -344,11 +345,13 @@ class Scenario:
             files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
             event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
             secrets: dict | None = None, variables: dict | None = None, serve_release: bool = False,
-            tools_on_path: bool = True, path_first: list[Path] | None = None) -> Outcome:
+            tools_on_path: bool = True, path_first: list[Path] | None = None,
+            server_state: dict | None = None) -> Outcome:
         """act pull_request over the copy's workflows but gate.yml (or one, `workflow`); files: what the
         pull-request files API lists (default: git's diff of base and head). Another event:
         `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
-        added to GITHUB_TOKEN; the API test server accepts `server_token` only. serve_release:
+        added to GITHUB_TOKEN; the API test server accepts `server_token` only, and starts with
+        `server_state` (tests/github_api/README.md: the token's `login`, statuses...) when given. serve_release:
         list and serve a release archive of the built tools (the module docstring);
         tools_on_path: the built tools on the runner's PATH; path_first: folders put before
         everything else on the runner's PATH (a self-hosted runner's look-alikes)."""
@@ -358,7 +361,8 @@ class Scenario:
             return self._run(fork=fork, matrix=matrix, env={**release_env, **(env or {})}, files=files,
                              workflow=workflow, timeout=timeout, event_name=event_name, payload=payload,
                              server_token=server_token, secrets=secrets, variables=variables,
-                             tools_on_path=tools_on_path, path_first=path_first or [])
+                             tools_on_path=tools_on_path, path_first=path_first or [],
+                             server_state=server_state)
 
     def _serve_release(self, stack: contextlib.ExitStack) -> dict:
         """Lists the build's release archive in every gatekit copy's checksums.txt (the demo's
@@ -378,7 +382,7 @@ class Scenario:
         return {"GATEKIT_RELEASE_URL": f"{server.url}/release"}
 
     def _run(self, *, fork, matrix, env, files, workflow, timeout, event_name, payload, server_token, secrets,
-             variables, tools_on_path, path_first) -> Outcome:
+             variables, tools_on_path, path_first, server_state) -> Outcome:
         if payload is not None:
             (self.root / "event.json").write_text(json.dumps(payload))
         if files is None:
@@ -409,6 +413,8 @@ class Scenario:
                    "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
                    **(env or {})}
         with FakeGitHub(token=server_token) as srv:
+            if server_state:
+                srv.load_state(server_state)
             srv.add_pull(REPO, PR_NUMBER, files=files, head_sha=self.head, base_sha=self.base)
             run_env["GITHUB_API_URL"] = srv.base_url
             for key, value in run_env.items():

@@ -16,6 +16,7 @@ serve a release archive of the built tools (act_harness, `serve_release`).
 """
 from __future__ import annotations
 
+import datetime
 import stat
 import sys
 from pathlib import Path
@@ -154,6 +155,46 @@ def test_strict_a_cache_entry_another_job_saved_is_never_run(tmp_path):
     assert len(pr.release_server.requests) == 1
 
 
+def test_strict_the_posting_job_trusts_the_default_branch_whatever_base_the_event_names(tmp_path):
+    """Anyone with push access can push a branch and open a second pull request from the same
+    head into it; the workflow_run then names that branch as the pull request's base. Here the
+    branch sits at new kernel code and the head adds docs on top: against that branch the head
+    would be "no code change". The status is posted on the head, which is the real pull
+    request's head too, so the default branch's files must decide: pending."""
+    pr, remote = scenario(tmp_path)
+    pr.append("src/tinyml/kernels/attention.py", "\n# new code, never gated\n")
+    pr.commit("more kernel code")
+    code = pr.head
+    pr.write("docs/notes.md", "# Notes\n")
+    pr.commit("docs on top")
+    h.git(pr.repo, "push", "-q", "-f", str(remote), "feature", f"{pr.head}:refs/pull/{h.PR_NUMBER}/head",
+          f"{code}:refs/heads/stepping-stone")
+    h.git(pr.repo, "checkout", "-q", "main")
+    payload = workflow_run_payload("pull_request", pr.head, "feature",
+                                   [{"number": h.PR_NUMBER, "base": {"ref": "stepping-stone"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "pending", "no gate result for this tree")]
+
+
+def test_strict_a_failure_posted_by_another_workflow_is_not_remembered(tmp_path):
+    """Any workflow with `statuses: write` posts as github-actions[bot]; a `gate/gpu` failure in
+    gatekit's own words posted that way is not the App's, so `post` does not keep it."""
+    pr, _ = scenario(tmp_path)
+    h.git(pr.repo, "checkout", "-q", "main")
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    forged = {"state": "failure", "context": "gate/gpu", "description": f"failed (result of {now})",
+              "creator": "github-actions[bot]"}
+    payload = workflow_run_payload("pull_request", pr.head, "feature",
+                                   [{"number": h.PR_NUMBER, "base": {"ref": "main"}, "head": {"sha": pr.head}}])
+    o = pr.run(workflow="gate.yml", env=env(tmp_path), server_token=APP_TOKEN, event_name="workflow_run",
+               payload=payload, server_state={"login": f"{h.APP_SLUG}[bot]",
+                                              "repos": {h.REPO: {"statuses": {pr.head: [forged]}}}}, **APP)
+    assert o.verdict(WORKFLOW, "gate/gpu status") == "succeeded", o.tail()
+    assert status_posts(o) == [(f"/repos/{h.REPO}/statuses/{pr.head}", "success", "passed in 4m")]
+
+
 def jobs_that_run(github: dict, variables: dict) -> list[str]:
     doc = yaml.safe_load(TEMPLATE.read_text())
     names = list(doc["jobs"])
@@ -220,3 +261,9 @@ def test_only_the_app_token_job_can_post_in_strict_mode():
     assert app["uses"].startswith("actions/create-github-app-token@")
     assert app["with"]["permission-statuses"] == "write"
     assert jobs["gate"]["permissions"] == {"contents": "read", "statuses": "write"}
+    # The App's bot is the poster whose failures are remembered; no job names a base: the tool
+    # trusts the default branch, whichever pull request (and base) the event names.
+    assert post_step["with"]["poster"] == "${{ steps.app.outputs.app-slug }}[bot]"
+    status_steps = [s for job in jobs.values() for s in job["steps"] if s.get("uses") == "./actions/gpu-gate-status"]
+    assert len(status_steps) == 3 and not any("base" in s["with"] for s in status_steps)
+    assert "base.ref" not in TEMPLATE.read_text()

@@ -129,7 +129,7 @@ def create_status(fake, api, repo, r, m, query, body):
         return _invalid("Status", "state", "invalid")
     sha = m.group(1)
     sid = fake.add_status(repo, sha, body["state"], body.get("context") or "default", body.get("description"),
-                          body.get("target_url"))
+                          body.get("target_url"), creator=fake.login)  # the token's account posts it
     entry = r["statuses"][sha][-1]
     assert entry["id"] == sid
     return _reply(201, shapes.status(api, repo, sha, entry), {"location": f"{api}/repos/{repo}/statuses/{sha}"})

@@ -188,7 +188,7 @@ def status(api: str, repo: str, sha: str, s: dict) -> dict:
         "node_id": node_id("status", s["id"]), "state": s["state"], "description": s.get("description"),
         "target_url": s.get("target_url"), "context": s.get("context", "default"),
         "created_at": s.get("created_at", EPOCH_ISO), "updated_at": s.get("created_at", EPOCH_ISO),
-        "creator": user(api),
+        "creator": user(api, s.get("creator", "octocat")) if s.get("creator", "octocat") else None,
     }
 
 

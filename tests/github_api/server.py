@@ -143,10 +143,12 @@ class FakeGitHub:
                               "created_at": created_at, "closed_at": closed_at}
             return number
 
-    def add_status(self, repo, sha, state, context="default", description=None, target_url=None, created_at=None):
+    def add_status(self, repo, sha, state, context="default", description=None, target_url=None, created_at=None,
+                   creator="octocat"):
+        """creator: the login that posted it (None: GitHub's null creator, a deleted account)."""
         with self.lock:
             entry = {"id": self._id(), "state": state, "context": context, "description": description,
-                     "target_url": target_url}
+                     "target_url": target_url, "creator": creator}
             if created_at:
                 entry["created_at"] = created_at
             self._repo(repo)["statuses"].setdefault(sha, []).append(entry)

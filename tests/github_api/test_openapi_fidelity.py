@@ -48,6 +48,8 @@ def exchanges():
     srv.add_issue("o/r", "closed one", state="closed", labels=["flaky"], user="github-actions[bot]",
                   created_at="2026-11-02T10:00:00Z", closed_at="2026-11-03T10:00:00Z")
     srv.add_status("o/r", SHA, "success", "gatekit/gpu", "all good", "https://example.com/run/1")
+    srv.add_status("o/r", SHA, "failure", "gate/gpu", "posted by an app", None, creator="gatekit-gate[bot]")
+    srv.add_status("o/r", SHA, "failure", "gate/gpu", "its account deleted", None, creator=None)
     srv.add_ref("o/r", "heads/main", SHA)
     run = srv.add_run("o/r", head_sha=SHA, jobs=[{"name": "build", "id": 9001,
                                                   "annotations": [{"message": "fail-open: the API failed"}]},
@@ -183,6 +185,19 @@ def test_the_tokens_own_account_and_who_opened_an_issue(exchanges):
     by = {it["title"]: it["user"] for it in listing["body"]}
     assert by["closed one"]["login"] == "github-actions[bot]" and by["closed one"]["type"] == "Bot"
     assert by["flaky: test_a"]["login"] == "octocat"
+
+
+def test_who_posted_a_status(exchanges):
+    """A status's `creator` is the account that posted it (nullable-simple-user in the OpenAPI
+    description): the token's account for a POST, an app's `<slug>[bot]` a Bot, null for a
+    deleted account."""
+    posted = next(ex for ex in exchanges if ex["method"] == "POST" and ex["status"] == 201 and "/statuses/" in ex["path"])
+    assert posted["body"]["creator"]["login"] == "octocat"
+    listing = next(ex for ex in exchanges if ex["path"] == f"/repos/o/r/commits/{SHA}/statuses")
+    by = {s["description"]: s["creator"] for s in listing["body"]}
+    assert by["posted by an app"]["login"] == "gatekit-gate[bot]" and by["posted by an app"]["type"] == "Bot"
+    assert by["its account deleted"] is None
+    assert by["all good"]["login"] == "octocat"
 
 
 def test_responses_match_githubs_openapi_description(exchanges, tmp_path):

@@ -1,5 +1,7 @@
 // The CI side's pure parts: which results count, the note on ignored ones, the description
 // fitted to GitHub's limit, the outputs and the summary.
+#include <set>
+
 #include "catch.hpp"
 #include "status/ci_status_decide.hpp"
 #include "status/ci_status_report.hpp"
@@ -90,11 +92,14 @@ TEST_CASE("an untrusted result counts as absent; the note appears only when it m
 }
 
 TEST_CASE("CI remembers the newest failure it posted on the commit", "[ci-status][decide]") {
-  auto posted = [](const std::string& state, const std::string& description, const std::string& context = "gate/gpu") {
+  const std::string app = "gatekit-gate[bot]";
+  auto posted = [&app](const std::string& state, const std::string& description, const std::string& context = "gate/gpu",
+                       const std::string& creator = "gatekit-gate[bot]") {
     github::CommitStatus s;
     s.state = state;
     s.description = description;
     s.context = context;
+    s.creator = creator;
     return s;
   };
   const std::vector<github::CommitStatus> statuses{
@@ -105,16 +110,41 @@ TEST_CASE("CI remembers the newest failure it posted on the commit", "[ci-status
       posted("failure", "failed"),
       posted("error", "could not evaluate: failed (result of " + format_utc(kNow) + ")"),
       posted("failure", "failed (result of 2026-13-01T00:00:00Z)")};
-  CHECK(remembered_failure(statuses, "gate/gpu") == kNow - 100);
-  CHECK(remembered_failure({posted("success", "passed in 4m")}, "gate/gpu") == std::nullopt);
+  CHECK(remembered_failure(statuses, "gate/gpu", app) == kNow - 100);
+  CHECK(remembered_failure({posted("success", "passed in 4m")}, "gate/gpu", app) == std::nullopt);
 
+  SECTION("only the poster's own statuses: one posted with any other token, or by a deleted account, is not") {
+    // Any workflow with statuses: write posts as github-actions[bot]; a person's token as that person.
+    for (const std::string& other : {std::string("github-actions[bot]"), std::string("mallory"), std::string()}) {
+      INFO(other);
+      CHECK(remembered_failure({posted("failure", "failed (result of " + format_utc(kNow - 10) + ")", "gate/gpu", other)},
+                               "gate/gpu", app) == std::nullopt);
+    }
+    CHECK(remembered_failure({posted("failure", "failed (result of " + format_utc(kNow - 10) + ")", "gate/gpu",
+                                     "github-actions[bot]")},
+                             "gate/gpu", "github-actions[bot]") == kNow - 10);
+  }
+  SECTION("a merge queue's failure carries its time too") {
+    CHECK(remembered_failure({posted("failure", "failed at the pull request head " + kHead.substr(0, 12) +
+                                                    " (result of " + format_utc(kNow - 70) + ")")},
+                             "gate/gpu", app) == kNow - 70);
+  }
+  SECTION("a mark for a tree counts only where that tree lends the result") {
+    const std::vector<github::CommitStatus> marked{posted("failure", outranked_description(kNow - 30, kTree))};
+    CHECK(outranked_description(kNow - 30, kTree) == "failed (result of " + format_utc(kNow - 30) + ") for tree " + kTree);
+    CHECK(remembered_failure(marked, "gate/gpu", app, {kTree}) == kNow - 30);
+    CHECK(remembered_failure(marked, "gate/gpu", app, {std::string(40, 'e')}) == std::nullopt);
+    CHECK(remembered_failure(marked, "gate/gpu", app) == std::nullopt);
+    CHECK(remembered_failure({posted("failure", "failed (result of " + format_utc(kNow - 30) + ") for tree xyz")},
+                             "gate/gpu", app, {"xyz"}) == std::nullopt);
+  }
   SECTION("an older pass does not undo it") {
     auto decision = decide_ci_status(input_with({result("box", Verdict::pass, 600)}), std::nullopt);
     keep_newer_failure(decision, kNow - 100, input_with({}));
     CHECK(decision.kept_failure);
     CHECK(decision.status.state == GateState::failure);
     CHECK(decision.status.description == "failed (result of " + format_utc(kNow - 100) + "; older results do not undo it)");
-    CHECK(remembered_failure({posted("failure", decision.status.description)}, "gate/gpu") == kNow - 100);
+    CHECK(remembered_failure({posted("failure", decision.status.description)}, "gate/gpu", app) == kNow - 100);
   }
   SECTION("nor does the failure's ref going away") {
     auto decision = decide_ci_status(input_with({}), std::nullopt);
@@ -133,6 +163,58 @@ TEST_CASE("CI remembers the newest failure it posted on the commit", "[ci-status
     CHECK(decision.status.state == GateState::success);
     keep_newer_failure(decision, kNow + 3600, input_with({}));
     CHECK(decision.status.state == GateState::success);
+  }
+}
+
+TEST_CASE("a failure outranks the older passes of its tree and of the trees the walk reaches after it",
+          "[ci-status][decide]") {
+  const std::string head_tree(40, 'h'), docs_parent(40, 'p'), other(40, 'o');
+  auto at = [](const std::string& name, Verdict verdict, std::int64_t age, const std::string& tree) {
+    auto r = result(name, verdict, age);
+    r.tree = tree;
+    return r;
+  };
+  // The walk: the head (tree h, a docs-only step) and its parent (tree p).
+  StatusInput input;
+  input.history = {{std::string(40, '1'), head_tree, true}, {std::string(40, '2'), docs_parent, false}};
+  input.now = kNow;
+  const auto fail_h = at("f", Verdict::fail, 100, head_tree);
+  const auto old_pass_h = at("a", Verdict::pass, 600, head_tree);
+  const auto old_pass_p = at("b", Verdict::pass, 700, docs_parent);
+  const auto new_pass_p = at("c", Verdict::pass, 50, docs_parent);
+  const auto expired_p = at("d", Verdict::pass, 40 * 86400, docs_parent);
+  input.records = {old_pass_h, fail_h, old_pass_p, new_pass_p, expired_p};
+  auto decision = decide_ci_status(input, std::nullopt);
+  REQUIRE(decision.status.state == GateState::failure);
+  std::vector<std::string> marked;
+  for (const auto& r : outranked_passes(decision, input)) marked.push_back(r.machine);
+  CHECK(marked == std::vector<std::string>{"a", "b"});  // newest first; not the newer pass, nor the expired one
+  CHECK(failure_time(decision) == kNow - 100);
+  CHECK(lending_trees(input, decision.status) == std::set<std::string>{head_tree});
+
+  SECTION("a failure inherited from the parent's tree marks only what lies at or after that tree") {
+    input.records = {old_pass_p, at("g", Verdict::fail, 100, docs_parent), at("z", Verdict::pass, 900, other)};
+    decision = decide_ci_status(input, std::nullopt);
+    REQUIRE(decision.status.source_kind == StatusSource::inherited);
+    marked.clear();
+    for (const auto& r : outranked_passes(decision, input)) marked.push_back(r.machine);
+    CHECK(marked == std::vector<std::string>{"b"});
+    CHECK(lending_trees(input, decision.status) == std::set<std::string>{head_tree, docs_parent});
+  }
+  SECTION("a pass that counts marks nothing; a kept failure marks nothing") {
+    input.records = {old_pass_h};
+    decision = decide_ci_status(input, std::nullopt);
+    CHECK(outranked_passes(decision, input).empty());
+    keep_newer_failure(decision, kNow - 100, input);
+    REQUIRE(decision.kept_failure);
+    CHECK(outranked_passes(decision, input).empty());
+    CHECK(failure_time(decision) == kNow - 100);
+  }
+  SECTION("at most kMaxMarks") {
+    input.records = {fail_h};
+    for (int i = 0; i < 20; ++i) input.records.push_back(at("m" + std::to_string(i), Verdict::pass, 200 + i, head_tree));
+    decision = decide_ci_status(input, std::nullopt);
+    CHECK(outranked_passes(decision, input).size() == kMaxMarks);
   }
 }
 

@@ -20,14 +20,16 @@ using gatekit::testing::now_seconds;
 
 namespace {
 
-const char* kState = R"({"repos": {"o/r": {}}})";
+// The token is the App's: what it posts is created by gatekit-gate[bot], the poster gatekit trusts.
+const char* kState = R"({"login": "gatekit-gate[bot]", "repos": {"o/r": {}}})";
 
 struct Posted {
   std::string sha, state, description, context, target_url;
 };
 
-// Every status POST the server saw, in order.
-std::vector<Posted> posted(GitHubServer& server) {
+// Every status POST the server saw, in order: gate/gpu on commits (`marks` false), or the marks
+// on the record commits of passes a failure outranked ("... for tree <tree>", `marks` true).
+std::vector<Posted> posted(GitHubServer& server, bool marks = false) {
   std::vector<Posted> out;
   const auto stats = server.stats();
   for (const auto& request : stats.at("requests").as_array()) {
@@ -38,6 +40,7 @@ std::vector<Posted> posted(GitHubServer& server) {
     auto text = [&body](const char* key) {
       return body.contains(key) ? std::string(body.at(key).as_string()) : std::string();
     };
+    if ((text("description").find(") for tree ") != std::string::npos) != marks) continue;
     out.push_back({path.substr(path.rfind('/') + 1), text("state"), text("description"), text("context"),
                    text("target_url")});
   }
@@ -51,6 +54,7 @@ CiStatusOptions options_for(const std::filesystem::path& ci, const std::string& 
   o.base = "main";
   o.repository = "o/r";
   o.post = true;
+  o.poster = "gatekit-gate[bot]";
   o.target_url = "https://github.com/o/r/actions/runs/1";
   return o;
 }
@@ -106,8 +110,9 @@ TEST_CASE("ci-status posts the seed's descriptions for an exact result, a docs-o
   CHECK(seams.workflow.outputs.at("state") == "pending");
   CHECK(seams.workflow.outputs.at("posted") == "true");
   CHECK(seams.workflow.outputs.at("tree") == scene.tree_of(code));
-  // Each run masks the token for its two calls: reading the commit's statuses, posting.
-  CHECK(seams.workflow.masked == std::vector<std::string>(6, "t0ken"));
+  // Each run masks the token for each call: reading the commit's statuses, reading those of the
+  // record commit whose pass counts (the first two runs), posting.
+  CHECK(seams.workflow.masked == std::vector<std::string>(8, "t0ken"));
 }
 
 TEST_CASE("ci-status: a failed result posts failure, a docs-only pull request no code change", "[ci-status][git][api]") {
@@ -284,12 +289,12 @@ TEST_CASE("ci-status fails closed: a named allowed-signers file missing on the b
   const auto ran = gatekit::testing::ci_status_framed(options_for(scene.ci_clone(), head), context);
   CHECK(ran.code == 2);  // bad input
   CHECK(ran.err ==
-        "gpu-gate: error: the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main\n");
+        "gpu-gate: error: the allowed-signers file .github/gatekit/allowed_signers is not on the default branch main\n");
   const auto statuses = posted(server);
   REQUIRE(statuses.size() == 1);
   CHECK(statuses[0].state == "error");
   CHECK(statuses[0].description ==
-        "could not evaluate: the allowed-signers file .github/gatekit/allowed_signers is not on the base branch main");
+        "could not evaluate: the allowed-signers file .github/gatekit/allowed_signers is not on the default branch main");
   CHECK(seams.workflow.outputs.at("result") == "error");
   CHECK(seams.workflow.outputs.at("posted") == "false");
 }
@@ -406,7 +411,7 @@ TEST_CASE("ci-status: an older result never undoes a newer failure CI has seen",
   REQUIRE(statuses.size() == 2);
   CHECK(statuses[1].state == "failure");
   CHECK(statuses[1].description == failed.substr(0, failed.size() - 1) + "; older results do not undo it)");
-  CHECK(seams.workflow.summary.find("A failure was posted on this commit before") != std::string::npos);
+  CHECK(seams.workflow.summary.find("A failure was posted before for this commit or its tree") != std::string::npos);
   // A newer result counts again.
   scene.publish(head, Verdict::pass, "gpu-box", nullptr, 10);
   CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
@@ -501,7 +506,224 @@ TEST_CASE("ci-status: a key in the base branch's revoked keys is not trusted, an
     (void)run_ci_status(options_for(scene.ci_clone("ci2"), head), context);
     FAIL("no error");
   } catch (const Failure& failure) {
-    CHECK(failure.error().message == "the revoked-keys file .github/gatekit/revoked_keys is not on the base branch main");
+    CHECK(failure.error().message == "the revoked-keys file .github/gatekit/revoked_keys is not on the default branch main");
   }
   CHECK(posted(server).at(1).state == "error");
+}
+
+TEST_CASE("ci-status trusts the default branch, never a base that the event or the pull request names",
+          "[ci-status][signatures][git][api][trust]") {
+  // The attack of a contributor with push access (not admin): a branch of their own whose
+  // allowed signers hold their key, and a second pull request from the same head into it. The
+  // workflow_run after it names that branch as the base; the App would post on the head, which
+  // is also the head of the real pull request into main.
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  const auto mallory = scene.key("mallory");
+  scene.write(".github/gatekit/gpu-gate.yml", "signing:\n  sign: true\n  allowed_signers: .github/gatekit/allowed_signers\n");
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n");
+  scene.commit("the gate's trust");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  git_in(scene.dev, {"switch", "-q", "-c", "mallory-trust", "main"});
+  scene.write(".github/gatekit/allowed_signers", "mallory@example.com " + mallory.public_line + "\n");
+  scene.commit("my own trust");
+  git_in(scene.dev, {"push", "-q", "origin", "mallory-trust"});
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  git_in(scene.dev, {"push", "-q", "origin", "HEAD:refs/pull/2/head"});  // the second pull request, into mallory-trust
+  scene.publish(head, Verdict::pass, "mallory-box", &mallory);
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  auto context = seams.context();
+  auto options = options_for(scene.ci_clone(), head);
+  options.mode = "strict";
+  options.pr = "2";
+  options.base = "mallory-trust";
+
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  const auto status = posted(server).at(0);
+  CHECK(status.sha == head);
+  CHECK((status.state + ": " + status.description) ==
+        "pending: no gate result for this tree (an unsigned or foreign result was ignored)");
+  CHECK(seams.workflow.summary.find("| trusted files | from the default branch `main`; the base `mallory-trust` is not "
+                                    "trusted, never the pull request |") != std::string::npos);
+  CHECK(seams.workflow.summary.find("The base `mallory-trust` is neither the default branch nor a trusted base that "
+                                    "the default branch's configuration lists (`trusted_bases`)") != std::string::npos);
+  CHECK(seams.workflow.summary.find("foreign") != std::string::npos);
+  const auto& log = seams.workflow.lines;
+  CHECK(std::find(log.begin(), log.end(),
+                  "the base 'mallory-trust' is neither the default branch nor a trusted base its configuration lists: "
+                  "the trusted files come from the default branch main") != log.end());
+
+  // Her branch's own configuration listing itself as trusted changes nothing: only the default
+  // branch's list counts.
+  git_in(scene.dev, {"switch", "-q", "mallory-trust"});
+  scene.write(".github/gatekit/gpu-gate.yml", "trusted_bases: [mallory-trust]\nsigning:\n  sign: true\n"
+                                              "  allowed_signers: .github/gatekit/allowed_signers\n");
+  scene.commit("trust me");
+  git_in(scene.dev, {"push", "-q", "origin", "mallory-trust"});
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  CHECK((posted(server).at(1).state + ": " + posted(server).at(1).description) ==
+        "pending: no gate result for this tree (an unsigned or foreign result was ignored)");
+}
+
+TEST_CASE("ci-status: \"no code change\" is judged against the trusted branch, not a base someone pushed",
+          "[ci-status][git][api][trust]") {
+  // A branch at the head's code commit makes the head's change "docs only" relative to it.
+  CiScene scene;
+  const std::string code = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.write("docs/index.md", "# Docs, reworded\n");
+  const std::string head = scene.commit("docs");
+  git_in(scene.dev, {"push", "-q", "origin", "feature", "HEAD:refs/pull/1/head", code + ":refs/heads/stepping-stone"});
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const auto ci = scene.ci_clone();
+  auto options = options_for(ci, head);
+  options.base = "stepping-stone";
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  options.base = "";  // none given: the default branch
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  const auto statuses = posted(server);
+  REQUIRE(statuses.size() == 2);
+  CHECK((statuses[0].state + ": " + statuses[0].description) == "pending: no gate result for this tree");
+  CHECK((statuses[1].state + ": " + statuses[1].description) == "pending: no gate result for this tree");
+}
+
+TEST_CASE("ci-status: a base the default branch's configuration lists in trusted_bases decides with its own files",
+          "[ci-status][signatures][git][api][trust]") {
+  CiScene scene;
+  const auto alice = scene.key("alice");
+  const auto carol = scene.key("carol");
+  scene.write(".github/gatekit/gpu-gate.yml", "trusted_bases: [release/1.x]\nsigning:\n  sign: true\n"
+                                              "  allowed_signers: .github/gatekit/allowed_signers\n");
+  scene.write(".github/gatekit/allowed_signers", "alice@example.com " + alice.public_line + "\n");
+  scene.commit("the gate's trust");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  git_in(scene.dev, {"switch", "-q", "-c", "release/1.x", "main"});
+  scene.write(".github/gatekit/allowed_signers", "carol@example.com " + carol.public_line + "\n");
+  scene.commit("the release's signers");
+  git_in(scene.dev, {"push", "-q", "origin", "release/1.x"});
+  git_in(scene.dev, {"switch", "-q", "-c", "fix", "release/1.x"});
+  scene.write("src/a.py", "A = 2\n");
+  const std::string head = scene.commit("a fix for the release");
+  git_in(scene.dev, {"push", "-q", "origin", "fix", "HEAD:refs/pull/3/head"});
+  scene.publish(head, Verdict::pass, "carol-box", &carol);
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  auto options = options_for(scene.ci_clone(), head);
+  options.base = "refs/heads/release/1.x";
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  CHECK((posted(server).at(0).state + ": " + posted(server).at(0).description) == "success: passed in 4m");
+  CHECK(seams.workflow.summary.find("| trusted files | from `release/1.x`, a trusted base the default branch's "
+                                    "configuration lists, never the pull request |") != std::string::npos);
+  CHECK(seams.workflow.summary.find("signed by `carol@example.com`") != std::string::npos);
+  options.base = "main";  // carol is no signer of main's
+  CHECK(run_ci_status(options, context) == ExitCode::pass);
+  CHECK(posted(server).at(1).description == "no gate result for this tree (an unsigned or foreign result was ignored)");
+}
+
+TEST_CASE("ci-status remembers only the failures its own poster posted", "[ci-status][git][api][creator]") {
+  // Any workflow with statuses: write (github-actions[bot]), or a person's token, can post a
+  // gate/gpu failure in gatekit's form on any commit: remembered, it would block the pull
+  // request for 28 days whatever results came after.
+  CiScene scene;
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "gpu-box", nullptr, 600);
+  const std::string forged = "failed (result of " + format_utc(now_seconds() - 60) + ")";
+  auto state_with = [&](const std::string& creator) {
+    return R"({"login": "gatekit-gate[bot]", "repos": {"o/r": {"statuses": {")" + head +
+           R"(": [{"state": "failure", "context": "gate/gpu", "description": ")" + forged + R"(", "creator": )" +
+           creator + "}]}}}}";
+  };
+  const auto ci = scene.ci_clone();
+  for (const std::string& creator : {std::string(R"("github-actions[bot]")"), std::string(R"("mallory")"),
+                                     std::string("null")}) {
+    INFO(creator);
+    GitHubServer server(state_with(creator));
+    CiSeams seams(server.url());
+    auto context = seams.context();
+    CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+    CHECK((posted(server).at(0).state + ": " + posted(server).at(0).description) == "success: passed in 4m");
+  }
+  GitHubServer server(state_with(R"("gatekit-gate[bot]")"));  // the App's own failure is remembered
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  CHECK(run_ci_status(options_for(ci, head), context) == ExitCode::pass);
+  CHECK((posted(server).at(0).state + ": " + posted(server).at(0).description) ==
+        "failure: " + forged.substr(0, forged.size() - 1) + "; older results do not undo it)");
+}
+
+TEST_CASE("ci-status: posting needs the poster whose failures it remembers", "[ci-status][creator]") {
+  gatekit::FakeSeams seams;
+  auto context = seams.context();
+  CiStatusOptions o;
+  o.sha = std::string(40, 'a');
+  o.repository = "o/r";
+  o.post = true;
+  try {
+    (void)run_ci_status(o, context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::bad_input);
+    CHECK(failure.error().message == "posting needs --poster, the login that creates gatekit's statuses (strict mode: "
+                                     "the App's <app-slug>[bot]): only its own earlier failures are remembered");
+  }
+  o.poster = "--upload-pack=x";
+  try {
+    (void)run_ci_status(o, context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "--poster must be a GitHub login (NAME, or SLUG[bot] for an app), got '--upload-pack=x'");
+  }
+  CHECK(seams.processes.calls.empty());
+}
+
+TEST_CASE("ci-status: failures per tree, like passes: a new commit with a failed tree does not get an older pass back",
+          "[ci-status][git][api][per-tree]") {
+  // The tree of `first` passed; `second`, a new commit with the same tree (an amend, a revert of
+  // a revert), failed later. The failure's ref is deleted; `third`, yet another commit with that
+  // tree, must not get the older pass: the newest result for the tree failed.
+  CiScene scene;
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  const std::string first = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  const std::string pass = scene.publish(first, Verdict::pass, "gpu-box", nullptr, 600);
+  const std::string second = scene.commit("the same tree, a new commit");
+  git_in(scene.dev, {"push", "-q", "origin", "feature"});
+  REQUIRE(scene.tree_of(second) == scene.tree_of(first));
+  const std::string fail = scene.publish(second, Verdict::fail, "gpu-box", nullptr, 60);
+  const auto ci = scene.ci_clone();
+  CHECK(run_ci_status(options_for(ci, second), context) == ExitCode::pass);
+  const std::string failed = posted(server).at(0).description;
+  REQUIRE(failed.starts_with("failed (result of "));
+  // The pass the failure outranks is marked on its record commit, for the tree.
+  const auto marks = posted(server, true);
+  REQUIRE(marks.size() == 1);
+  CHECK(marks[0].sha == pass);
+  CHECK(marks[0].state == "failure");
+  CHECK(marks[0].description == failed.substr(0, failed.size() - 1) + ") for tree " + scene.tree_of(first));
+
+  git_in(scene.dev, {"push", "-q", "origin", ":" + scene.result_ref_of(fail)});
+  const std::string third = scene.commit("the same tree again");
+  git_in(scene.dev, {"push", "-q", "origin", "feature"});
+  CHECK(run_ci_status(options_for(ci, third), context) == ExitCode::pass);
+  CHECK(run_ci_status(options_for(ci, first), context) == ExitCode::pass);
+  const std::string kept = "failure: " + failed.substr(0, failed.size() - 1) + "; older results do not undo it)";
+  auto statuses = posted(server);
+  REQUIRE(statuses.size() == 3);
+  CHECK(statuses[1].sha == third);
+  CHECK((statuses[1].state + ": " + statuses[1].description) == kept);
+  CHECK((statuses[2].state + ": " + statuses[2].description) == kept);
+  // A docs-only commit on top inherits the failure too; a newer pass of the tree undoes it.
+  scene.write("docs/index.md", "# Docs, reworded\n");
+  const std::string docs = scene.commit("docs");
+  git_in(scene.dev, {"push", "-q", "origin", "feature"});
+  CHECK(run_ci_status(options_for(ci, docs), context) == ExitCode::pass);
+  CHECK((posted(server).at(3).state + ": " + posted(server).at(3).description) == kept);
+  scene.publish(third, Verdict::pass, "gpu-box", nullptr, 10);
+  CHECK(run_ci_status(options_for(ci, third), context) == ExitCode::pass);
+  CHECK((posted(server).at(4).state + ": " + posted(server).at(4).description) == "success: passed in 4m");
 }

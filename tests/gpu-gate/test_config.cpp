@@ -100,7 +100,8 @@ colour: red
         "gate.yml:8:10: signing: expected a map with sign, allowed_signers, revoked_keys, got 'yes'\n"
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
-        "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map, selection)");
+        "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map, selection, "
+        "trusted_bases)");
 }
 
 TEST_CASE("the old spelling {paths} still reads, as {tests}, with a deprecation warning") {
@@ -163,4 +164,27 @@ TEST_CASE("workers default to the machine's CPUs, through the environment seam")
     REQUIRE(n + 1 < argv.end());
     CHECK(*(n + 1) == std::to_string(row.workers));
   }
+}
+
+TEST_CASE("trusted_bases: branch names only, each bad one named") {
+  auto config = parse_config("trusted_bases: [release/1.x, stable]\n", "gate.yml");
+  REQUIRE(config.ok());
+  CHECK(config->trusted_bases == std::vector<std::string>{"release/1.x", "stable"});
+  CHECK(default_config().trusted_bases.empty());
+  struct Row {
+    std::string value, shown;
+  };
+  for (const auto& row : std::vector<Row>{{"refs/heads/main", "'refs/heads/main'"},
+                                          {"-x", "'-x'"},
+                                          {"a..b", "'a..b'"},
+                                          {"rel*", "'rel*'"},
+                                          {"v1~2", "'v1~2'"},
+                                          {std::string(40, 'a'), "'" + std::string(40, 'a') + "'"}}) {
+    INFO(row.value);
+    auto bad = parse_config("trusted_bases: [ok, '" + row.value + "']\n", "gate.yml");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message == "1 error in gate.yml:\ngate.yml:1:21: trusted_bases[1]: must be a branch name such as "
+                                 "release/1.x (no refs/heads/ prefix), got " + row.shown);
+  }
+  CHECK(parse_config("trusted_bases: main\n", "gate.yml").error().message.find("trusted_bases") != std::string::npos);
 }

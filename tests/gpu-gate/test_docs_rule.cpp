@@ -107,7 +107,8 @@ TEST_CASE("docs rule: parse_raw_line reads modes and C-quoted paths, refuses any
 
 namespace {
 
-const char* kState = R"({"repos": {"o/r": {}}})";
+// The token is the App's: what it posts is created by gatekit-gate[bot], the poster gatekit trusts.
+const char* kState = R"({"login": "gatekit-gate[bot]", "repos": {"o/r": {}}})";
 
 std::string last_description(GitHubServer& server) {
   std::string description;
@@ -131,6 +132,7 @@ std::string ci_status_of(CiScene& scene, const std::string& sha) {
   o.base = "main";
   o.repository = "o/r";
   o.post = true;
+  o.poster = "gatekit-gate[bot]";
   REQUIRE(run_ci_status(o, context) == ExitCode::pass);
   return last_description(server);
 }

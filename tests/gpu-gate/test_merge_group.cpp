@@ -90,7 +90,8 @@ TEST_CASE("decide_merge_group: own result first, else the head's when the queue 
 
 namespace {
 
-const char* kState = R"({"repos": {"o/r": {}}})";
+// The token is the App's: what it posts is created by gatekit-gate[bot], the poster gatekit trusts.
+const char* kState = R"({"login": "gatekit-gate[bot]", "repos": {"o/r": {}}})";
 
 // A queue on the remote: `heads` merged one after another onto main's tip (`git merge
 // --no-ff`, as the queue's merge method "merge" does), each group commit pushed to its
@@ -135,6 +136,7 @@ std::string group_status(CiScene& scene, const std::string& group, int number, c
   o.merge_group = "gh-readonly-queue/main/pr-" + std::to_string(number) + "-" + main_tip;
   o.repository = "o/r";
   o.post = true;
+  o.poster = "gatekit-gate[bot]";
   o.mode = "strict";
   REQUIRE(run_ci_status(o, context) == ExitCode::pass);
   std::string posted;
@@ -182,7 +184,9 @@ TEST_CASE("merge queue: a failed or missing head result carries over to the grou
   advance_main(scene, "docs/index.md", "# Docs\n\nNews.\n");
   const auto main_tip = git_in(scene.dev, {"rev-parse", "main"});
   const auto alone = queue(scene, {{7, failed}});
-  CHECK(group_status(scene, alone[0], 7, main_tip) == "failure failed at the pull request head " + failed.substr(0, 12));
+  const std::string at = group_status(scene, alone[0], 7, main_tip);
+  CHECK(at.starts_with("failure failed at the pull request head " + failed.substr(0, 12) + " (result of 20"));
+  CHECK(at.ends_with("Z)"));
   const auto other = queue(scene, {{8, untested}});
   CHECK(group_status(scene, other[0], 8, main_tip) ==
         "pending no gate result for the pull request head " + untested.substr(0, 12));
@@ -245,4 +249,109 @@ TEST_CASE("merge queue: --merge-group must agree with --pr and --base", "[ci-sta
   o.base = "";
   o.sha = "";
   CHECK_THROWS_WITH(run_ci_status(o, context), "--merge-group needs --sha, the queue's group commit");
+}
+
+namespace {
+
+// ci-status for a group commit (or, with merge_group "", a pull request's head) against a
+// server that keeps what earlier runs posted; returns "<state> <description>" posted on `sha`.
+std::string posted_on(GitHubServer& server, CiScene& scene, const std::string& sha, const std::string& merge_group,
+                      const std::string& pr = "") {
+  CiSeams seams(server.url());
+  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  auto context = seams.context();
+  CiStatusOptions o;
+  o.repo_dir = scene.ci_clone("ci-" + std::to_string(server.stats().at("requests").as_array().size())).string();
+  o.sha = sha;
+  o.pr = pr;
+  o.merge_group = merge_group;
+  o.repository = "o/r";
+  o.post = true;
+  o.mode = "strict";
+  o.poster = "gatekit-gate[bot]";
+  REQUIRE(run_ci_status(o, context) == ExitCode::pass);
+  std::string last;
+  const auto stats = server.stats();  // the loop reads into it: keep it alive
+  for (const auto& request : stats.at("requests").as_array()) {
+    const auto& r = request.as_object();
+    if (std::string(r.at("method").as_string()) != "POST" || std::string(r.at("path").as_string()) != "/repos/o/r/statuses/" + sha)
+      continue;
+    last = std::string(r.at("body").as_object().at("state").as_string()) + " " +
+           std::string(r.at("body").as_object().at("description").as_string());
+  }
+  return last;
+}
+
+}  // namespace
+
+TEST_CASE("merge queue: a failure CI posted stays after its result ref is deleted", "[ci-status][git][api][queue-memory]") {
+  CiScene scene;
+  const auto head = pull_request(scene, 7, "src/kernel.py", "def add(a, b):\n    return b + a\n");
+  scene.publish(head, Verdict::pass, "gpu-box", nullptr, 600);
+  const std::string fail = scene.publish(head, Verdict::fail, "gpu-box", nullptr, 60);
+  GitHubServer server(kState);
+
+  SECTION("the queue adds docs: the group commit's own failure, and a rebuilt group commit") {
+    advance_main(scene, "docs/index.md", "# Docs\n\nNews.\n");
+    const auto main_tip = git_in(scene.dev, {"rev-parse", "main"});
+    const auto group = queue(scene, {{7, head}})[0];
+    const std::string queue_branch = "gh-readonly-queue/main/pr-7-" + main_tip;
+    const std::string failed = posted_on(server, scene, group, queue_branch);
+    REQUIRE(failed.starts_with("failure failed at the pull request head " + head.substr(0, 12) + " (result of "));
+    git_in(scene.dev, {"push", "-q", "origin", ":" + scene.result_ref_of(fail)});
+    // The same group commit again (the GPU workflow's workflow_run after the CPU one's).
+    CHECK(posted_on(server, scene, group, queue_branch) == failed);
+    // The queue rebuilds the group on a newer main (docs again): a new group commit, no statuses.
+    advance_main(scene, "docs/index.md", "# Docs\n\nMore news.\n");
+    const auto moved = git_in(scene.dev, {"rev-parse", "main"});
+    const auto rebuilt = queue(scene, {{7, head}})[0];
+    CHECK(posted_on(server, scene, rebuilt, "gh-readonly-queue/main/pr-7-" + moved) == failed);
+  }
+  SECTION("an up-to-date head: the failure posted on the pull request head counts for the group commit") {
+    CHECK(posted_on(server, scene, head, "", "7").starts_with("failure failed (result of "));
+    git_in(scene.dev, {"push", "-q", "origin", ":" + scene.result_ref_of(fail)});
+    const auto main_tip = git_in(scene.dev, {"rev-parse", "main"});
+    const auto group = queue(scene, {{7, head}})[0];
+    REQUIRE(scene.tree_of(group) == scene.tree_of(head));
+    const std::string at_group = posted_on(server, scene, group, "gh-readonly-queue/main/pr-7-" + main_tip);
+    CHECK(at_group.starts_with("failure failed (result of "));
+    CHECK(at_group.ends_with("; older results do not undo it)"));
+  }
+}
+
+TEST_CASE("merge queue: a clone that lacks the group commit fetches it, or says which commit it could not get",
+          "[ci-status][git][api][queue-fetch]") {
+  CiScene scene;
+  const auto head = pull_request(scene, 7, "src/kernel.py", "def add(a, b):\n    return b + a\n");
+  scene.publish(head, Verdict::pass, "gpu-box");
+  advance_main(scene, "docs/index.md", "# Docs\n\nNews.\n");
+  const auto main_tip = git_in(scene.dev, {"rev-parse", "main"});
+  // A checkout of the default branch only (the workflow_run's), made before the queue ran.
+  const auto ci = scene.tmp / "ci-main-only";
+  git_in(scene.tmp.path(), {"clone", "-q", "--single-branch", "-b", "main", scene.url(), ci.string()});
+  const auto group = queue(scene, {{7, head}})[0];
+  const std::string queue_branch = "gh-readonly-queue/main/pr-7-" + main_tip;
+  REQUIRE_FALSE(gatekit::testing::run_checked({"git", "cat-file", "-e", group}, ci, "", false).succeeded());
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  auto context = seams.context();
+  CiStatusOptions o;
+  o.repo_dir = ci.string();
+  o.sha = group;
+  o.merge_group = queue_branch;
+  o.repository = "o/r";
+  CHECK(run_ci_status(o, context) == ExitCode::pass);
+  CHECK(seams.workflow.outputs.at("description") ==
+        "inherited from " + head.substr(0, 12) + " (pull request head), the queue adds docs only");
+  // A group commit the remote never had.
+  const std::string unknown(40, 'e');
+  o.sha = unknown;
+  try {
+    (void)run_ci_status(o, context);
+    FAIL("no error");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+    CHECK(failure.error().message.starts_with("the group commit " + unknown + " of '" + queue_branch +
+                                              "' is not in this clone, and origin did not send it: "));
+  }
 }

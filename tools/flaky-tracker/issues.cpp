@@ -55,7 +55,7 @@ Batch this_run(const IssuesOptions& o, Context& ctx) {
   return batch;
 }
 
-constexpr const char* kActionsBot = "github-actions[bot]";
+using github::kActionsBot;
 
 // Runs and comments journalled by earlier runs whose API calls failed; a damaged journal is
 // reported and replaced (its entries cannot be read back).
@@ -67,14 +67,6 @@ Journal journalled(const IssuesOptions& o, Context& ctx) {
   ctx.workflow.annotate({Severity::warning, o.pending + ": " + journal.error().message + "; it is replaced",
                          "flaky-tracker journal unreadable"});
   return {};
-}
-
-// A GitHub login: letters, digits and single hyphens, or an app's account, NAME[bot].
-bool is_login(std::string_view login) {
-  if (login.ends_with("[bot]")) login.remove_suffix(5);
-  if (login.empty() || login.size() > 39 || login.front() == '-' || login.back() == '-') return false;
-  return std::all_of(login.begin(), login.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
 }
 
 // Whose issues are adopted: --creator, else the token's own account (GET /user). An
@@ -190,7 +182,7 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   const std::string repo = !o.repo.empty() ? o.repo : env_or(ctx.env, "GITHUB_REPOSITORY", "");
   if (repo.empty()) fail_bad_input("--repo: not given, and GITHUB_REPOSITORY is not set");
   for (const auto& c : o.creators)
-    if (!is_login(c)) fail_bad_input("--creator: '" + shorten(c, 100) + "' is not a GitHub login (NAME, or SLUG[bot] for an app)");
+    if (!github::is_login(c)) fail_bad_input("--creator: '" + shorten(c, 100) + "' is not a GitHub login (NAME, or SLUG[bot] for an app)");
   const Journal journal = journalled(o, ctx);
   std::vector<Batch> runs = journal.runs;
   runs.push_back(this_run(o, ctx));

@@ -56,7 +56,9 @@ void configure_ci_status(gatekit::CliCommand& sub, CiStatusOptions& o) {
   add_repo_options(sub, o.repo_dir, o.config);
   sub.option("--sha", o.sha, "The pull request's head commit (never the merge commit)");
   sub.option("--pr", o.pr, "The pull request number (its head is fetched when --sha is not given)");
-  sub.option("--base", o.base, "The branch the configuration and allowed signers are read from (required but with --merge-group)");
+  sub.option("--base", o.base,
+             "The pull request's base branch: trusted only when it is the default branch or listed in the default "
+             "branch's trusted_bases (default: the default branch)");
   sub.option("--context", o.context, "The commit status context");
   sub.option("--repository", o.repository, "owner/name (default: GITHUB_REPOSITORY)");
   sub.option("--remote", o.remote, "The remote the results are fetched from");
@@ -64,6 +66,9 @@ void configure_ci_status(gatekit::CliCommand& sub, CiStatusOptions& o) {
   sub.flag("--post", o.post, "Post the status (needs GITHUB_TOKEN)");
   sub.option("--target-url", o.target_url, "The status link");
   sub.option("--mode", o.mode, "Which runs may post: strict (workflow_run, workflow_dispatch) or pull-request");
+  sub.option("--poster", o.poster,
+             "The login that creates gatekit's statuses (the App's SLUG[bot]; pull-request mode: github-actions[bot]): "
+             "only its earlier failures are remembered");
   sub.option("--merge-group", o.merge_group, "A merge queue's branch (gh-readonly-queue/...): --sha is its group commit");
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "gatekit/config.hpp"
+#include "gatekit/git.hpp"
 #include "gatekit/yaml.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
@@ -18,9 +19,10 @@
 namespace gatekit::gpu_gate {
 namespace {
 
-constexpr std::array<std::string_view, 14> kTopKeys{
+constexpr std::array<std::string_view, 15> kTopKeys{
     "command",  "workers", "scope",       "nightly_marker", "namespace", "expiry_days", "clock_skew_minutes",
-    "cpu_gate", "docs",    "concurrency", "stress_repeats", "signing",   "test_map",    "selection"};
+    "cpu_gate", "docs",    "concurrency", "stress_repeats", "signing",   "test_map",    "selection",
+    "trusted_bases"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
 constexpr std::array<std::string_view, 3> kSigningKeys{"sign", "allowed_signers", "revoked_keys"};
 const std::vector<std::string_view> kPlaceholders{test_run::kWorkers, test_run::kTests, test_run::kJunit,
@@ -126,6 +128,22 @@ void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
     if (auto v = read_string(s->value, "signing.revoked_keys", errors, &s->key)) config.revoked_keys = *v;
 }
 
+// Branch names, as GitHub names them (release/1.x): no refs/ prefix, no commit, nothing git
+// would read as an option or a range.
+void read_trusted_bases(const Entry& e, Config& config, ConfigErrors& errors) {
+  auto v = read_string_list(e.value, "trusted_bases", errors, &e.key);
+  if (!v) return;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const std::string& name = (*v)[i];
+    const bool revision = check_revision(name).ok() && name.find("..") == std::string::npos;
+    if (!revision || name.starts_with("refs/") || is_object_name(name) || visible_controls(name) != name ||
+        name.find_first_of(" ~^:?*[\\") != std::string::npos || name.ends_with('/') || name.ends_with(".lock"))
+      errors.add(e.value[i], "trusted_bases[" + std::to_string(i) + "]",
+                 "must be a branch name such as release/1.x (no refs/heads/ prefix), got " + quote_for_message(name));
+  }
+  config.trusted_bases = *v;
+}
+
 void read_namespace(const Entry& e, Config& config, ConfigErrors& errors) {
   auto v = read_string(e.value, "namespace", errors, &e.key);
   if (!v) return;
@@ -218,6 +236,7 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& file_
   read_numbers(*root, config, errors);
   if (auto e = find_key(*root, "scope")) read_scope(*e, config, errors);
   if (auto e = find_key(*root, "signing")) read_signing(*e, config, errors);
+  if (auto e = find_key(*root, "trusted_bases")) read_trusted_bases(*e, config, errors);
   read_pattern_list(*root, "docs", config.docs_patterns, errors);
   read_pattern_list(*root, "concurrency", config.concurrency_patterns, errors);
   if (!errors.empty()) return errors.to_error();

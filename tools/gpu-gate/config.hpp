@@ -53,6 +53,10 @@ struct Config {
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)
   std::string allowed_signers;  // path in the repository of the allowed-signers file ("" = none)
   std::string revoked_keys;     // path in the repository of revoked keys (a KRL or public keys; "" = none)
+  // Branches besides the default branch whose own configuration and allowed signers CI trusts
+  // for a pull request or merge queue into them (docs/gpu-gate.md, "Trust model"). Read from
+  // the DEFAULT branch's configuration only; a base branch's own list means nothing.
+  std::vector<std::string> trusted_bases;
   // The test map, written by run --full, read by affected and the stress pass: "" (the default)
   // keeps it as this machine's state under the git directory (test_map_place.hpp); a path
   // puts it there in the checkout.

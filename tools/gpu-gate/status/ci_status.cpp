@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 
+#include "status/ci_memory.hpp"
 #include "status/ci_status_decide.hpp"
 #include "status/ci_status_report.hpp"
 #include "common.hpp"
 #include "config.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
+#include "gatekit/github.hpp"
 #include "gatekit/git.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -21,20 +24,24 @@
 #include "record/record.hpp"
 #include "record/signatures.hpp"
 #include "status/status.hpp"
+#include "status/trusted_base.hpp"
 
 namespace gatekit::gpu_gate {
 
 namespace {
 
-// Local names for what the CI side fetches (never a branch or a result ref of the clone).
-constexpr const char* kBaseRef = "refs/gatekit-ci/base";
-constexpr const char* kHeadRef = "refs/gatekit-ci/head";
+constexpr const char* kHeadRef = "refs/gatekit-ci/head";  // a pull request's head, fetched by number
 
 struct Resolved {
   std::string repository;
-  std::string base_rev;  // kBaseRef, or the base's object name
-  std::string sha;       // the head commit
+  std::string sha;     // the head commit
+  std::string poster;  // the creator of gatekit's statuses ("" when not posting)
+  TrustedBase trusted;
 };
+
+std::string branch_name(const std::string& base) {
+  return base.rfind("refs/heads/", 0) == 0 ? base.substr(11) : base;
+}
 
 void check_options(const CiStatusOptions& o) {
   if (!o.sha.empty() && !is_object_name(o.sha))
@@ -44,11 +51,25 @@ void check_options(const CiStatusOptions& o) {
   if (!o.pr.empty() && (!digits || o.pr.front() == '0'))
     fail_bad_input("--pr must be a pull request number, got " + quote_for_message(o.pr));
   if (o.sha.empty() && o.pr.empty()) fail_bad_input("give --sha (the pull request's head commit) or --pr");
-  if (o.base.empty()) fail_bad_input("--base is required: the branch the gate's configuration and allowed signers are read from");
-  if (auto ok = check_revision(o.base); !ok) fail_bad_input("--base: " + ok.error().message);
-  if (o.base.rfind("refs/", 0) == 0 && o.base.rfind("refs/heads/", 0) != 0)
-    fail_bad_input("--base must be a branch or a commit, got " + quote_for_message(o.base));
+  if (!o.base.empty()) {
+    if (auto ok = check_revision(o.base); !ok) fail_bad_input("--base: " + ok.error().message);
+    if (o.base.rfind("refs/", 0) == 0 && o.base.rfind("refs/heads/", 0) != 0)
+      fail_bad_input("--base must be a branch or a commit, got " + quote_for_message(o.base));
+  }
+  if (!o.poster.empty() && !github::is_login(o.poster))
+    fail_bad_input("--poster must be a GitHub login (NAME, or SLUG[bot] for an app), got " + quote_for_message(o.poster));
   check_remote(o.remote);
+}
+
+// Whose earlier statuses are gatekit's own: --poster, else github.token's account in
+// pull-request mode. Posting without one would remember anyone's failures (or no one's).
+std::string poster_login(const CiStatusOptions& o, PostingMode mode) {
+  if (!o.poster.empty()) return o.poster;
+  if (mode == PostingMode::pull_request) return github::kActionsBot;
+  if (o.post)
+    fail_bad_input("posting needs --poster, the login that creates gatekit's statuses (strict mode: the App's "
+                   "<app-slug>[bot]): only its own earlier failures are remembered");
+  return "";
 }
 
 std::string repository_of(const CiStatusOptions& o, const Context& context) {
@@ -58,91 +79,86 @@ std::string repository_of(const CiStatusOptions& o, const Context& context) {
   return repository;
 }
 
-// The base branch and, without --sha, the pull request's head: one fetch, full history when
-// the clone is shallow (inheritance walks the head's ancestors).
-Resolved fetch_base_and_head(const Git& git, const CiStatusOptions& o) {
-  Resolved resolved;
-  std::vector<std::string> refspecs;
-  const std::string branch = o.base.rfind("refs/heads/", 0) == 0 ? o.base.substr(11) : o.base;
-  if (is_object_name(o.base)) {
-    resolved.base_rev = o.base;
-    if (!value_or_throw(git.has_commit(o.base))) refspecs.push_back(o.base);
-  } else {
-    resolved.base_rev = kBaseRef;
-    refspecs.push_back("+refs/heads/" + branch + ":" + kBaseRef);
-  }
+// The remote's default branch and, without --sha, the pull request's head: one fetch, full
+// history when the clone is shallow (inheritance walks the head's ancestors). Then the trusted
+// branch (trusted_base.hpp): the default branch, or the candidate base when the default
+// branch's configuration lists it (fetched, and its configuration read).
+void fetch_trusted(const Git& git, const CiStatusOptions& o, Resolved& resolved) {
+  TrustedBase& trusted = resolved.trusted;
+  trusted.default_branch = default_branch_of(git, o.remote);
+  std::vector<std::string> refspecs{"+refs/heads/" + trusted.default_branch + ":" + kDefaultRef};
   if (o.sha.empty()) refspecs.push_back("+refs/pull/" + o.pr + "/head:" + kHeadRef);
   FetchOptions fetch;
   fetch.unshallow = value_or_throw(git.is_shallow());
-  if (!refspecs.empty()) throw_if_error(git.fetch(o.remote, refspecs, fetch));
+  throw_if_error(git.fetch(o.remote, refspecs, fetch));
   resolved.sha = o.sha.empty() ? value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}")) : o.sha;
-  return resolved;
+  trusted.branch = trusted.default_branch;
+  trusted.rev = kDefaultRef;
+  trusted.config = trusted_config(git, trusted, o.config);
+  const TrustChoice choice = choose_trusted(branch_name(o.base), trusted.default_branch, trusted.config.trusted_bases);
+  trusted.refused = choice.refused;
+  if (choice.branch == trusted.default_branch) return;
+  throw_if_error(git.fetch(o.remote, {"+refs/heads/" + choice.branch + ":" + kBaseRef}));
+  trusted.branch = choice.branch;
+  trusted.rev = kBaseRef;
+  trusted.config = trusted_config(git, trusted, o.config);
 }
 
-// A file of the base branch: nullopt when the branch does not have it.
-std::optional<std::string> base_file(const Git& git, const std::string& base_rev, const std::string& path) {
-  if (path.empty() || path.front() == '/' || path.find('\n') != std::string::npos)
-    fail_bad_input("not a path in the repository: " + quote_for_message(path));
-  const std::string object = base_rev + ":" + path;
-  auto exists = git.exec(GitCommand{"cat-file", "-e"}.argument("the object", object));
-  if (!exists) fail(exists.error());
-  if (!exists->succeeded()) return std::nullopt;
-  return value_or_throw(git.run(GitCommand{"cat-file", "blob"}.argument("the object", object)));
+// The commit whose status is set must be in the clone (a checkout of another ref lacks it, a
+// queue's group commit above all): fetched by name, else exit 3 naming it.
+void ensure_commit(const Git& git, const CiStatusOptions& o, const std::string& sha) {
+  if (value_or_throw(git.has_commit(sha))) return;
+  auto fetched = git.fetch(o.remote, {sha});
+  if (fetched && value_or_throw(git.has_commit(sha))) return;
+  const std::string what = o.merge_group.empty()
+                               ? "the commit " + sha
+                               : "the group commit " + sha + " of " + quote_for_message(o.merge_group);
+  fail_could_not_evaluate(what + " is not in this clone, and " + o.remote + " did not send it" +
+                          (fetched ? std::string() : ": " + fetched.error().message));
 }
 
-Config base_config(const Git& git, const std::string& base_rev, const CiStatusOptions& o) {
-  const std::string path = o.config.empty() ? default_config_path : o.config;
-  auto text = base_file(git, base_rev, path);
-  if (!text) {
-    if (path != default_config_path)
-      fail_bad_input("the configuration " + path + " is not on the base branch " + o.base);
-    return default_config();
-  }
-  return value_or_throw(parse_config(*text, o.base + ":" + path));
-}
-
-// The allowed-signers text of the base branch; nullopt when none is configured.
-std::optional<std::string> base_allowed_signers(const Git& git, const std::string& base_rev, const std::string& path,
-                                                const CiStatusOptions& o) {
+// A file of the trusted branch the configuration names: nullopt when none is named. Named but
+// absent: fail closed rather than trust every result.
+std::optional<std::string> named_trusted_file(const Git& git, const TrustedBase& trusted, const std::string& path,
+                                              const std::string& what) {
   if (path.empty()) return std::nullopt;
-  auto text = base_file(git, base_rev, path);
-  // Named but absent: fail closed rather than trust every result.
-  if (!text) fail_bad_input("the allowed-signers file " + path + " is not on the base branch " + o.base);
+  auto text = trusted_file(git, trusted, path);
+  if (!text) fail_bad_input("the " + what + " file " + path + " is not on " + trusted.named());
   return text;
 }
 
-// The revoked keys of the base branch; nullopt when none are configured. Named but absent:
-// fail closed, as for the allowed signers.
-std::optional<std::string> base_revoked_keys(const Git& git, const std::string& base_rev, const std::string& path,
-                                             const CiStatusOptions& o) {
-  if (path.empty()) return std::nullopt;
-  auto text = base_file(git, base_rev, path);
-  if (!text) fail_bad_input("the revoked-keys file " + path + " is not on the base branch " + o.base);
-  return text;
+// The results, fetched with --prune: the local refs/<ns>/ mirrors the remote exactly. A result
+// deleted there is gone here too (a persistent workspace keeps no stale result), and a stale ref
+// cannot block a new one whose name nests under it (git prunes before it fetches).
+void fetch_results(const Git& git, const CiStatusOptions& o, const Config& config, Context& context) {
+  const std::string prefix = published_prefix(config.namespace_);
+  context.workflow.log("fetching the gate results (" + prefix + "*) from " + o.remote);
+  FetchOptions mirror;
+  mirror.prune = true;
+  throw_if_error(git.fetch(o.remote, {"+" + prefix + "*:" + prefix + "*"}, mirror));
 }
 
 std::int64_t epoch_seconds(const Clock& clock) {
   return std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count();
 }
 
-CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
-  const Config config = base_config(git, resolved.base_rev, o);
+struct Evaluated {
+  CiReport report;
+  StatusInput input;  // what the decision was made from (the walk, the results)
+};
+
+// The status of `sha` from the trusted results, before anything is remembered.
+Evaluated evaluate(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved,
+                   const std::string& sha) {
+  const TrustedBase& trusted = resolved.trusted;
+  const Config& config = trusted.config;
   const std::string signers_path = o.allowed_signers.empty() ? config.allowed_signers : o.allowed_signers;
-  const auto signers = base_allowed_signers(git, resolved.base_rev, signers_path, o);
-  const auto revoked = signers ? base_revoked_keys(git, resolved.base_rev, config.revoked_keys, o) : std::nullopt;
-  std::vector<std::string> refspecs{"+" + published_prefix(config.namespace_) + "*:" + published_prefix(config.namespace_) + "*"};
-  if (!value_or_throw(git.has_commit(resolved.sha))) refspecs.push_back(resolved.sha);
-  // --prune: the local refs/<ns>/ mirrors the remote exactly. A result deleted there is gone
-  // here too (a persistent workspace keeps no stale result), and a stale ref cannot block a
-  // new one whose name nests under it (git prunes before it fetches).
-  context.workflow.log("fetching the gate results (" + published_prefix(config.namespace_) + "*) from " + o.remote);
-  FetchOptions mirror;
-  mirror.prune = true;
-  throw_if_error(git.fetch(o.remote, refspecs, mirror));
+  const auto signers = named_trusted_file(git, trusted, signers_path, "allowed-signers");
+  const auto revoked = signers ? named_trusted_file(git, trusted, config.revoked_keys, "revoked-keys") : std::nullopt;
 
   StatusQuery query;
-  query.rev = resolved.sha;
-  query.base = resolved.base_rev;
+  query.rev = sha;
+  query.base = trusted.rev;
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   auto gathered = value_or_throw(gather_status_input(git, config, query));
@@ -153,28 +169,46 @@ CiReport evaluate(const CiStatusOptions& o, Context& context, Git& git, const Re
     for (const auto& record : gathered.input.records)
       if (record.published()) commits.push_back(record.record_commit);
     const std::optional<std::string_view> revoked_text = revoked ? std::optional<std::string_view>(*revoked) : std::nullopt;
-    verdicts = value_or_throw(
-        verify_signatures(git, context.files, *signers, commits, query.now, o.base + ":" + signers_path, revoked_text));
+    verdicts = value_or_throw(verify_signatures(git, context.files, *signers, commits, query.now,
+                                                trusted.branch + ":" + signers_path, revoked_text));
   }
-  CiReport report;
+  Evaluated out;
+  CiReport& report = out.report;
   report.context = o.context;
-  report.sha = resolved.sha;
+  report.sha = sha;
   report.pr = o.pr;
-  report.base = o.base;
+  report.base = trusted.branch;
+  report.default_branch = trusted.default_branch;
+  report.refused_base = trusted.refused;
   report.allowed_signers = signers ? signers_path : "";
   report.post_asked = o.post;
   report.decision = decide_ci_status(gathered.input, verdicts);
   report.decision.left_out.insert(report.decision.left_out.begin(), gathered.rejected.begin(), gathered.rejected.end());
-  if (o.post) {
-    // CI remembers: an older result never undoes a failure already posted on this commit.
-    const auto statuses = value_or_throw(read_commit_statuses(resolved.repository, resolved.sha, context));
-    keep_newer_failure(report.decision, remembered_failure(statuses, o.context), gathered.input);
-  }
-  for (const auto& line : report.decision.left_out) context.workflow.log("left out: " + line);
-  if (report.decision.kept_failure)
-    context.workflow.log("kept the failure posted before (result of " + format_utc(*report.decision.remembered_failure) +
+  out.input = std::move(gathered.input);
+  return out;
+}
+
+void log_decision(const CiDecision& decision, Context& context) {
+  for (const auto& line : decision.left_out) context.workflow.log("left out: " + line);
+  if (decision.kept_failure)
+    context.workflow.log("kept the failure posted before (result of " + format_utc(*decision.remembered_failure) +
                          "): no result newer than it counts now");
-  return report;
+}
+
+Poster poster_of(const CiStatusOptions& o, const Resolved& resolved) {
+  return {resolved.repository, resolved.poster, o.context, o.target_url};
+}
+
+CiReport evaluate_commit(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
+  Evaluated evaluated = evaluate(o, context, git, resolved, resolved.sha);
+  if (o.post) {
+    auto& decision = evaluated.report.decision;
+    PostedStatuses posted(poster_of(o, resolved), context);
+    remember(posted, decision, evaluated.input, {resolved.sha}, lending_trees(evaluated.input, decision.status));
+    mark_outranked(posted.poster(), context, decision, evaluated.input);
+  }
+  log_decision(evaluated.report.decision, context);
+  return evaluated.report;
 }
 
 // Merge queues (merge_group.hpp): --merge-group names the queue's branch; the pull request
@@ -187,8 +221,7 @@ CiStatusOptions with_merge_group(const CiStatusOptions& options) {
   if (!o.pr.empty() && o.pr != queue.pr)
     fail_bad_input("--pr " + quote_for_message(o.pr) + " is not the pull request of --merge-group " +
                    quote_for_message(o.merge_group));
-  const std::string branch = o.base.rfind("refs/heads/", 0) == 0 ? o.base.substr(11) : o.base;
-  if (!o.base.empty() && branch != queue.base_branch)
+  if (!o.base.empty() && branch_name(o.base) != queue.base_branch)
     fail_bad_input("--base " + quote_for_message(o.base) + " is not the branch of --merge-group " +
                    quote_for_message(o.merge_group));
   o.pr = queue.pr;
@@ -216,27 +249,48 @@ void check_built_on(const Git& git, const QueueRef& queue, const std::string& gr
 
 // The group commit's status: its own results, else the pull request head's when the queue
 // adds docs only on top of it (merge_group.hpp). The head is the pull request's as GitHub
-// keeps it (refs/pull/<n>/head); the docs-only rule holds the group tree's links.
+// keeps it (refs/pull/<n>/head); the docs-only rule holds the group tree's links. CI remembers
+// in the queue too: a failure posted on the head, or on the group commit, or marked on the
+// pass that counts, stays (ci_status_decide.hpp).
 CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& git, const Resolved& resolved) {
   const QueueRef queue = value_or_throw(parse_queue_ref(o.merge_group));
   throw_if_error(git.fetch(o.remote, {"+refs/pull/" + queue.pr + "/head:" + kHeadRef}));
   check_built_on(git, queue, resolved.sha, o.merge_group);
-  Resolved at_head = resolved;
-  at_head.sha = value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}"));
-  CiReport report = evaluate(o, context, git, resolved);
-  const CiReport head = evaluate(o, context, git, at_head);
-  const Config config = base_config(git, resolved.base_rev, o);
-  const auto docs = value_or_throw(docs_rule_for(git, config.docs_patterns, resolved.sha));
-  const auto added = value_or_throw(classify_change(git, docs, at_head.sha, resolved.sha, /*three_dot=*/false));
-  context.workflow.log("merge group of pull request " + queue.pr + ": head " + at_head.sha + " is " +
-                       std::string(to_string(head.decision.status.state)) + ", " + head.decision.status.description +
-                       "; the queue adds " +
+  const std::string head_sha = value_or_throw(git.rev_parse(std::string(kHeadRef) + "^{commit}"));
+  Evaluated group = evaluate(o, context, git, resolved, resolved.sha);
+  Evaluated head = evaluate(o, context, git, resolved, head_sha);
+  std::optional<PostedStatuses> posted;
+  if (o.post) {
+    auto& decision = head.report.decision;
+    posted.emplace(poster_of(o, resolved), context);
+    remember(*posted, decision, head.input, {head_sha}, lending_trees(head.input, decision.status));
+    mark_outranked(posted->poster(), context, decision, head.input);
+  }
+  const auto& head_status = head.report.decision.status;
+  const auto docs = value_or_throw(docs_rule_for(git, resolved.trusted.config.docs_patterns, resolved.sha));
+  const auto added = value_or_throw(classify_change(git, docs, head_sha, resolved.sha, /*three_dot=*/false));
+  context.workflow.log("merge group of pull request " + queue.pr + ": head " + head_sha + " is " +
+                       std::string(to_string(head_status.state)) + ", " + head_status.description + "; the queue adds " +
                        (added.code.empty() ? std::string("docs only") : std::to_string(added.code.size()) + " code paths"));
   for (const auto& path : added.code) context.workflow.log("  added by the queue: " + path);
-  report.decision.status = decide_merge_group(report.decision.status, head.decision.status, at_head.sha, added.code);
-  report.decision.results.insert(report.decision.results.end(), head.decision.results.begin(),
-                                 head.decision.results.end());
-  return report;
+  auto& decision = group.report.decision;
+  const bool own = decision.status.source_kind != StatusSource::none;
+  decision.status = decide_merge_group(decision.status, head_status, head_sha, added.code,
+                                       failure_time(head.report.decision));
+  if (o.post) {
+    // The marks that apply: the group walk's, or, for a status taken from the head, the head's.
+    std::set<std::string> trees = lending_trees(group.input, decision.status);
+    if (!own) {
+      trees = lending_trees(head.input, head_status);
+      trees.insert(decision.status.tree);
+    }
+    remember(*posted, decision, group.input, {resolved.sha, head_sha}, trees);
+    if (own) mark_outranked(posted->poster(), context, decision, group.input);
+  }
+  log_decision(decision, context);
+  decision.results.insert(decision.results.end(), head.report.decision.results.begin(),
+                          head.report.decision.results.end());
+  return group.report;
 }
 
 void write_report(const CiReport& report, Context& context) {
@@ -268,12 +322,17 @@ ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
     check_options(options);
     const auto mode = value_or_throw(parse_posting_mode(options.mode));
     if (options.post) throw_if_error(check_posting(mode, context.env.get_nonempty("GITHUB_EVENT_NAME").value_or("")));
+    resolved.poster = poster_login(options, mode);
     resolved.repository = repository_of(options, context);
     resolved.sha = options.sha;
-    const auto fetched = fetch_base_and_head(git, options);
-    resolved.base_rev = fetched.base_rev;
-    resolved.sha = fetched.sha;
-    CiReport report = options.merge_group.empty() ? evaluate(options, context, git, resolved)
+    fetch_trusted(git, options, resolved);
+    ensure_commit(git, options, resolved.sha);
+    if (!resolved.trusted.refused.empty())
+      context.workflow.log("the base " + quote_for_message(resolved.trusted.refused) +
+                           " is neither the default branch nor a trusted base its configuration lists: the trusted "
+                           "files come from " + resolved.trusted.named());
+    fetch_results(git, options, resolved.trusted.config, context);
+    CiReport report = options.merge_group.empty() ? evaluate_commit(options, context, git, resolved)
                                                   : evaluate_merge_group(options, context, git, resolved);
     const auto& status = report.decision.status;
     context.workflow.log(options.context + " for " + resolved.sha + ": " + std::string(to_string(status.state)) +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gatekit/git.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
@@ -53,16 +54,72 @@ CiDecision decide_ci_status(const StatusInput& input,
 }
 
 std::optional<std::int64_t> remembered_failure(const std::vector<github::CommitStatus>& statuses,
-                                               std::string_view context) {
-  constexpr std::string_view prefix = "failed (result of ";
+                                               std::string_view context, std::string_view poster,
+                                               const std::set<std::string>& trees) {
+  constexpr std::string_view marker = "(result of ";
+  constexpr std::string_view for_tree = ") for tree ";
   std::optional<std::int64_t> newest;
   for (const auto& status : statuses) {
-    if (status.context != context || status.state != "failure" || !status.description.starts_with(prefix)) continue;
-    const std::string_view rest = std::string_view(status.description).substr(prefix.size());
+    if (status.context != context || status.state != "failure" || status.creator.empty() || status.creator != poster ||
+        !status.description.starts_with("failed"))
+      continue;
+    const std::string_view text = status.description;
+    const auto at = text.find(marker);
+    if (at == std::string_view::npos) continue;
+    const std::string_view rest = text.substr(at + marker.size());
     if (rest.size() < 21 || (rest[20] != ')' && rest[20] != ';')) continue;
+    const std::string_view tail = rest.substr(20);
+    if (tail.starts_with(for_tree)) {  // a mark: it applies to the walks that pass through its tree
+      const std::string tree(tail.substr(for_tree.size()));
+      if (!is_object_name(tree) || trees.count(tree) == 0) continue;
+    }
     if (auto time = parse_utc(rest.substr(0, 20)); time && (!newest || *time > *newest)) newest = time;
   }
   return newest;
+}
+
+std::string outranked_description(std::int64_t failure_time, std::string_view tree) {
+  return "failed (result of " + format_utc(failure_time) + ") for tree " + std::string(tree);
+}
+
+std::vector<GateRecord> outranked_passes(const CiDecision& decision, const StatusInput& input) {
+  const auto& status = decision.status;
+  if (status.state != GateState::failure || !status.record || decision.kept_failure) return {};
+  const GateRecord& failed = *status.record;
+  // The walk from the failure's tree on: the trees whose passes would lend in its place.
+  std::set<std::string> after;
+  bool reached = false;
+  for (const auto& at : input.history) {
+    reached = reached || at.tree == failed.tree;
+    if (reached) after.insert(at.tree);
+  }
+  std::vector<GateRecord> passes;
+  for (const auto& result : decision.results) {  // newest first
+    const auto& r = result.record;
+    if (!result.counted || r.verdict != Verdict::pass || r.time >= failed.time || after.count(r.tree) == 0 ||
+        ignore_reason(r, input))
+      continue;
+    if (passes.size() == kMaxMarks) break;
+    passes.push_back(r);
+  }
+  return passes;
+}
+
+std::set<std::string> lending_trees(const StatusInput& input, const GateStatus& status) {
+  std::set<std::string> trees;
+  if (!status.record) return trees;
+  for (const auto& at : input.history) {
+    trees.insert(at.tree);
+    if (at.tree == status.record->tree) break;
+  }
+  return trees;
+}
+
+std::optional<std::int64_t> failure_time(const CiDecision& decision) {
+  if (decision.status.state != GateState::failure) return std::nullopt;
+  if (decision.kept_failure) return decision.remembered_failure;
+  if (decision.status.record) return decision.status.record->time;
+  return std::nullopt;
 }
 
 void keep_newer_failure(CiDecision& decision, std::optional<std::int64_t> failure_time, const StatusInput& input) {

@@ -39,6 +39,16 @@ std::string signature_cell(const ConsideredResult& result) {
   return text;
 }
 
+std::string trusted_cell(const CiReport& report) {
+  std::string text = report.base == report.default_branch || report.default_branch.empty()
+                         ? "from the default branch " + markdown_code(report.base)
+                         : "from " + markdown_code(report.base) +
+                               ", a trusted base the default branch's configuration lists";
+  if (!report.refused_base.empty())
+    text += "; the base " + markdown_code(report.refused_base) + " is not trusted";
+  return text + ", never the pull request";
+}
+
 std::string facts_table(const CiReport& report, std::int64_t now) {
   const auto& status = report.decision.status;
   std::vector<std::vector<std::string>> rows;
@@ -52,7 +62,7 @@ std::string facts_table(const CiReport& report, std::int64_t now) {
     counts = "none needed: the change since the merge base with " + markdown_code(report.base) + " touches documentation only";
   }
   rows.push_back({"what counts", counts});
-  rows.push_back({"trusted files", "from the base branch " + markdown_code(report.base) + ", never the pull request"});
+  rows.push_back({"trusted files", trusted_cell(report)});
   rows.push_back({"signatures", report.allowed_signers.empty()
                                     ? std::string("not verified (the configuration names no allowed-signers file)")
                                     : "required: a key of " + markdown_code(report.allowed_signers) + "; " +
@@ -108,12 +118,18 @@ std::string ci_summary(const CiReport& report, std::int64_t now) {
     text += "\n";
   }
   if (report.decision.kept_failure)
-    text += "A failure was posted on this commit before (result of " + format_utc(*report.decision.remembered_failure) +
+    text += "A failure was posted before for this commit or its tree (result of " +
+            format_utc(*report.decision.remembered_failure) +
             ") and no newer result counts now: the failure stays. A result ref can be deleted; the statuses GitHub "
             "keeps cannot (docs/gpu-gate.md, \"Results in git\").\n\n";
+  if (!report.refused_base.empty())
+    text += "The base " + markdown_code(report.refused_base) + " is neither the default branch nor a trusted base "
+            "that the default branch's configuration lists (`trusted_bases`): its configuration and allowed signers "
+            "count for nothing, and the files of the default branch " + markdown_code(report.base) +
+            " decided (docs/gpu-gate.md, \"Trust model\").\n\n";
   if (report.decision.ignored_mattered)
     text += "An unsigned or foreign result was left out and would have changed the status: only results signed by "
-            "a key of the base branch's allowed-signers file count (docs/gpu-gate.md, \"Trust model\").\n\n";
+            "a key of the trusted branch's allowed-signers file count (docs/gpu-gate.md, \"Trust model\").\n\n";
   return text;
 }
 

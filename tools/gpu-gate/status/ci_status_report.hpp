@@ -14,6 +14,8 @@ struct CiReport {
   std::string sha;              // the head commit the status is for
   std::string pr;               // "" when not known
   std::string base;             // the branch the trusted files came from
+  std::string default_branch;   // the repository's default branch ("" = not known)
+  std::string refused_base;     // a candidate base that was not trusted ("" = none)
   std::string allowed_signers;  // its path ("" = results not verified)
   bool posted = false;
   bool post_asked = false;

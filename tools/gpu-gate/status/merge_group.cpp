@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gatekit/git.hpp"
+#include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
@@ -54,7 +55,7 @@ Result<QueueRef> parse_queue_ref(std::string_view ref) {
 }
 
 GateStatus decide_merge_group(const GateStatus& group_own, const GateStatus& head, std::string_view head_commit,
-                              const std::vector<std::string>& added_code) {
+                              const std::vector<std::string>& added_code, std::optional<std::int64_t> head_failed_at) {
   if (group_own.source_kind != StatusSource::none) return group_own;
   GateStatus status = group_own;  // the group's tree; no result of its own
   if (!added_code.empty()) {
@@ -73,6 +74,7 @@ GateStatus decide_merge_group(const GateStatus& group_own, const GateStatus& hea
       break;
     case GateState::failure:
       status.description = "failed at the pull request head " + at;
+      if (head_failed_at) status.description += " (result of " + format_utc(*head_failed_at) + ")";
       break;
     case GateState::pending:
       status.description = "no gate result for the pull request head " + at;

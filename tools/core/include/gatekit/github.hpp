@@ -138,6 +138,10 @@ struct CommitStatus {
   std::string description;
   std::string target_url;
   std::string created_at;
+  // The login that posted it (`creator.login`; an app's is `<slug>[bot]`, a workflow's
+  // github.token's `github-actions[bot]`). "" when GitHub gives none (a deleted account):
+  // nothing trusts such a status.
+  std::string creator;
 };
 
 struct WorkflowJob {
@@ -271,6 +275,12 @@ bool is_integration_refusal(const Error& error);
 // True for GitHub's 404 "Branch not protected" (a readable branch without protection), as
 // against a 404 that hides the protection from a token without admin rights.
 bool is_not_protected(const Error& error);
+
+// A GitHub login: 1 to 39 letters, digits and hyphens, not starting or ending with a hyphen;
+// or an app's account, NAME[bot].
+bool is_login(std::string_view login);
+// The account GitHub records for what a workflow's github.token creates (statuses, issues).
+inline constexpr const char* kActionsBot = "github-actions[bot]";
 
 struct JsonAccess;  // gatekit/github_json.hpp
 

@@ -1,4 +1,7 @@
 // The typed calls: URL building, request bodies and decoding into the client's structs.
+#include <algorithm>
+#include <cctype>
+
 #include "gatekit/github_decode.hpp"
 #include "github_impl.hpp"
 
@@ -281,6 +284,13 @@ bool is_not_protected(const Error& error) {
 
 bool is_integration_refusal(const Error& error) {
   return error.http_status == 403 && error.message.find("Resource not accessible by integration") != std::string::npos;
+}
+
+bool is_login(std::string_view login) {
+  if (login.ends_with("[bot]")) login.remove_suffix(5);
+  if (login.empty() || login.size() > 39 || login.front() == '-' || login.back() == '-') return false;
+  return std::all_of(login.begin(), login.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
 }
 
 Status Client::dispatch_workflow(const std::string& repo, const std::string& workflow_file,

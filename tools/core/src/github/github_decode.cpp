@@ -236,6 +236,13 @@ Result<CommitStatus> decode_status(const json::value& v) {
   s.description = f.opt_str("description");
   s.target_url = f.opt_str("target_url");
   s.created_at = f.opt_str("created_at");
+  // Who posted it: a missing or null creator reads as "", which no tool trusts; a creator
+  // without a string login fails.
+  if (const auto* creator = f.raw("creator"); creator != nullptr && !creator->is_null()) {
+    auto by = f.nested("creator");
+    s.creator = by.str("login");
+    f.absorb(by);
+  }
   return f.finish(std::move(s));
 }
 
