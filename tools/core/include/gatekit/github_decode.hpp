@@ -26,6 +26,7 @@ Result<CheckAnnotation> decode_annotation(const boost::json::value& v);
 Result<IssueComment> decode_comment(const boost::json::value& v);
 Result<std::string> decode_label_name(const boost::json::value& v);  // "bug" or {"name": "bug", ...}
 Result<GitRef> decode_ref(const boost::json::value& v);
+Result<RefActivity> decode_activity(const boost::json::value& v);
 
 // Decodes every element of an array; errors name the element ("item 3: ...").
 template <class T, class F>

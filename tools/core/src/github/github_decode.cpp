@@ -326,4 +326,15 @@ Result<GitRef> decode_ref(const json::value& v) {
   return f.finish(std::move(ref));
 }
 
+Result<RefActivity> decode_activity(const json::value& v) {
+  Fields f(v);
+  RefActivity a;
+  a.id = f.integer("id");
+  a.ref = f.str("ref");
+  a.before = f.str("before");
+  a.after = f.str("after");
+  a.activity_type = f.str("activity_type");
+  return f.finish(std::move(a));
+}
+
 }  // namespace gatekit::github::detail
