@@ -245,7 +245,7 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     summary.write_text(f"# Change {index}: {scenario.title}\n\n")
     print(f"\n{BOLD}━━ Change {index}: {scenario.title} {RESET}{DIM}(branch change/{scenario.key}){RESET}")
     repo = make_repo(scenario, work)
-    changed = subprocess.run(["git", "diff", "--name-status", "main...HEAD"], cwd=repo, text=True,
+    changed = subprocess.run(["git", "diff", "--name-status", "refs/heads/main...HEAD"], cwd=repo, text=True,
                              capture_output=True, check=True).stdout
     for line in changed.splitlines():
         print(f"    {DIM}{line}{RESET}")
