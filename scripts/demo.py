@@ -208,8 +208,9 @@ def pytest_stage(runner: Runner, repo: Path, work: Path, name: str, marker: str,
 
 
 def gpu_shards_stage(runner: Runner, repo: Path, work: Path, env_extra: dict) -> StageResult:
-    """The template's sharded GPU leg: each shard splits the leg the same way and runs its
-    list; the matrix's result is success only when every shard succeeded."""
+    """The template's sharded GPU leg: each shard splits the leg the same way, writes its plan
+    and runs its list; the matrix's result is success only when every shard succeeded, and
+    shard-report's only when the shards ran the leg's selection, each test once."""
     results, seconds = [], 0.0
     shards = work / "gpu-shards"
     for k in range(1, GPU_SHARDS + 1):
@@ -218,7 +219,8 @@ def gpu_shards_stage(runner: Runner, repo: Path, work: Path, env_extra: dict) ->
         outputs = work / f"gpu-shard-{k}-output"
         code, _ = runner.run([runner.tool("suite-report"), "shard", "--selection", SELECTION, "--leg", "gpu",
                               "--context", "pr", "--shards", str(GPU_SHARDS), "--index", str(k),
-                              "--out", str(folder / "list.txt"), "--python", sys.executable],
+                              "--out", str(folder / "list.txt"), "--plan", str(folder / "plan.json"),
+                              "--python", sys.executable],
                              cwd=repo, env_extra=env_extra, outputs=outputs)
         if code != 0:
             results.append("failure")
@@ -231,11 +233,14 @@ def gpu_shards_stage(runner: Runner, repo: Path, work: Path, env_extra: dict) ->
                                 cwd=repo, env_extra=env_extra)
         seconds += took
         results.append("success" if code == 0 else "failure")
-    runner.run([runner.tool("suite-report"), "shard-report", "--leg", "gpu", "--shards", str(GPU_SHARDS),
-                "--reports", str(shards), "--out", str(work / "gpu-junit.xml")], cwd=repo)
+    proof, _ = runner.run([runner.tool("suite-report"), "shard-report", "--leg", "gpu", "--shards", str(GPU_SHARDS),
+                           "--reports", str(shards), "--out", str(work / "gpu-junit.xml")], cwd=repo)
     failed = [str(k) for k, r in enumerate(results, 1) if r != "success"]
     if failed:
         return StageResult("gpu-pytest", "failure", f"shard {', '.join(failed)} of {GPU_SHARDS} failed", seconds)
+    if proof != 0:
+        return StageResult("gpu-pytest", "failure", f"the shards did not run the leg once (shard-report exit {proof})",
+                           seconds)
     return StageResult("gpu-pytest", "success", f"pytest passed on all {GPU_SHARDS} shards", seconds)
 
 
@@ -248,7 +253,7 @@ def run_scenario(index: int, scenario: Scenario, runner: Runner, out: Path) -> S
     summary.write_text(f"# Change {index}: {scenario.title}\n\n")
     print(f"\n{BOLD}━━ Change {index}: {scenario.title} {RESET}{DIM}(branch change/{scenario.key}){RESET}")
     repo = make_repo(scenario, work)
-    changed = subprocess.run(["git", "diff", "--name-status", "main...HEAD"], cwd=repo, text=True,
+    changed = subprocess.run(["git", "diff", "--name-status", "refs/heads/main...HEAD"], cwd=repo, text=True,
                              capture_output=True, check=True).stdout
     for line in changed.splitlines():
         print(f"    {DIM}{line}{RESET}")

@@ -199,8 +199,10 @@ def render_gpu(o: argparse.Namespace) -> str:
     jobs = 2 if o.smokes else 1
     if not o.smokes:
         text = drop_job(text, "workload-regression")
-        text = replace_once(text, "needs: [changes, gpu-tests, workload-regression]", "needs: [changes, gpu-tests]", where)
-        text = replace_once(text, "gated: gpu-tests=gpu,workload-regression=gpu", "gated: gpu-tests=gpu", where)
+        text = replace_once(text, "needs: [changes, gpu-tests, gpu-suite, workload-regression]",
+                            "needs: [changes, gpu-tests, gpu-suite]", where)
+        text = replace_once(text, "gated: gpu-tests=gpu,gpu-suite=gpu,workload-regression=gpu",
+                            "gated: gpu-tests=gpu,gpu-suite=gpu", where)
     else:
         text = replace_once(text, f"manifest: {TEMPLATE_MANIFEST}", f"manifest: {o.smokes}", where)
     labels = "[" + ", ".join(o.gpu_labels) + "]"

@@ -81,6 +81,51 @@ TEST_CASE("diff, rev-parse and refs on a real repository") {
   CHECK_FALSE(*git.has_commit("0000000000000000000000000000000000000001"));
 }
 
+TEST_CASE("branch_first: a tag named like the branch never stands for it (issue 42, item 7)") {
+  testing::TempDir tmp;
+  // A branch main and, on another commit, a tag main; a remote's main, and a tag origin/main.
+  sh(tmp.path(),
+     "git init -q --bare -b main remote.git && git init -q -b main work && cd work && "
+     "git commit -q --allow-empty -m one && git tag main && git tag origin/feature && "
+     "git commit -q --allow-empty -m two && git remote add origin ../remote.git && "
+     "git push -q origin refs/heads/main:refs/heads/main refs/heads/main:refs/heads/feature && git fetch -q origin");
+  SystemProcessRunner runner;
+  Git git(runner, tmp.path() / "work");
+  const auto branch = *git.rev_parse("refs/heads/main");
+  const auto tag = *git.rev_parse("refs/tags/main");
+  REQUIRE(branch != tag);
+  CHECK(*git.rev_parse("main") == tag);  // git's own lookup: the tag shadows the branch
+  CHECK(*git.branch_first("main") == "refs/heads/main");
+  CHECK(*git.rev_parse(*git.branch_first("main")) == branch);
+  CHECK(*git.branch_first("main~1") == "refs/heads/main~1");
+  CHECK(*git.branch_first("main^{commit}") == "refs/heads/main^{commit}");
+  // A remote-tracking name, spelled with its remote or without (the clone has no local branch).
+  CHECK(*git.rev_parse("origin/feature") == tag);
+  CHECK(*git.branch_first("origin/feature") == "refs/remotes/origin/feature");
+  CHECK(*git.branch_first("feature") == "refs/remotes/origin/feature");
+  CHECK(*git.branch_first("feature", "") == "feature");
+  // Everything else as it was.
+  CHECK(*git.branch_first(branch) == branch);
+  CHECK(*git.branch_first("refs/tags/main") == "refs/tags/main");
+  CHECK(*git.branch_first("HEAD~1") == "HEAD~1");
+  CHECK(*git.branch_first("v9") == "v9");
+  auto bad = git.branch_first("--upload-pack=x");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.starts_with("revision '--upload-pack=x' starts with '-'"));
+}
+
+TEST_CASE("branch_candidates: the full refs a branch name may be, in order") {
+  CHECK(branch_candidates("main", "origin") ==
+        std::vector<std::string>{"refs/heads/main", "refs/remotes/main", "refs/remotes/origin/main"});
+  CHECK(branch_candidates("origin/main~2", "") ==
+        std::vector<std::string>{"refs/heads/origin/main~2", "refs/remotes/origin/main~2"});
+  CHECK(branch_candidates("refs/heads/main", "origin").empty());
+  CHECK(branch_candidates("HEAD^", "origin").empty());
+  CHECK(branch_candidates("FETCH_HEAD", "origin").empty());
+  CHECK(branch_candidates(std::string(40, 'a'), "origin").empty());
+  CHECK(branch_candidates("", "origin").empty());
+}
+
 TEST_CASE("git errors carry git's own message") {
   testing::TempDir tmp;
   sh(tmp.path(), "git init -q .");

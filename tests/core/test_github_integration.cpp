@@ -22,6 +22,10 @@ const char* kState = R"js({"repos": {"o/r": {
   "issues": [{"title": "flaky: test_a", "labels": ["flaky"]}, {"title": "a PR", "pull_request": true, "labels": ["flaky"]},
              {"title": "other", "labels": ["bug"]}],
   "refs": {"heads/main": "2222222222222222222222222222222222222222"},
+  "activity": [{"ref": "refs/heads/main", "after": "3333333333333333333333333333333333333333"},
+               {"ref": "refs/heads/dev", "after": "4444444444444444444444444444444444444444"},
+               {"ref": "refs/heads/main", "before": "3333333333333333333333333333333333333333",
+                "after": "2222222222222222222222222222222222222222", "activity_type": "pr_merge"}],
   "runs": [{"id": 500, "head_sha": "3333333333333333333333333333333333333333",
             "jobs": [{"name": "build"}, {"name": "test (gpu)", "conclusion": "failure"}],
             "artifacts": [{"name": "junit", "size_in_bytes": 2048}]}]
@@ -301,6 +305,13 @@ TEST_CASE("github integration: issues, comments, labels, statuses, runs, jobs, a
   auto artifacts = value_of(c.list_run_artifacts("o/r", 500));
   REQUIRE(artifacts.size() == 1);
   CHECK(artifacts[0].size_in_bytes == 2048);
+  auto updates = value_of(c.list_ref_activity("o/r", "refs/heads/main"));
+  REQUIRE(updates.size() == 2);  // newest first, refs/heads/main's alone
+  CHECK(updates[0].after == "2222222222222222222222222222222222222222");
+  CHECK(updates[0].before == "3333333333333333333333333333333333333333");
+  CHECK(updates[0].activity_type == "pr_merge");
+  CHECK(updates[1].ref == "refs/heads/main");
+  CHECK(updates[1].activity_type == "push");
 
   value_of(c.dispatch_workflow("o/r", "ci.yml", "main", {{"sha", "abc"}}));
   auto stats = s.server.stats();

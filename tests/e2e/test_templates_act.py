@@ -108,6 +108,7 @@ def test_cpu_relevant_pr(pr):
     for job in GPU_RUN_JOBS:
         assert o.verdict(GPU, job) is None, f"{job} ran on a change the gate says needs no GPU"
     assert aggregate(o, GPU) == ("success", {"changes": ("success", "pass"), "gpu-tests": ("skipped", "pass"),
+                                             "gpu-suite": ("skipped", "pass"),
                                              "workload-regression": ("skipped", "pass")})
     assert o.verdict(GPU, GPU) == "succeeded"
     # The gate asked the API test server for the pull request's files (never git, never GitHub).
@@ -182,6 +183,8 @@ def assert_gpu_jobs_ran_without_a_gpu(o: h.Outcome) -> None:
     result, jobs = aggregate(o, GPU)
     assert result == "failure"
     assert jobs["gpu-tests"] == ("success", "pass") and jobs["workload-regression"] == ("failure", "fail")
+    # The shards ran the leg's selection once: shard-report's proof passes in `GPU tests`.
+    assert jobs["gpu-suite"] == ("success", "pass")
     assert o.verdict(GPU, GPU) == "failed"
 
 
@@ -287,6 +290,7 @@ def test_fork_pr_touching_gpu_code_fails_the_gpu_check_closed(pr):
     result, jobs = aggregate(o, GPU)
     assert result == "failure"
     assert jobs["gpu-tests"] == ("skipped", "fail") and jobs["workload-regression"] == ("skipped", "fail")
+    assert jobs["gpu-suite"] == ("skipped", "fail")
     assert o.verdict(GPU, GPU) == "failed"
 
 

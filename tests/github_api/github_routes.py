@@ -149,6 +149,18 @@ def get_ref(fake, api, repo, r, m, query, body):
     return _reply(200, shapes.git_ref(api, repo, ref, sha)) if sha else _not_found()
 
 
+def list_activity(fake, api, repo, r, m, query, body, path):
+    """Newest first. `ref` as GitHub takes it: refs/heads/BRANCH, or BRANCH for refs/heads/BRANCH."""
+    entries = list(reversed(r["activity"]))
+    if query.get("ref"):
+        ref = query["ref"] if query["ref"].startswith("refs/") else "refs/heads/" + query["ref"]
+        entries = [e for e in entries if e["ref"] == ref]
+    if query.get("activity_type"):
+        entries = [e for e in entries if e["activity_type"] == query["activity_type"]]
+    chunk, headers = fake.paginate(entries, query, path)
+    return _reply(200, [shapes.activity(api, repo, e) for e in chunk], headers)
+
+
 def list_runs(fake, api, repo, r, m, query, body, path):
     workflow = m.group(1) if m.lastindex else None
     runs = sorted(r["runs"].values(), key=lambda run: -run["id"])
@@ -356,6 +368,7 @@ ROUTES = [
     ("POST", r"/statuses/([0-9a-fA-F]{4,40})", create_status, False),
     ("GET", r"/commits/([^/]+)/statuses", list_statuses, True),
     ("GET", r"/git/ref/(.+)", get_ref, False),
+    ("GET", r"/activity", list_activity, True),
     ("GET", r"/actions/runs", list_runs, True),
     ("GET", r"/actions/workflows/([^/]+)/runs", list_runs, True),
     ("GET", r"/actions/runs/(\d+)", get_run, False),

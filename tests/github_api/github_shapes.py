@@ -197,6 +197,12 @@ def git_ref(api: str, repo: str, ref: str, sha: str) -> dict:
             "object": {"type": "commit", "sha": sha, "url": f"{api}/repos/{repo}/git/commits/{sha}"}}
 
 
+def activity(api: str, repo: str, a: dict) -> dict:
+    return {"id": a["id"], "node_id": node_id("activity", repo, a["id"]), "before": a["before"], "after": a["after"],
+            "ref": a["ref"], "timestamp": a["timestamp"], "activity_type": a["activity_type"],
+            "actor": user(api, a["actor"])}
+
+
 def workflow_run(api: str, repo: str, run: dict) -> dict:
     rid = run["id"]
     url = f"{api}/repos/{repo}/actions/runs/{rid}"

@@ -114,7 +114,8 @@ class FakeGitHub:
     def _repo(self, repo):
         return self.repos.setdefault(repo, {"pulls": {}, "issues": {}, "statuses": {}, "refs": {}, "runs": {},
                                             "comments": {}, "default_branch": "main", "rules": {},
-                                            "protection": {}, "environments": {}, "variables": {}, "files": {}})
+                                            "protection": {}, "environments": {}, "variables": {}, "files": {},
+                                            "activity": []})
 
     def _id(self):
         self._next_id += 1
@@ -158,6 +159,14 @@ class FakeGitHub:
         """ref without "refs/": "heads/main"."""
         with self.lock:
             self._repo(repo)["refs"][ref] = sha
+
+    def add_activity(self, repo, ref, after, before="0" * 40, activity_type="push", actor="octocat", timestamp=None):
+        """One update of a ref, as the repository's activity lists it (GET /activity): `ref`
+        full ("refs/heads/main"), `before` and `after` the commits either side."""
+        with self.lock:
+            self._repo(repo)["activity"].append({
+                "id": self._id(), "ref": ref, "before": before, "after": after, "activity_type": activity_type,
+                "actor": actor, "timestamp": timestamp or shapes.EPOCH_ISO})
 
     def add_run(self, repo, head_sha="c" * 40, workflow="ci.yml", head_branch="main", event="push",
                 status="completed", conclusion="success", name="CI", jobs=(), artifacts=(), run_id=None,
@@ -255,6 +264,8 @@ class FakeGitHub:
                 if "id" in run:
                     run["run_id"] = run.pop("id")
                 self.add_run(repo, **run)
+            for update in content.get("activity", []):
+                self.add_activity(repo, **update)
 
     def load_faults(self, faults):
         for f in faults:

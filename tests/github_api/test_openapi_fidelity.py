@@ -51,6 +51,9 @@ def exchanges():
     srv.add_status("o/r", SHA, "failure", "gate/gpu", "posted by an app", None, creator="gatekit-gate[bot]")
     srv.add_status("o/r", SHA, "failure", "gate/gpu", "its account deleted", None, creator=None)
     srv.add_ref("o/r", "heads/main", SHA)
+    srv.add_activity("o/r", "refs/heads/main", SHA, before="f" * 40)
+    srv.add_activity("o/r", "refs/heads/main", "e" * 40, before=SHA, activity_type="force_push",
+                     actor="github-actions[bot]", timestamp="2026-11-02T10:00:00Z")
     run = srv.add_run("o/r", head_sha=SHA, jobs=[{"name": "build", "id": 9001,
                                                   "annotations": [{"message": "fail-open: the API failed"}]},
                                                  {"name": "test (gpu)", "status": "in_progress",
@@ -94,6 +97,7 @@ def exchanges():
             call(base, "GET", f"/repos/o/r/commits/{SHA}/statuses"),
             call(base, "GET", "/repos/o/r/git/ref/heads/main"),
             call(base, "GET", "/repos/o/r/git/ref/heads/none"),
+            call(base, "GET", "/repos/o/r/activity?ref=refs%2Fheads%2Fmain"),
             call(base, "GET", "/repos/o/r/actions/runs?branch=main"),
             call(base, "GET", "/repos/o/r/actions/workflows/ci.yml/runs?status=success"),
             call(base, "GET", "/repos/o/r/actions/workflows/ci.yml/runs?created=2023-12-25T00:00:00Z..2024-01-01T00:00:00Z"),

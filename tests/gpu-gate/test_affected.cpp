@@ -104,6 +104,19 @@ TEST_CASE("affected command: committed, uncommitted and untracked changes since 
     CHECK(json.at("map_age_days").as_int64() == 3);
     CHECK(seams.workflow.annotations.empty());
   }
+  SECTION("a tag named like the base branch never stands for it (issue 42, item 7)") {
+    // Pushed by anyone who may push tags, on the change itself: git's own lookup of `main`
+    // takes the tag, and the change since the merge base is empty.
+    REQUIRE(sh(dir.path(), "git tag main topic") == 0);
+    for (const std::string base : {"", "main"}) {
+      AffectedOptions options{dir.path().string(), "", base, true};
+      seams.out.str("");
+      REQUIRE(run_affected(options, context) == ExitCode::pass);
+      const auto json = boost::json::parse(seams.out.str());
+      CHECK(json.at("base").as_string() == "main");
+      CHECK(boost::json::serialize(json.at("tests")) == R"(["tests/test_a.py::test_two","tests/test_b.py::test_b"])");
+    }
+  }
   SECTION("an untracked module the map lacks: all") {
     write(dir / "src/pkg/new.py", "N = 1\n");
     AffectedOptions options{dir.path().string(), "", "main", false};

@@ -265,7 +265,7 @@ def test_run_publish_pushes_the_result_and_asks_ci_to_refresh(tmp_path):
         env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r", **FAKE_GPU}
         done = gate(work, "run", "--machine", "m1", "--publish", "--pr", "7", env=env)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
+        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "refs/heads/main", "inputs": {"pr": "7"}}]
     [mine] = results(work, "refs/gatekit-gate-mine/")
     assert mine.startswith(f"refs/gatekit-gate-mine/{tree}/m1@")
     published = mine.replace("gatekit-gate-mine", "gatekit-gate")
@@ -309,7 +309,7 @@ def test_run_publish_without_pr_refreshes_the_pull_requests_whose_head_it_tested
         env = {**FAKE_GPU, "GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r"}
         done = gate(work, "run", "--machine", "m1", "--publish", env=env)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "main", "inputs": {"pr": "7"}}]
+        assert srv.dispatches == [{"repo": "o/r", "workflow": "gate.yml", "ref": "refs/heads/main", "inputs": {"pr": "7"}}]
     assert "asked CI to refresh the status: gate.yml on main for pull request 7" in done.stdout.splitlines()
     # No open pull request has the new head: nothing is dispatched, and the log says how.
     later = commit(work, "src/kernels.py", "# again\n", "code 2")

@@ -40,11 +40,11 @@ SHARDS = [
 ]
 
 
-def verdict(workflow, shard_results, gate_output="true", baseline="success"):
+def verdict(workflow, shard_results, gate_output="true", baseline="success", suite="success"):
     (target, (_, inputs)), = [(j, v) for j, v in aggregator_jobs(workflow).items() if v[0] == "GPU tests"]
     scenario = {"id": "x", "cancelled": False, "event_name": "pull_request",
                 "given": {"changes": {"result": "success", "outputs": {"gpu": gate_output, "docs": "false"}}},
-                "run_results": {"gpu-baseline": baseline, "gpu-tests": matrix_result(shard_results)}}
+                "run_results": {"gpu-baseline": baseline, "gpu-tests": matrix_result(shard_results), "gpu-suite": suite}}
     result = simulate(workflow, target, [scenario])["results"][0]
     result["runs"]["gpu-baseline"] = simulate(workflow, "gpu-suite", [scenario])["results"][0]["runs"]["gpu-baseline"]
     result["runs"]["gpu-suite"] = simulate(workflow, "gpu-suite", [scenario])["results"][0]["runs"]["gpu-suite"]
@@ -72,8 +72,8 @@ def test_skipped_shards_pass_only_when_the_gate_said_no_gpu_change(workflow):
 
 @pytest.mark.parametrize("workflow", TEMPLATES, ids=["template", "demo"])
 def test_a_failed_baseline_lookup_still_runs_every_test(workflow):
-    # Without the baseline the shards split by count (or run as one shard): every test still
-    # runs, so the verdict is the shards'.
+    # Without the baseline every shard splits by count (or the leg runs as one shard): every
+    # test still runs, so the verdict is the shards'.
     result, done = verdict(workflow, ["success"] * 3, baseline="failure")
     assert result["runs"]["gpu-tests"]
     assert done.returncode == 0, done.stdout + done.stderr
@@ -101,3 +101,16 @@ def test_the_shard_job_is_a_matrix_over_the_shard_list(workflow):
     assert shard_step["with"]["index"] == "${{ matrix.shard }}"
     pytest_step = next(s for s in jobs["gpu-tests"]["steps"] if s.get("name") == "pytest")
     assert pytest_step["if"] == "steps.shard.outputs.tests != '0'"
+
+
+@pytest.mark.parametrize("workflow", TEMPLATES, ids=["template", "demo"])
+def test_shards_that_did_not_run_the_selection_once_fail_the_check(workflow):
+    """Issue 42, item 6: every shard passed, but they split differently (one had lost the
+    baseline) and 4 of 12 tests ran in no shard. shard-report's proof fails gpu-suite, and
+    `GPU tests` needs it: the check fails."""
+    result, done = verdict(workflow, ["success"] * 3, suite="failure")
+    assert result["runs"]["gpu-suite"]
+    assert result["needs"]["gpu-suite"]["result"] == "failure"
+    assert done.returncode == 1, done.stdout + done.stderr
+    result, done = verdict(workflow, ["success"] * 3, suite="cancelled")
+    assert done.returncode == 1, done.stdout + done.stderr

@@ -139,7 +139,7 @@ TEST_CASE("the git source refuses a revision git could misread without running g
   auto ok = make_git_source(git, {"main", "HEAD", true, false, "origin"})->list();
   REQUIRE(runner.calls.size() >= 2);
   CHECK(runner.calls[0].argv == std::vector<std::string>{"git", "-C", "/repo", "cat-file", "-e", "--end-of-options",
-                                                         "main^{commit}"});
+                                                         "refs/heads/main^{commit}"});
 }
 
 TEST_CASE("the git source asks git about each revision once") {
@@ -150,13 +150,14 @@ TEST_CASE("the git source asks git about each revision once") {
   SECTION("two dots") {
     auto listing = make_git_source(git, {"main", "HEAD", false, true, "origin"})->list();
     CHECK_FALSE(listing.fail_open);
-    CHECK(git_steps(runner) == std::vector<std::string>{"cat-file main^{commit}", "cat-file HEAD^{commit}", "diff"});
+    CHECK(git_steps(runner) ==
+          std::vector<std::string>{"cat-file refs/heads/main^{commit}", "cat-file HEAD^{commit}", "diff"});
   }
   SECTION("three dots: the merge base too") {
     auto listing = make_git_source(git, {"main", "HEAD", true, true, "origin"})->list();
     CHECK_FALSE(listing.fail_open);
     CHECK(git_steps(runner) ==
-          std::vector<std::string>{"cat-file main^{commit}", "cat-file HEAD^{commit}", "merge-base", "diff"});
+          std::vector<std::string>{"cat-file refs/heads/main^{commit}", "cat-file HEAD^{commit}", "merge-base", "diff"});
   }
 }
 
@@ -165,16 +166,19 @@ TEST_CASE("the git source asks again about a revision it did not find, once it h
   FakeProcessRunner runner([&](const ProcessSpec& spec) {
     const std::string sub = spec.argv.at(3);
     if (sub == "fetch") fetched = true;
-    if (sub == "cat-file" && spec.argv.back() != "main^{commit}") return exited(fetched ? 0 : 1);
+    if (sub == "cat-file" && spec.argv.back() != "refs/heads/main^{commit}") return exited(fetched ? 0 : 1);
     return exited(0, sub == "diff" ? std::string("M\0src/a.py\0", 11) : "");
   });
   Git git(runner, "/repo");
   auto listing = make_git_source(git, {"main", "feature", false, true, "origin"})->list();
   CHECK_FALSE(listing.fail_open);
   CHECK(listing.notes == std::vector<std::string>{"fetched feature from origin"});
-  CHECK(git_steps(runner) == std::vector<std::string>{"cat-file main^{commit}", "cat-file feature^{commit}",
-                                                      "cat-file origin/feature^{commit}", "fetch",
-                                                      "cat-file feature^{commit}", "diff"});
+  CHECK(git_steps(runner) == std::vector<std::string>{"cat-file refs/heads/main^{commit}",
+                                                      "cat-file refs/heads/feature^{commit}",
+                                                      "cat-file refs/remotes/feature^{commit}",
+                                                      "cat-file refs/remotes/origin/feature^{commit}",
+                                                      "cat-file feature^{commit}", "fetch",
+                                                      "cat-file refs/heads/feature^{commit}", "diff"});
 }
 
 TEST_CASE("listing_from_pull: truncation and missing counts fail open") {

@@ -34,6 +34,45 @@ def test_local_diff_counts_both_sides_of_a_rename(tmp_path, origin):
     assert run.outputs["cpu"] == "true"  # docs/k_example.py is outside the deny list
 
 
+@pytest.fixture
+def tagged(tmp_path):
+    """main, and a feature branch whose first commit changes GPU code and whose second only
+    docs; a tag named main, pushed by someone who may push tags, on the feature's first commit.
+    Against the tag the feature reads as a docs-only change."""
+    repo = new_repo(tmp_path / "tagged")
+    commit_files(repo, {"src/kernels/k.py": "k = 1\n", "README.md": "# r\n"}, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    kernel = commit_files(repo, {"src/kernels/k.py": "k = 2\n"}, "the kernel")
+    commit_files(repo, {".github/notes.md": "n\n"}, "notes")
+    git(repo, "tag", "main", kernel)
+    git(repo, "checkout", "-q", "main")
+    return repo
+
+
+def test_a_tag_named_like_the_base_branch_never_stands_for_it(tmp_path, tagged):
+    """Issue 42, item 7: git's own lookup prefers refs/tags/main to refs/heads/main, so
+    `--base main` compared with the tag, and the kernel change read as .github-only."""
+    run = run_tool(tmp_path, ["--repo-dir", str(tagged), "--base", "main", "--head", "feature"])
+    assert run.code == 0, run.stderr
+    assert run.decision["fail_open"] is None
+    assert run.outputs["gpu"] == "true", run.stdout
+    assert run.decision["filters"]["gpu"]["file"] == "src/kernels/k.py"
+
+
+def test_a_tag_named_like_the_base_branch_is_not_what_a_shallow_clone_fetches(tmp_path, tagged):
+    """The clone lacks main: `git fetch origin main` fetched the remote's tag main, not the
+    branch. The branch is fetched by its full name into the tracking branch."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-tags", "--branch", "feature", f"file://{tagged}", str(clone))
+    run = run_tool(tmp_path, ["--repo-dir", str(clone), "--base", "main", "--head", "HEAD"])
+    assert run.code == 0, run.stderr
+    assert run.decision["fail_open"] is None, run.stdout
+    assert "fetched main from origin" in run.stdout
+    assert git(clone, "rev-parse", "refs/remotes/origin/main") == git(tagged, "rev-parse", "refs/heads/main")
+    assert run.outputs["gpu"] == "true", run.stdout
+    assert run.decision["filters"]["gpu"]["file"] == "src/kernels/k.py"
+
+
 def test_merge_group_in_a_shallow_clone_fetches_what_it_needs(tmp_path, origin):
     head = git(origin, "rev-parse", "feature~1")  # only .github/ changes up to here
     base = git(origin, "merge-base", "main", "feature")

@@ -97,7 +97,7 @@ def test_writes_every_file_and_pins_one_form(tmp_path):
         assert uses and all(u.startswith("gatekit/gatekit/actions/") and u.endswith("@" + PIN) for u in uses), uses
     gpu = yaml.safe_load((repo / ".github" / "workflows" / "gpu-tests.yml").read_text())
     assert set(gpu["jobs"]) == {"changes", "gpu-baseline", "gpu-tests", "gpu-suite", "gpu-aggregate"}  # --no-smokes
-    assert gpu["jobs"]["gpu-aggregate"]["needs"] == ["changes", "gpu-tests"]
+    assert gpu["jobs"]["gpu-aggregate"]["needs"] == ["changes", "gpu-tests", "gpu-suite"]  # the shards' proof too
     assert "container" not in gpu["jobs"]["gpu-tests"]
     assert "on the machine itself (no container)." in (repo / ".github" / "workflows" / "gpu-tests.yml").read_text()
     cpu = yaml.safe_load((repo / ".github" / "workflows" / "cpu-tests.yml").read_text())

@@ -112,14 +112,33 @@ def test_input_mistakes_are_usage_errors(project):
 def test_shard_through_the_action(tmp_path):
     project = make_project(tmp_path / "p", {"tests/test_g.py": "import pytest\n\npytestmark = pytest.mark.gpu\n\n"
                                             "@pytest.mark.parametrize('n', range(5))\ndef test_g(n):\n    pass\n"})
-    done, outputs = run_step("run", project, INPUT_COMMAND="shard", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
-                             INPUT_SHARDS="2", INPUT_INDEX="2", INPUT_OUT=str(tmp_path / "new" / "mine.txt"),
-                             INPUT_BASELINE=str(tmp_path / "absent.json"))
-    assert done.returncode == 0, done.stdout + done.stderr
+    reports = tmp_path / "shards"
+    for k in (1, 2):
+        folder = reports / f"gpu-shard-{k}-attempt1"
+        done, outputs = run_step("run", project, INPUT_COMMAND="shard", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
+                                 INPUT_SHARDS="2", INPUT_INDEX=str(k), INPUT_OUT=str(folder / "list.txt"),
+                                 INPUT_PLAN=str(folder / "plan.json"))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "suite-report shard: no baseline with recorded durations: the shards are balanced by test count" in done.stdout
+        assert (folder / "plan.json").is_file()
+        (folder / "junit.xml").write_text('<testsuites><testsuite name="pytest">' + "".join(
+            f'<testcase classname="tests.test_g" name="{line.split("::")[1]}" time="0.1"/>'
+            for line in (folder / "list.txt").read_text().split()) + "</testsuite></testsuites>")
     assert outputs["tests"] == "2"
-    assert outputs["file"] == str(tmp_path / "new" / "mine.txt")
-    assert (tmp_path / "new" / "mine.txt").read_text() == "tests/test_g.py::test_g[1]\ntests/test_g.py::test_g[3]\n"
-    assert "suite-report shard: no baseline with recorded durations: the shards are balanced by test count" in done.stdout
+    assert outputs["file"] == str(folder / "list.txt")
+    assert (folder / "list.txt").read_text() == "tests/test_g.py::test_g[1]\ntests/test_g.py::test_g[3]\n"
+    done, outputs = run_step("run", project, INPUT_COMMAND="shard-report", INPUT_LEG="gpu", INPUT_SHARDS="2",
+                             INPUT_REPORTS=str(reports), INPUT_OUT=str(tmp_path / "merged" / "junit.xml"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outputs["complete"] == "true"
+    assert (outputs["in-no-shard"], outputs["in-two-shards"]) == ("0", "0")
+    assert (tmp_path / "merged" / "junit.xml").read_text().count("<testcase") == 5
+    # A baseline named but missing (its download failed in this shard job) stops the shard.
+    done, outputs = run_step("run", project, INPUT_COMMAND="shard", INPUT_LEG="gpu", INPUT_CONTEXT="pr",
+                             INPUT_SHARDS="2", INPUT_INDEX="1", INPUT_OUT=str(tmp_path / "one.txt"),
+                             INPUT_BASELINE=str(tmp_path / "absent.json"))
+    assert done.returncode == 3
+    assert outputs["result"] == "error"
 
 
 @pytest.mark.parametrize("step_id", ["run", "find"])

@@ -1,6 +1,7 @@
 // `suite-report shard` over a fake pytest: the lists written, the outputs, the refusal of node
 // ids pytest would misread, and the baseline's durations (the real pytest runs in
 // test_shard_suites.py).
+#include <chrono>
 #include <map>
 
 #include "catch.hpp"
@@ -29,11 +30,15 @@ struct Run {
 
 const std::string kYaml = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {device: gpu, markers: gpu}\n";
 
-Run shard(const std::string& pytest_out, ShardOptions options, const std::string& baseline = "") {
+Run shard(const std::string& pytest_out, ShardOptions options, const std::string& baseline = "",
+          std::chrono::milliseconds collection_takes = std::chrono::milliseconds(0)) {
   FakeSeams seams;
   seams.files.files["suite.yml"] = kYaml;
   if (!baseline.empty()) seams.files.files["base.xml"] = baseline;
-  FakeProcessRunner runner([&](const ProcessSpec&) -> Result<ProcessResult> { return collected(pytest_out); });
+  FakeProcessRunner runner([&](const ProcessSpec&) -> Result<ProcessResult> {
+    seams.clock.advance(collection_takes);
+    return collected(pytest_out);
+  });
   options.selection = "suite.yml";
   options.leg = "gpu";
   options.context = "pr";
@@ -74,6 +79,47 @@ TEST_CASE("shard: the baseline's durations decide, the list is a file of node id
   CHECK(run.workflow.outputs.at("file") == "mine.txt");
   CHECK(run.workflow.summary.find("| 2 (this job) | 3 | 9.0s |") != std::string::npos);
   CHECK(run.workflow.summary.find("4 of 4 tests had a recorded duration") != std::string::npos);
+}
+
+TEST_CASE("shard: each prediction includes the shard's start, measured as this job's collection") {
+  ShardOptions options;
+  options.shards = 2;
+  options.index = 1;
+  options.out = "mine.txt";
+  options.baseline = "base.xml";
+  options.plan = "plan.json";
+  auto run = shard("t.py::test_a\nt.py::test_slow\nt.py::test_b\nt.py::test_c\n\n4 tests\n", options, kBaseline,
+                   std::chrono::milliseconds(2100));
+  REQUIRE(run.code == ExitCode::pass);
+  CHECK(run.files.at("mine.txt") == "t.py::test_slow\n");
+  CHECK(run.workflow.outputs.at("predicted-seconds") == "11.100");
+  CHECK(run.workflow.outputs.at("makespan-seconds") == "11.100");
+  CHECK(run.workflow.outputs.at("ideal-seconds") == "11.100");
+  CHECK(run.workflow.summary.find("| 1 (this job) | 1 | 11.1s |") != std::string::npos);
+  CHECK(run.workflow.summary.find("Each prediction includes a shard's start, 2.1s (this job's pytest collection: "
+                                  "interpreter, plugins, imports).") != std::string::npos);
+  const std::string plan = run.files.at("plan.json");
+  CHECK(plan.find("\"start_ms\":2100") != std::string::npos);
+  CHECK(plan.find("\"durations\":{\"from\":\"the baseline base.xml, 4 of 4 tests recorded\",\"recorded\":4}") !=
+        std::string::npos);
+}
+
+TEST_CASE("shard: a baseline named but missing stops the job, none named splits by count") {
+  ShardOptions options;
+  options.shards = 2;
+  options.index = 1;
+  options.out = "mine.txt";
+  options.baseline = "gone.json";
+  auto run = shard("t.py::a\nt.py::b\n\n2 tests\n", options);
+  CHECK(run.code == ExitCode::could_not_evaluate);
+  CHECK(run.failure ==
+        "the baseline gone.json is missing: the shards of a leg must all split by the same durations, and the other "
+        "shard jobs may have it (give --baseline only when the file is there; without it every shard splits by count)");
+  CHECK(run.files.count("mine.txt") == 0);
+  options.baseline.clear();
+  run = shard("t.py::a\nt.py::b\n\n2 tests\n", options);
+  CHECK(run.code == ExitCode::pass);
+  CHECK(run.files.at("mine.txt") == "t.py::a\n");
 }
 
 TEST_CASE("shard: without --index every list is written into the folder") {

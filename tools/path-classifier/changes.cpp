@@ -1,6 +1,7 @@
 #include "changes.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "gatekit/json.hpp"
@@ -344,25 +345,32 @@ class GitSource final : public ChangedFilesSource {
     return r && *r;
   }
 
-  // The name the clone has `rev` under: itself, or for a branch name that only exists as the
-  // remote's tracking branch (`main` in a clone that checked out another branch)
-  // `<remote>/main`, as dorny/paths-filter reads it; "" when the clone has neither.
+  // The name the clone has `rev` under. A branch name is spelled as its full ref, so that a
+  // tag named like the branch (git's own lookup prefers refs/tags/main to refs/heads/main)
+  // never stands for it: refs/heads/main, else the remote's tracking branch (`main` in a clone
+  // that checked out another branch, as dorny/paths-filter reads it), else `rev` itself (a
+  // tag, a commit); "" when the clone has none of them.
   std::string found_as(const std::string& rev) {
-    if (present(rev)) return rev;
-    const auto tracking = spec_.remote + "/" + rev;
-    if (check_revision(tracking) && present(tracking)) return tracking;
-    return "";
+    if (auto known = found_as_.find(rev); known != found_as_.end()) return known->second;
+    for (const auto& full : branch_candidates(rev, spec_.remote))
+      if (present(full)) return found_as_[rev] = full;
+    return present(rev) ? found_as_[rev] = rev : "";
   }
   std::string local(const std::string& rev) {
     auto found = found_as(rev);
     return found.empty() ? rev : found;
   }
 
-  // What to ask the remote for: `origin/main` is `main` there.
+  // What to ask the remote for: `origin/main` is `main` there, fetched by its full name into
+  // the tracking branch (`git fetch origin main` would fetch a tag named main instead); a
+  // commit or a full ref as it is.
   std::string on_remote(const std::string& rev) const {
+    std::string name = rev;
     for (const auto& prefix : {"refs/remotes/" + spec_.remote + "/", spec_.remote + "/"})
-      if (rev.size() > prefix.size() && rev.rfind(prefix, 0) == 0) return rev.substr(prefix.size());
-    return rev;
+      if (rev.size() > prefix.size() && rev.rfind(prefix, 0) == 0) name = rev.substr(prefix.size());
+    name = name.substr(0, std::min(name.find_first_of("~^"), name.size()));
+    if (branch_candidates(name, "").empty()) return name;
+    return "+refs/heads/" + name + ":refs/remotes/" + spec_.remote + "/" + name;
   }
 
   // Makes base and head (and, for three dots, their merge base) available; returns a
@@ -399,6 +407,7 @@ class GitSource final : public ChangedFilesSource {
   Git& git_;
   GitDiffSpec spec_;
   std::set<std::string> found_;  // revisions git has answered as commits
+  std::map<std::string, std::string> found_as_;  // revisions found, and the name each was found as
 };
 
 }  // namespace

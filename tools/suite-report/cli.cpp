@@ -101,14 +101,16 @@ void configure_shard(gatekit::CliCommand& sub, ShardOptions& o) {
   sub.option("--index", o.index, "Write only this shard's list (1..N)").range(1, 256);
   sub.option("--out", o.out, "With --index: the list's file; without: an existing folder for shard-K.txt")
       .required();
-  sub.option("--baseline", o.baseline, "The last main run's baseline (JUnit XML or suite-baseline.json; may be missing)");
+  sub.option("--baseline", o.baseline,
+             "The last main run's baseline (JUnit XML or suite-baseline.json); none: split by count");
+  sub.option("--plan", o.plan, "Write what the split was made from here (JSON, for shard-report)");
 }
 
 void configure_shard_report(gatekit::CliCommand& sub, ShardReportOptions& o) {
   sub.option("--leg", o.leg, "The leg that was split").required();
   sub.option("--shards", o.shards, "How many shards").required().range(1, 256);
-  sub.option("--reports", o.reports, "Folder with gpu-shard-K-attemptA/list.txt and .../junit.xml").required();
-  sub.option("--baseline", o.baseline, "The baseline the shards were split by (may be missing)");
+  sub.option("--reports", o.reports, "Folder with LEG-shard-K-attemptA/list.txt, .../plan.json and .../junit.xml")
+      .required();
   sub.option("--junit-prefix", o.junit_prefix, "pytest's --junit-prefix, when the leg used one");
   sub.option("--out", o.out, "Write the merged JUnit report here (only when every shard has one)");
 }

@@ -97,6 +97,10 @@ ExitCode find_baseline(const GrowthOptions& options, Context& context, const Con
   context.workflow.set_output("run-id", lookup.found ? std::to_string(lookup.run_id) : "");
   if (lookup.found) {
     context.workflow.log("baseline: artifact " + artifact + " of run " + std::to_string(lookup.run_id) + " (" + lookup.sha + ")");
+    if (lookup.not_the_branch > 0)
+      context.workflow.log("passed over " + std::to_string(lookup.not_the_branch) + " newer push run(s) named " +
+                           options.branch + " whose commit the branch was never updated to (a tag's push runs "
+                           "are reported under the tag's name)");
   } else if (lookup.api_failed) {
     notice(context.workflow, "could not look up the suite baseline (" + lookup.note + "); growth is not compared this time");
   } else {

@@ -2,28 +2,31 @@
 
 #include <optional>
 #include <string>
-#include <variant>
+#include <unordered_set>
 
 namespace gatekit::suite_report {
 namespace {
 
-// GitHub reports a tag push's run with the tag's name as head_branch and event `push`, as it
-// does a branch push: with a tag named like the branch, the runs of the two cannot be told
-// apart. Why no run can be taken (the tag exists, or the API could not say); nullopt when no
-// such tag exists.
-std::optional<std::string> tag_named_like(github::Client& client, const std::string& repo, const std::string& branch) {
-  auto tag = client.get_ref(repo, "tags/" + branch);
-  if (!tag && tag.error().http_status == 404) return std::nullopt;
-  if (!tag) return tag.error().message;
-  return "a tag named " + branch + " exists, and GitHub reports its push runs with head_branch " + branch +
-         " as it does the branch's: which runs are the branch's cannot be told (rename the tag)";
+// The commits refs/heads/BRANCH was updated to (its full name: a tag named like the branch
+// is another ref).
+Result<std::unordered_set<std::string>> branch_tips(github::Client& client, const std::string& repo,
+                                                    const std::string& full_ref, std::size_t max_updates) {
+  auto activity = client.list_ref_activity(repo, full_ref, max_updates);
+  if (!activity) return activity.error();
+  std::unordered_set<std::string> tips;
+  for (const auto& update : *activity)
+    if (update.ref == full_ref && update.activity_type != "branch_deletion") tips.insert(update.after);
+  return tips;
 }
 
 }  // namespace
 
 BaselineLookup find_baseline_artifact(github::Client& client, const std::string& repo, const std::string& workflow_file,
-                                      const std::string& branch, const std::string& artifact, std::size_t max_runs) {
+                                      const std::string& branch_option, const std::string& artifact,
+                                      std::size_t max_runs, std::size_t max_updates) {
   BaselineLookup lookup;
+  const std::string branch = branch_option.starts_with("refs/heads/") ? branch_option.substr(11) : branch_option;
+  const std::string full_ref = "refs/heads/" + branch;
   auto runs = client.list_workflow_runs(repo, workflow_file, branch, "completed", max_runs);
   if (!runs) {
     lookup.api_failed = true;
@@ -31,16 +34,21 @@ BaselineLookup find_baseline_artifact(github::Client& client, const std::string&
     return lookup;
   }
   std::size_t pushes = 0;
-  bool tag_checked = false;
+  std::optional<std::unordered_set<std::string>> tips;  // read once a push run is there to check
   for (const auto& run : *runs) {
     if (run.event != "push" || run.head_branch != branch) continue;
-    if (!tag_checked) {
-      tag_checked = true;
-      if (auto ambiguous = tag_named_like(client, repo, branch)) {
+    if (!tips) {
+      auto read = branch_tips(client, repo, full_ref, max_updates);
+      if (!read) {
         lookup.api_failed = true;
-        lookup.note = *ambiguous;
+        lookup.note = read.error().message;
         return lookup;
       }
+      tips = std::move(*read);
+    }
+    if (!tips->contains(run.head_sha)) {
+      ++lookup.not_the_branch;  // a tag's push, or a commit the branch no longer had in its last updates
+      continue;
     }
     ++pushes;
     auto artifacts = client.list_run_artifacts(repo, run.id);
@@ -57,9 +65,13 @@ BaselineLookup find_baseline_artifact(github::Client& client, const std::string&
       return lookup;
     }
   }
-  lookup.note = pushes == 0 ? "no completed push run of " + workflow_file + " on " + branch + " yet"
+  lookup.note = pushes == 0 ? "no completed push run of " + workflow_file + " on " + full_ref + " yet"
                             : "none of the last " + std::to_string(pushes) + " push runs of " + workflow_file + " on " +
-                                  branch + " stored " + artifact;
+                                  full_ref + " stored " + artifact;
+  if (lookup.not_the_branch > 0)
+    lookup.note += "; " + std::to_string(lookup.not_the_branch) + " push run" + (lookup.not_the_branch == 1 ? "" : "s") +
+                   " named " + branch + " ran a commit " + full_ref + " was never updated to (a tag named " + branch +
+                   "?), and " + (lookup.not_the_branch == 1 ? "was" : "were") + " not taken";
   return lookup;
 }
 

@@ -12,6 +12,7 @@ using selection::DocsTests;
 using selection::docs_expression;
 using selection::docs_variant_problem;
 using selection::expression_problem;
+using selection::is_leg_name;
 using selection::known_context;
 using selection::context_from_event;
 using selection::kContexts;

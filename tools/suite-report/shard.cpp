@@ -1,8 +1,10 @@
 // `suite-report shard`: splits a leg's tests into N shards of about equal time, by the
 // durations of the last main run's baseline, and writes each shard's node ids as a file of
-// pytest arguments (`pytest @FILE`, pytest 8.2+). Every shard job runs the same collection
-// and the same baseline, so every job computes the same split; the split is checked to be a
-// partition (each test in exactly one shard) before anything is written.
+// pytest arguments (`pytest @FILE`, pytest 8.2+). Every shard job collects on its own runner
+// and splits the same way (the split depends on the set of tests and the durations, never on
+// the collection's order); the split is checked to be a partition (each test in exactly one
+// shard) before anything is written, and `--plan` records what it was made from, for
+// `shard-report` to prove that every shard job made the same one.
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "growth.hpp"
 #include "partition.hpp"
 #include "shard_plan.hpp"
+#include "shard_record.hpp"
 
 namespace gatekit::suite_report {
 
@@ -38,8 +41,16 @@ void check_options(const ShardOptions& options) {
                                      : "shard needs --out DIR (an existing folder for shard-1.txt ... shard-N.txt)");
 }
 
-// The recorded durations, or none with a notice saying why (the split is then by count).
-Snapshot recorded_durations(const ShardOptions& options, Context& context, const std::string& expression) {
+struct Durations {
+  Snapshot tests;
+  std::string from;  // where they came from, for the plan
+};
+
+// The recorded durations, or none with a notice saying why (the split is then by count). A
+// baseline that is named but missing stops the job: the other shard jobs may have it (the
+// download failed here), and a shard that split by count while they split by the baseline
+// would run tests they do not, and leave out others.
+Durations recorded_durations(const ShardOptions& options, Context& context, const std::string& expression) {
   auto say = [&](const std::string& message) {
     Annotation annotation;
     annotation.severity = Severity::notice;
@@ -47,21 +58,27 @@ Snapshot recorded_durations(const ShardOptions& options, Context& context, const
     annotation.message = message;
     context.workflow.annotate(annotation);
   };
-  if (options.baseline.empty() || !context.files.exists(options.baseline)) {
+  if (options.baseline.empty()) {
     say("no baseline with recorded durations: the shards are balanced by test count");
-    return {};
+    return {{}, "no baseline (by count)"};
   }
+  if (!context.files.exists(options.baseline))
+    fail_could_not_evaluate("the baseline " + options.baseline +
+                            " is missing: the shards of a leg must all split by the same durations, and the other "
+                            "shard jobs may have it (give --baseline only when the file is there; without it every "
+                            "shard splits by count)");
+  const std::string from = "the baseline " + options.baseline;
   auto baseline = read_baseline(context.files, options.baseline);
   if (!baseline) {
     say("the baseline cannot be read, the shards are balanced by test count: " + baseline.error().message);
-    return {};
+    return {{}, from + ", unreadable (by count)"};
   }
   if (baseline->key && baseline->key->selection != expression) {
     say("the baseline is for another selection (" + baseline->key->selection + "; this leg: " + expression +
         "): the shards are balanced by test count");
-    return {};
+    return {{}, from + ", of another selection (by count)"};
   }
-  return std::move(baseline->tests);
+  return {std::move(baseline->tests), from};
 }
 
 void refuse_unsafe(const std::vector<std::string>& tests) {
@@ -107,11 +124,30 @@ std::string summary(const ShardOptions& options, const Leg& leg, const ShardPlan
   }
   md += markdown_table({"shard", "tests", "predicted"}, rows) + "\n";
   md += "The slowest shard is predicted at " + ms(plan.makespan_ms) + ", " + percent_over(plan.makespan_ms, plan.ideal_ms) +
-        " over the ideal " + ms(plan.ideal_ms) + " (all test time / " + std::to_string(options.shards) +
-        "); no split is faster than " + ms(plan.lower_bound_ms) + " (the longest test, or the ideal). " +
-        std::to_string(plan.with_history) + " of " + std::to_string(plan.tests) +
-        " tests had a recorded duration; the others count as the median, " + ms(plan.median_ms) + ".\n\n";
+        " over the ideal " + ms(plan.ideal_ms) + " (start + all test time / " + std::to_string(options.shards) +
+        "); no split is faster than " + ms(plan.lower_bound_ms) + " (start + the longest test, or the ideal). " +
+        "Each prediction includes a shard's start, " + ms(plan.start_ms) +
+        " (this job's pytest collection: interpreter, plugins, imports). " + std::to_string(plan.with_history) + " of " +
+        std::to_string(plan.tests) + " tests had a recorded duration; the others count as the mean, " +
+        ms(plan.mean_ms) + ".\n\n";
   return md;
+}
+
+ShardRecord plan_record(const ShardOptions& options, const ShardInput& input, const ShardPlan& plan,
+                        const std::string& from) {
+  ShardRecord record;
+  record.leg = options.leg;
+  record.shards = options.shards;
+  record.index = options.index;
+  record.tests = plan.tests;
+  record.tests_sha256 = tests_digest(input.tests);
+  record.split_sha256 = split_digest(input);
+  record.durations = from + ", " + std::to_string(plan.with_history) + " of " + std::to_string(plan.tests) +
+                     " tests recorded";
+  record.recorded = plan.with_history;
+  record.start_ms = plan.start_ms;
+  for (const auto& shard : plan.shards) record.lists.push_back({shard.tests.size(), tests_digest(shard.tests), shard.tests_ms});
+  return record;
 }
 
 }  // namespace
@@ -133,10 +169,12 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
   const auto collection = value_or_throw(collect(context.processes, context.clock, spec, expression));
   refuse_unsafe(collection.node_ids);
 
+  const Durations durations = recorded_durations(options, context, expression);
   ShardInput input;
   input.tests = collection.node_ids;
-  input.seconds = recorded_durations(options, context, expression).seconds_of(collection.node_ids);
+  input.seconds = durations.tests.seconds_of(collection.node_ids);
   input.shards = options.shards;
+  input.start_ms = collection.pytest_time.count();
   const auto plan_started = context.clock.now();
   const ShardPlan plan = plan_shards(input);
   prove_partition(collection.node_ids, plan);
@@ -152,6 +190,8 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
     const std::string path = options.index != 0 ? options.out : options.out + "/" + shard_file_name(index);
     throw_if_error(context.files.write(path, file_text(shard.tests)));
   }
+  if (!options.plan.empty())
+    throw_if_error(context.files.write(options.plan, record_json(plan_record(options, input, plan, durations.from))));
   context.workflow.append_summary(summary(options, leg, plan));
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("shards", std::to_string(options.shards));

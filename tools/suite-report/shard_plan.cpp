@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "gatekit/sha256.hpp"
+
 namespace gatekit::suite_report {
 
 namespace {
@@ -125,14 +127,20 @@ void improve(std::vector<int>& assignment, const std::vector<std::int64_t>& esti
   }
 }
 
-std::int64_t median_of(std::vector<std::int64_t> values) {
+// The mean of the recorded estimates, rounded half up; kNoHistoryMs when there are none.
+std::int64_t mean_of(const std::vector<std::int64_t>& values) {
   if (values.empty()) return kNoHistoryMs;
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const std::int64_t upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  const std::int64_t lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + upper + 1) / 2;
+  const auto count = static_cast<std::int64_t>(values.size());
+  const std::int64_t sum = std::accumulate(values.begin(), values.end(), std::int64_t{0});  // each at most 1e15 ms
+  return (sum + count / 2) / count;
+}
+
+// The tests as a set: sorted by id, each once. What the split is made from, so that the
+// collection's order cannot change it.
+std::vector<std::string> canonical(std::vector<std::string> tests) {
+  std::sort(tests.begin(), tests.end());
+  tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
+  return tests;
 }
 
 }  // namespace
@@ -162,39 +170,60 @@ Estimates estimate(const std::vector<std::string>& tests, const std::unordered_m
     }
   }
   out.with_history = recorded.size();
-  out.median_ms = median_of(std::move(recorded));
+  out.mean_ms = mean_of(recorded);
   for (auto& e : out.ms)
-    if (e < 0) e = out.median_ms;
+    if (e < 0) e = out.mean_ms;
   return out;
 }
 
 ShardPlan plan_shards(const ShardInput& input) {
   const int n = std::max(1, input.shards);
   ShardPlan plan;
-  std::vector<std::string> ids;
-  std::unordered_set<std::string> seen;
-  for (const auto& id : input.tests)
-    if (seen.insert(id).second) ids.push_back(id);
+  const std::vector<std::string> ids = canonical(input.tests);
   plan.tests = ids.size();
 
   const auto estimated = estimate(ids, input.seconds);
   const auto& estimates = estimated.ms;
   plan.with_history = estimated.with_history;
-  plan.median_ms = estimated.median_ms;
+  plan.mean_ms = estimated.mean_ms;
+  plan.start_ms = std::max<std::int64_t>(0, input.start_ms);
 
   const auto assignment = assign_shards(estimates, ids, n);
   plan.shards.resize(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    auto& shard = plan.shards[static_cast<std::size_t>(assignment[i])];
-    shard.tests.push_back(ids[i]);
-    shard.predicted_ms += estimates[i];
+    plan.shards[static_cast<std::size_t>(assignment[i])].tests_ms += estimates[i];
     plan.total_ms += estimates[i];
     plan.longest_ms = std::max(plan.longest_ms, estimates[i]);
   }
-  plan.ideal_ms = (plan.total_ms + n - 1) / n;
-  plan.lower_bound_ms = std::max(plan.longest_ms, plan.ideal_ms);
-  for (const auto& shard : plan.shards) plan.makespan_ms = std::max(plan.makespan_ms, shard.predicted_ms);
+  // Each shard's tests in the order this job collected them (the order its pytest runs them).
+  std::unordered_set<std::string> placed;
+  for (const auto& id : input.tests) {
+    if (!placed.insert(id).second) continue;
+    const auto at = static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    plan.shards[static_cast<std::size_t>(assignment[at])].tests.push_back(id);
+  }
+  for (auto& shard : plan.shards) {
+    shard.predicted_ms = plan.start_ms + shard.tests_ms;
+    plan.makespan_ms = std::max(plan.makespan_ms, shard.predicted_ms);
+  }
+  const std::int64_t even = (plan.total_ms + n - 1) / n;
+  plan.ideal_ms = plan.start_ms + even;
+  plan.lower_bound_ms = plan.start_ms + std::max(plan.longest_ms, even);
   return plan;
+}
+
+std::string tests_digest(std::vector<std::string> tests) {
+  std::string text;
+  for (const auto& id : canonical(std::move(tests))) text.append(id).push_back('\n');
+  return sha256_hex(text);
+}
+
+std::string split_digest(const ShardInput& input) {
+  const std::vector<std::string> ids = canonical(input.tests);
+  const auto estimated = estimate(ids, input.seconds);
+  std::string text = "shards " + std::to_string(std::max(1, input.shards)) + "\n";
+  for (std::size_t i = 0; i < ids.size(); ++i) text.append(ids[i]).append("\t").append(std::to_string(estimated.ms[i])).push_back('\n');
+  return sha256_hex(text);
 }
 
 std::string percent_over(std::int64_t value, std::int64_t base) {

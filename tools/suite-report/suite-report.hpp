@@ -82,13 +82,13 @@ struct ShardOptions : SelectionOptions, ContextOptions, PythonOptions {
   int index = 0;         // --index K (1..N); 0: write every shard
   std::string out;       // --out: FILE with --index, else an existing DIR
   std::string baseline;  // --baseline: the last main run's (JUnit XML or suite-baseline.json)
+  std::string plan;      // --plan FILE: what the split was made from, for shard-report
 };
 
 struct ShardReportOptions {
   std::string leg;           // --leg: the leg that was split
   int shards = 1;            // --shards N
-  std::string reports;       // --reports DIR: DIR/gpu-shard-K-attemptA/{list.txt,junit.xml}
-  std::string baseline;      // --baseline: the one the shards were split by
+  std::string reports;       // --reports DIR: DIR/<leg>-shard-K-attemptA/{list.txt,plan.json,junit.xml}
   std::string junit_prefix;  // --junit-prefix
   std::string out;           // --out: the merged JUnit report
 };

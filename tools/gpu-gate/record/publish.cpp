@@ -50,7 +50,9 @@ Status dispatch(Context& context, const Git& git, const RunOptions& options, con
   }
   const std::string branch = default_branch(git, options.remote);
   for (const auto& number : *numbers) {
-    if (auto sent = client->dispatch_workflow(repo, options.workflow, branch, {{"pr", number}}); !sent)
+    // By the branch's full ref: the dispatch API takes a branch or a tag name, and a tag named
+    // like the default branch must never be the ref the refresh runs on.
+    if (auto sent = client->dispatch_workflow(repo, options.workflow, "refs/heads/" + branch, {{"pr", number}}); !sent)
       return could_not_evaluate("the result was pushed, but CI was not asked to refresh the status: " + sent.error().message);
     context.workflow.log("asked CI to refresh the status: " + options.workflow + " on " + branch +
                          " for pull request " + number);

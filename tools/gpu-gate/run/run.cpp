@@ -32,7 +32,10 @@ RunOutcome outcome_of_head(const Git& git, const std::string& machine, int worke
 
 // The change since the merge base with the base branch (empty when there is no base).
 std::vector<FileChange> change_since_base(Context& context, const Git& git, const RunOptions& options) {
-  const std::string base = !options.base.empty() ? options.base : options.remote + "/" + default_branch(git, options.remote);
+  const std::string named = !options.base.empty() ? options.base : options.remote + "/" + default_branch(git, options.remote);
+  // The branch by its full name: a tag named like it (refs/tags/origin/main) never stands for it.
+  auto full = git.branch_first(named, options.remote);
+  const std::string base = full ? *full : named;
   auto has = git.has_commit(base);
   if (!has || !*has) {
     context.workflow.log("no base branch " + base + " in this clone: the stress pass is decided on no change");

@@ -96,11 +96,13 @@ ExitCode run_affected(const AffectedOptions& options, Context& context) {
   const auto config = load_gate_config(context, options.repo_dir, options.config);
   Git git(context.processes, repo);
   const std::string base = options.base.empty() ? default_base(git) : options.base;
-  if (!value_or_throw(git.has_commit(base))) {
+  // The branch by its full name: a tag named like it never stands for it.
+  const std::string rev = value_or_throw(as_bad_input(git.branch_first(base)));
+  if (!value_or_throw(git.has_commit(rev))) {
     fail_bad_input("the base " + quote_for_message(base) + " is not a commit in this clone (--base names the branch "
                    "the change is compared with)");
   }
-  const auto changes = the_change(git, base);
+  const auto changes = the_change(git, rev);
   const auto place = test_map_place(git, config, repo);
   const auto map_path = test_map_to_read(context, place);
   if (!map_path) {

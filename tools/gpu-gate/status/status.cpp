@@ -19,7 +19,11 @@ namespace {
 // The base for "no code change": the option, else the remote's default branch when the
 // clone knows it (refs/remotes/<remote>/HEAD), else none.
 std::string resolve_base(const Git& git, const std::string& option, const std::string& remote) {
-  if (!option.empty()) return option;
+  // The branch by its full name: a tag named like it never stands for it.
+  if (!option.empty()) {
+    auto full = git.branch_first(option, remote);
+    return full ? *full : option;
+  }
   auto out = git.exec(GitCommand{"symbolic-ref", "-q"}.argument("the ref", "refs/remotes/" + remote + "/HEAD"));
   if (!out || !out->succeeded()) return "";
   return trim(out->out);

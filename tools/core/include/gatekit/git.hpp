@@ -116,6 +116,14 @@ class Git {
   Git(ProcessRunner& runner, std::filesystem::path repo) : runner_(runner), repo_(std::move(repo)) {}
 
   Result<std::string> rev_parse(const std::string& rev) const;
+  // `rev` with the branch it names spelled as a full ref, so that a tag named like the branch
+  // never stands for it: git's own lookup prefers refs/tags/NAME to refs/heads/NAME, and
+  // refs/tags/origin/NAME to refs/remotes/origin/NAME. NAME (with any ~N, ^N, ^{...} suffix
+  // kept) becomes refs/heads/NAME when that branch exists, else refs/remotes/NAME (a
+  // remote-tracking name such as origin/main), else refs/remotes/REMOTE/NAME. An object name,
+  // a full ref (refs/...), HEAD-like names, and a name no such branch has (a tag, a commit the
+  // clone lacks) come back as they are. A revision check_revision refuses is an error.
+  Result<std::string> branch_first(const std::string& rev, const std::string& remote = "origin") const;
   // Changed files from base to head with rename detection. three_dot: from their merge base.
   Result<std::vector<FileChange>> diff(const std::string& base, const std::string& head,
                                        bool three_dot = false) const;
@@ -162,6 +170,12 @@ Status check_revision(std::string_view rev);
 
 // A full object name: 40 (SHA-1) or 64 (SHA-256) hexadecimal digits.
 bool is_object_name(std::string_view text);
+
+// The full refs a revision names when it names a branch, in the order Git::branch_first tries
+// them, each with the revision's suffix: refs/heads/NAME, refs/remotes/NAME and (with a
+// remote) refs/remotes/REMOTE/NAME. None for an object name, a full ref (refs/...) or a
+// HEAD-like name (HEAD, FETCH_HEAD). Pure; the revision is one check_revision accepts.
+std::vector<std::string> branch_candidates(std::string_view rev, std::string_view remote);
 
 // Any other value given to git (a remote, a refspec, a ref pattern): not empty, not starting
 // with '-', no control characters. `what` names it in the message ("the remote").

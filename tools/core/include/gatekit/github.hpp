@@ -268,6 +268,16 @@ struct ContentEntry {
   std::string type;  // file|dir|symlink|submodule
 };
 
+// One update of a branch, as the repository's activity lists it (a push, a force push, a pull
+// request's merge, a merge queue's merge, a creation or deletion).
+struct RefActivity {
+  std::int64_t id = 0;
+  std::string ref;            // the full ref: "refs/heads/main"
+  std::string before;         // the commit before
+  std::string after;          // the commit after: the branch's tip from then on
+  std::string activity_type;  // push|force_push|branch_creation|branch_deletion|pr_merge|merge_queue_merge
+};
+
 // True for GitHub's answer to an installation token calling an endpoint only users may call
 // (HTTP 403 "Resource not accessible by integration").
 bool is_integration_refusal(const Error& error);
@@ -313,6 +323,10 @@ class Client {
   Result<std::vector<CommitStatus>> list_statuses(const std::string& repo, const std::string& sha);
 
   Result<GitRef> get_ref(const std::string& repo, const std::string& ref);  // "heads/main"
+  // The updates of one branch, newest first (GET /repos/{owner}/{repo}/activity?ref=...):
+  // `ref` is the full ref, refs/heads/main, which a tag cannot shadow. limit: as for runs.
+  Result<std::vector<RefActivity>> list_ref_activity(const std::string& repo, const std::string& ref,
+                                                     std::size_t limit = 0);
 
   // workflow_file: "ci.yml" or a numeric id, "" for all workflows; branch/status: "" = any.
   // Newest first. limit: stop after this many runs (0 = every page; "the last main run" is

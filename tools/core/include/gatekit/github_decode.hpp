@@ -44,6 +44,7 @@ Result<ContentEntry> decode_content_entry(const boost::json::value& v);
 Result<std::string> decode_file_content(const boost::json::value& v);
 // Standard base64 with the line breaks GitHub puts in `content`; padding optional.
 Result<std::string> decode_base64(std::string_view text);
+Result<RefActivity> decode_activity(const boost::json::value& v);
 
 // Decodes every element of an array; errors name the element ("item 3: ...").
 template <class T, class F>

@@ -84,6 +84,9 @@ std::string docs_expression(const Selection& selection, std::string_view context
 std::string docs_variant_problem(const Selection& selection, const std::vector<std::string>& variants);
 
 bool known_context(std::string_view context);
+// A leg's name: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64
+// characters (it names files and artifacts, such as suite-report's `<leg>-shard-K-attemptA`).
+bool is_leg_name(std::string_view name);
 // The context of a GitHub Actions run: pull_request(_target) and merge_group -> pr, push and
 // workflow_dispatch -> main, schedule -> daily. An Error (usage) outside Actions or for an
 // event gatekit does not map.

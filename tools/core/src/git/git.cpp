@@ -130,6 +130,17 @@ Result<std::string> Git::rev_parse(const std::string& rev) const {
   return trim(*out);
 }
 
+Result<std::string> Git::branch_first(const std::string& rev, const std::string& remote) const {
+  if (auto ok = check_revision(rev); !ok) return ok.error();
+  const auto split = std::min(rev.find_first_of("~^"), rev.size());
+  for (const auto& full : branch_candidates(std::string_view(rev).substr(0, split), remote)) {
+    auto found = exec(GitCommand{"rev-parse", "--verify", "--quiet"}.revision(full, "^{commit}"));
+    if (!found) return found.error();
+    if (found->succeeded()) return full + rev.substr(split);
+  }
+  return rev;
+}
+
 Result<bool> Git::has_commit(const std::string& rev) const {
   auto result = exec(GitCommand{"cat-file", "-e"}.revision(rev, "^{commit}"));
   if (!result) return result.error();

@@ -1,5 +1,6 @@
 // The pure side of the git wrapper: which values may reach git as arguments, git's C-style
 // path quoting, and `--name-status -z` output.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -106,6 +107,21 @@ Status check_revision(std::string_view rev) {
 bool is_object_name(std::string_view text) {
   if (text.size() != 40 && text.size() != 64) return false;
   return text.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+}
+
+std::vector<std::string> branch_candidates(std::string_view rev, std::string_view remote) {
+  const auto split = std::min(rev.find_first_of("~^"), rev.size());
+  const std::string_view name = rev.substr(0, split), suffix = rev.substr(split);
+  const bool pseudo = name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == std::string_view::npos;
+  if (name.empty() || is_object_name(name) || name.starts_with("refs/") || pseudo) return {};
+  std::vector<std::string> out;
+  for (std::string prefix : {std::string("refs/heads/"), std::string("refs/remotes/"),
+                             remote.empty() ? std::string() : "refs/remotes/" + std::string(remote) + "/"}) {
+    if (prefix.empty()) continue;
+    std::string full = prefix + std::string(name) + std::string(suffix);
+    if (check_revision(full)) out.push_back(std::move(full));
+  }
+  return out;
 }
 
 Status check_argument(std::string_view what, std::string_view value) {

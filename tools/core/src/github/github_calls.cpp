@@ -191,6 +191,14 @@ Result<std::vector<Artifact>> Client::list_run_artifacts(const std::string& repo
   return decoded_listing<Artifact>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_artifact);
 }
 
+Result<std::vector<RefActivity>> Client::list_ref_activity(const std::string& repo, const std::string& ref,
+                                                           std::size_t limit) {
+  auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/activity");
+  url = detail::add_query(url, "ref", ref);
+  if (limit != 0 && limit < 100) url = detail::add_query(url, "per_page", std::to_string(limit));
+  return decoded_listing<RefActivity>(impl_->paginate(url, limit, impl_->start_call()), url, detail::decode_activity);
+}
+
 Result<User> Client::get_authenticated_user() {
   auto url = detail::join_url(impl_->options.base_url, "/user");
   return decoded<User>(impl_->call("GET", url, "", impl_->start_call()), "GET", url, detail::decode_user);

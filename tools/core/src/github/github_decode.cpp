@@ -508,4 +508,15 @@ Result<std::string> decode_base64(std::string_view text) {
   return out;
 }
 
+Result<RefActivity> decode_activity(const json::value& v) {
+  Fields f(v);
+  RefActivity a;
+  a.id = f.integer("id");
+  a.ref = f.str("ref");
+  a.before = f.str("before");
+  a.after = f.str("after");
+  a.activity_type = f.str("activity_type");
+  return f.finish(std::move(a));
+}
+
 }  // namespace gatekit::github::detail

@@ -28,10 +28,6 @@ bool dotted_identifier(std::string_view s) {
   static const Regex re("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
   return s.size() <= 200 && re.matches(s);
 }
-bool leg_name(std::string_view s) {
-  static const Regex re("[A-Za-z0-9][A-Za-z0-9_.-]*");
-  return s.size() <= 64 && re.matches(s);
-}
 
 // Parentheses must pair up in order: `not gpu) or (gpu` has as many of each, but wrapped as
 // `(not gpu) or (gpu) and not nightly` it selects every gpu test, nightly ones included.
@@ -147,7 +143,7 @@ class Loader {
         continue;
       }
       seen.push_back(name);
-      if (!leg_name(name)) errors_.add(entry.first, field, "a leg name is letters, digits, '.', '_' and '-'");
+      if (!is_leg_name(name)) errors_.add(entry.first, field, "a leg name is letters, digits, '.', '_' and '-'");
       read_leg(name, field, entry.first, entry.second);
     }
   }
@@ -345,6 +341,11 @@ std::string docs_variant_problem(const Selection& selection, const std::vector<s
   return format_issue({selection.origin, docs.variant_line, docs.variant_column, "docs.variant",
                        "'" + docs.variant + "' is none of the matrix values (" + values +
                            "): a documentation-only change would run the docs tests on no job"});
+}
+
+bool is_leg_name(std::string_view name) {
+  static const Regex re("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  return name.size() <= 64 && re.matches(name);
 }
 
 bool known_context(std::string_view context) {
