@@ -150,7 +150,7 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
                          format_duration(milliseconds(shard.predicted_ms)));
     if (options.index != 0 && options.index != index) continue;
     const std::string path = options.index != 0 ? options.out : options.out + "/" + shard_file_name(index);
-    throw_if_error(context.files.write(path, file_text(shard.tests)));
+    throw_if_error(context.files.replace(path, file_text(shard.tests)));
   }
   context.workflow.append_summary(summary(options, leg, plan));
   context.workflow.set_output("result", "pass");

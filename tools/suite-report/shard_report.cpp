@@ -179,7 +179,7 @@ ExitCode run_shard_report(const ShardReportOptions& options, Context& context) {
   }
   context.workflow.append_summary(summary(options, runs));
   if (complete && !options.out.empty()) {
-    throw_if_error(context.files.write(options.out, write_junit({merged})));
+    throw_if_error(context.files.replace(options.out, write_junit({merged})));
     context.workflow.log("wrote the merged report (" + std::to_string(merged.cases.size()) + " tests) to " + options.out);
   }
   context.workflow.set_output("result", "pass");
