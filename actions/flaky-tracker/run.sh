@@ -34,7 +34,7 @@ case "$INPUT_COMMAND" in
     [ -n "$INPUT_REPORT" ] || usage "input report is required for issues"
     # No kind: the tool derives it from GITHUB_EVENT_NAME.
     args=(issues --label "$INPUT_LABEL" --close-after-greens "$INPUT_CLOSE_AFTER_GREENS"
-          --close-after-absences "$INPUT_CLOSE_AFTER_ABSENCES" "${prefix[@]}")
+          --close-after-absences "$INPUT_CLOSE_AFTER_ABSENCES" --max-new-issues "${INPUT_MAX_NEW_ISSUES:-10}" "${prefix[@]}")
     while IFS= read -r report; do
       if [ -n "$report" ]; then args+=(--report "$report"); fi
     done <<< "$INPUT_REPORT"

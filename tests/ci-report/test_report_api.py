@@ -18,7 +18,9 @@ SOURCE = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(SOURCE / "tests" / "github_api"))
 sys.path.insert(0, str(SOURCE / "scripts"))
+sys.path.insert(0, str(SOURCE / "tests" / "support"))
 import synthetic  # noqa: E402
+from full_disk import run_on_full_disk  # noqa: E402
 from github_files import read_outputs  # noqa: E402
 from server import FakeGitHub  # noqa: E402
 
@@ -26,7 +28,9 @@ TOOL = Path(os.environ.get("GATEKIT_BUILD_DIR", SOURCE / "build" / "dev")) / "to
 WINDOW = ["--since", "2026-11-02", "--until", "2026-11-30"]
 
 
-def run(tmp_path, *args, srv=None, token="t0ken", env=None):
+def run(tmp_path, *args, srv=None, token="t0ken", env=None, full_disk=None):
+    """The built tool; with `full_disk`, a folder, on a full tmpfs mounted there
+    (tests/support/full_disk.py: skipped where none can be mounted)."""
     outputs, summary = tmp_path / "out", tmp_path / "summary"
     outputs.write_text("")
     summary.write_text("")
@@ -35,8 +39,11 @@ def run(tmp_path, *args, srv=None, token="t0ken", env=None):
     if srv is not None:
         base.update({"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": token})
     base.update(env or {})
-    done = subprocess.run([str(TOOL), *map(str, args)], cwd=tmp_path, env=base, capture_output=True, text=True,
-                          timeout=120)
+    argv = [str(TOOL), *map(str, args)]
+    if full_disk is not None:
+        done = run_on_full_disk(full_disk, argv, cwd=tmp_path, env=base, capture_output=True, text=True, timeout=120)
+    else:
+        done = subprocess.run(argv, cwd=tmp_path, env=base, capture_output=True, text=True, timeout=120)
     done.outputs = read_outputs(outputs)
     done.summary = summary.read_text()
     return done
@@ -371,3 +378,97 @@ def test_hostile_names_stay_inert(tmp_path):
     assert "\n::error::boom" not in done.summary and "::error::" not in done.stdout
     assert "| `x \\| y ]\"\\n::error::boom` |" in done.summary  # a code span, the newline made visible
     assert "\"'=cmd\"\"|x\"" in (tmp_path / "r.csv").read_text()
+
+
+def cached_urls(cache):
+    return {json.loads(line)["url"] for line in cache.read_text().splitlines()[1:]}
+
+
+def test_a_budget_that_runs_out_keeps_every_cached_answer_and_the_next_run_goes_further(tmp_path):
+    """A partial run keeps what earlier runs read (not only what it reached), so the next run
+    goes through it with free 304s instead of spending the rate limit again, and completes."""
+    cache = tmp_path / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        assert run(tmp_path, *WINDOW, "--cache", cache, srv=srv).returncode == 0
+        complete = cached_urls(cache)
+        srv.add_fault("GET", r"/actions/runs/\d+/jobs$", "status", status=503, nth=5, times=None)
+        cut = run(tmp_path, *WINDOW, "--api-budget", "2", "--cache", cache, srv=srv)
+        assert cut.returncode == 3, cut.stdout + cut.stderr
+        assert cached_urls(cache) == complete  # nothing read before is lost
+        with srv.lock:
+            srv.faults.clear()
+        sent_before, used_before = len(srv.requests), srv.rate["used"]
+        after = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv)
+        assert after.returncode == 0, after.stdout + after.stderr
+        assert srv.rate["used"] == used_before  # every answer a 304: no rate limit spent
+        assert srv.not_modified >= len(srv.requests) - sent_before
+    assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
+
+
+def test_an_answer_that_is_not_json_skips_its_run_counts_it_and_the_report_is_partial(history, tmp_path):
+    _, full, _ = history
+    all_runs = [json.loads(line)["run"]["id"] for line in (full / "h.jsonl").read_text().splitlines()
+                if line.startswith('{"run"')]
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        srv.add_fault("GET", r"/actions/runs/\d+/jobs$", "invalid_json", nth=3)
+        done = run(tmp_path, *WINDOW, "--json", tmp_path / "r.json", "--save-history", tmp_path / "h.jsonl", srv=srv)
+        bad = [r["path"] for r in srv.requests if r["path"].endswith("/jobs")][2]
+    skipped = int(bad.split("/")[-2])
+    assert done.returncode == 3, done.stdout + done.stderr
+    runs = [json.loads(line)["run"]["id"] for line in (tmp_path / "h.jsonl").read_text().splitlines()
+            if line.startswith('{"run"')]
+    assert runs == [r for r in all_runs if r != skipped]  # every other run is read
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["complete"] is False and done.outputs["complete"] == "false"
+    why = (f"GET /repos/o/r/actions/runs/{skipped}/jobs?per_page=100: invalid JSON in a 22-byte body: "
+           "incomplete JSON")
+    assert report["gaps"] == [f"1 answer(s) from GitHub could not be read; their runs, jobs, issues or statuses are "
+                              f"left out (the first: {why})"]
+    assert f"ci-report: skipped run {skipped}: {why}" in done.stdout
+
+
+def test_a_runs_listing_that_repeats_a_page_counts_each_run_once(tmp_path):
+    """Page 2 of the runs listing repeats page 1 (a listing that changed while it was read):
+    the 100 runs of page 1 are counted once, never twice, and the 50 that page 2 hid make the
+    report partial, said so."""
+    with FakeGitHub(token="t0ken") as srv:
+        for i in range(150):
+            # Still running: their jobs are not read, so only the listing matters.
+            srv.add_run("o/r", workflow="cpu-tests.yml", created_at="2026-11-03T10:00:00Z", run_id=20_000 + i,
+                        status="in_progress", conclusion=None)
+        srv.add_fault("GET", r"/workflows/cpu-tests\.yml/runs$", "repeat_page", page=1, nth=1, times=None)
+        done = run(tmp_path, "--since", "2026-11-02", "--until", "2026-11-09", "--lookback-days", "0",
+                   "--workflow", "cpu-tests.yml", "--json", tmp_path / "r.json", srv=srv)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "ci-report: cpu-tests.yml: 100 runs from 2026-11-02T00:00:00Z to 2026-11-09T00:00:00Z" in done.stdout
+    assert ("warning: GitHub listing repeated items: GET /repos/o/r/actions/workflows/cpu-tests.yml/runs: "
+            "GitHub listed 100 item(s) again on a later page (the same id; the listing changed while it was read); "
+            "each is counted once") in done.stdout
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["complete"] is False
+    assert report["gaps"] == [
+        "GitHub's listing of the runs of cpu-tests.yml created from 2026-11-02T00:00:00Z to 2026-11-09T00:00:00Z "
+        "held 100 different runs of the 150 it counts (it changed while it was read); only 100 are counted"]
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_report_whole_and_the_last_cache_as_it_was(tmp_path):
+    """The cache on a full disk (a real tmpfs): the report is written all the same, a warning
+    says the cache was not kept, and the cache of the last run is left whole."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    cache = disk / "api-cache.jsonl"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.load_state(synthetic.state())
+        small = run(tmp_path, "--since", "2026-11-20", "--until", "2026-11-22", "--lookback-days", "0",
+                    "--cache", cache, srv=srv)
+        assert small.returncode == 0, small.stdout + small.stderr
+        before = cache.read_bytes()
+        done = run(tmp_path, *WINDOW, "--cache", cache, "--json", tmp_path / "r.json", srv=srv, full_disk=disk)
+    assert cache.read_bytes() == before
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
+    assert (f"warning: ci-report: ci-report: the API cache was not kept (the next run asks again): cannot "
+            f"write {cache}.tmp: No space left on device") in done.stdout
+    assert sorted(p.name for p in disk.iterdir()) == ["api-cache.jsonl"]

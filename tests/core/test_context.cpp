@@ -24,7 +24,7 @@ TEST_CASE("system seams: files, processes and the environment are the machine's"
   CHECK(context.env.get("GATEKIT_SEAMS_PROBE") == "probe-value");
 
   testing::TempDir tmp;
-  REQUIRE(context.files.write(tmp / "out.txt", "written").ok());
+  REQUIRE(context.files.create(tmp / "out.txt", "written").ok());
   std::ifstream in(tmp / "out.txt");
   std::stringstream text;
   text << in.rdbuf();

@@ -18,7 +18,7 @@ TEST_CASE("fake context: every seam of the Context is the fake the test inspects
 
   CHECK(context.env.get("GITHUB_REPOSITORY") == "o/r");
   CHECK(*context.files.read("in.txt") == "input");
-  REQUIRE(context.files.write("out.txt", "output").ok());
+  REQUIRE(context.files.create("out.txt", "output").ok());
   CHECK(seams.files.files.at("out.txt") == "output");
 
   const auto start = context.clock.now();
@@ -53,7 +53,7 @@ TEST_CASE("real-files seams: real files and processes, so git runs in a temporar
   REQUIRE(folder.ok());
   const Git git(context.processes, folder->path());
   REQUIRE(context.processes.run(ProcessSpec{.argv = {"git", "init", "-q", folder->path().string()}}).ok());
-  REQUIRE(context.files.write(*folder / "a.txt", "a").ok());
+  REQUIRE(context.files.create(*folder / "a.txt", "a").ok());
   REQUIRE(context.processes.run(ProcessSpec{.argv = {"git", "-C", folder->path().string(), "add", "a.txt"}}).ok());
   auto listed = git.list_files("a.txt");
   REQUIRE(listed.ok());

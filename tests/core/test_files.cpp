@@ -9,6 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "catch.hpp"
 #include "gatekit/files.hpp"
 #include "temp_dir.hpp"
@@ -30,7 +36,7 @@ std::vector<Subject> subjects() {
 
 }  // namespace
 
-TEST_CASE("files: written content reads back as written, appends add to it, both implementations") {
+TEST_CASE("files: created content reads back as written, appends add to it, both implementations") {
   testing::TempDir tmp;
   for (const auto& subject : subjects()) {
     INFO(subject.name);
@@ -38,17 +44,52 @@ TEST_CASE("files: written content reads back as written, appends add to it, both
     const auto path = tmp / "out.txt";
     CHECK_FALSE(files->exists(path));
     const std::string binary("a\0b\r\n\xff", 6);
-    REQUIRE(files->write(path, binary).ok());
+    REQUIRE(files->create(path, binary).ok());
     CHECK(files->exists(path));
     auto read = files->read(path);
     REQUIRE(read.ok());
     CHECK(*read == binary);
     REQUIRE(files->append(path, "tail").ok());
     CHECK(*files->read(path) == binary + "tail");
-    REQUIRE(files->write(path, "new").ok());  // write replaces
+    REQUIRE(files->replace(path, "new").ok());  // replace, never create, goes over a file
     CHECK(*files->read(path) == "new");
     REQUIRE(files->append(tmp / "fresh.txt", "x").ok());  // append creates
     CHECK(*files->read(tmp / "fresh.txt") == "x");
+  }
+}
+
+// The seam has no plain overwrite: a file that holds earlier content is only ever replaced
+// whole (replace), so a full disk or a kill cannot leave it cut short.
+TEST_CASE("files: create never goes over what is there, a file or a folder, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / (subject.name + "-state.json");
+    REQUIRE(files->create(path, "the good state").ok());
+    const auto again = files->create(path, "x");
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error().message == "cannot write " + path.string() + ": File exists");
+    CHECK(again.error().kind == ErrorKind::could_not_evaluate);
+    CHECK(*files->read(path) == "the good state");
+    const auto folder = tmp / (subject.name + "-folder");
+    REQUIRE(files->make_directories(folder).ok());
+    CHECK(files->create(folder, "x").error().message == "cannot write " + folder.string() + ": File exists");
+    CHECK(files->stat(folder)->is_directory());
+  }
+}
+
+TEST_CASE("files: replace removes the temporary file a killed run left, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / (subject.name + "-journal.json");
+    REQUIRE(files->create(path, "old").ok());
+    REQUIRE(files->create(path.string() + ".tmp", "half of a killed run's jou").ok());
+    REQUIRE(files->replace(path, "new").ok());
+    CHECK(*files->read(path) == "new");
+    CHECK_FALSE(files->exists(path.string() + ".tmp"));
   }
 }
 
@@ -77,7 +118,7 @@ TEST_CASE("files: reads stop at the limit, with one wording, both implementation
     INFO(subject.name);
     auto files = subject.make();
     const auto path = tmp / "big.xml";
-    REQUIRE(files->write(path, "0123456789").ok());
+    REQUIRE(files->create(path, "0123456789").ok());
     CHECK(*files->read(path, 10) == "0123456789");  // exactly at the limit is fine
     auto over = files->read(path, 9);
     REQUIRE_FALSE(over.ok());
@@ -91,7 +132,7 @@ TEST_CASE("files: SystemFiles reads past one buffer and stops a large file at th
   testing::TempDir tmp;
   SystemFiles files;
   const std::string big(200'000, 'x');  // several 64 KiB reads
-  REQUIRE(files.write(tmp / "big", big).ok());
+  REQUIRE(files.create(tmp / "big", big).ok());
   CHECK(files.read(tmp / "big")->size() == big.size());
   CHECK(files.read(tmp / "big", 70'000).error().message ==
         "cannot read " + (tmp / "big").string() + ": larger than the limit of 70000 bytes");
@@ -104,7 +145,7 @@ TEST_CASE("files: SystemFiles names a folder and an unwritable path in the one w
   REQUIRE_FALSE(folder.ok());
   CHECK(folder.error().message == "cannot read " + tmp.path().string() + ": is a directory");
   const auto nowhere = tmp / "no-such-folder" / "out.txt";
-  auto written = files.write(nowhere, "x");
+  auto written = files.create(nowhere, "x");
   REQUIRE_FALSE(written.ok());
   CHECK(written.error().message == "cannot write " + nowhere.string() + ": No such file or directory");
   CHECK(written.error().kind == ErrorKind::could_not_evaluate);
@@ -124,7 +165,7 @@ TEST_CASE("files: the wording helpers are the ones both implementations use") {
 TEST_CASE("files: MemoryFiles starts from a list and shows what a command wrote") {
   MemoryFiles files{{"rules.yml", "rules: []\n"}};
   CHECK(*files.read("rules.yml") == "rules: []\n");
-  REQUIRE(files.write("report.md", "# Report\n").ok());
+  REQUIRE(files.create("report.md", "# Report\n").ok());
   CHECK(files.files.at("report.md") == "# Report\n");
   CHECK(files.files.size() == 2);
 }
@@ -154,7 +195,7 @@ TEST_CASE("files: read_pieces hands a file over in order, in pieces, with read's
     INFO(subject.name);
     auto files = subject.make();
     const auto path = tmp / "big.txt";
-    REQUIRE(files->write(path, content).ok());
+    REQUIRE(files->create(path, content).ok());
     std::string joined;
     std::size_t pieces = 0, largest = 0;
     REQUIRE(files->read_pieces(path, [&](std::string_view piece) -> Status {
@@ -189,7 +230,7 @@ TEST_CASE("files: for_each_line gives every line, across buffers, and stops at t
     const auto path = tmp / "lines.jsonl";
     // A line longer than SystemFiles' 64 KiB buffer, an empty line, no newline at the end.
     const std::string long_line(100'000, 'x');
-    REQUIRE(files->write(path, "a\n" + long_line + "\n\nlast").ok());
+    REQUIRE(files->create(path, "a\n" + long_line + "\n\nlast").ok());
     std::vector<std::string> seen;
     auto collect = [&](std::string_view line) -> Status {
       seen.emplace_back(line);
@@ -232,7 +273,7 @@ TEST_CASE("files: make_directories makes the parents, stat tells files from fold
     CHECK(files->stat(deep)->is_directory());
     CHECK(files->stat(tmp / "a" / "b")->is_directory());
     CHECK(files->exists(deep));
-    REQUIRE(files->write(deep / "f.txt", "12345").ok());
+    REQUIRE(files->create(deep / "f.txt", "12345").ok());
     const auto file = files->stat(deep / "f.txt");
     REQUIRE(file.ok());
     CHECK(file->is_file());
@@ -281,7 +322,7 @@ TEST_CASE("files: rename moves files and folders and names both paths when it ca
     auto files = subject.make();
     const auto base = tmp / subject.name;
     REQUIRE(files->make_directories(base / "from").ok());
-    REQUIRE(files->write(base / "from" / "a.txt", "a").ok());
+    REQUIRE(files->create(base / "from" / "a.txt", "a").ok());
     REQUIRE(files->rename(base / "from" / "a.txt", base / "from" / "b.txt").ok());
     CHECK_FALSE(files->exists(base / "from" / "a.txt"));
     CHECK(*files->read(base / "from" / "b.txt") == "a");
@@ -303,14 +344,14 @@ TEST_CASE("files: remove takes a file or an empty folder, remove_tree everything
     auto files = subject.make();
     const auto base = tmp / subject.name;
     REQUIRE(files->make_directories(base / "sub" / "deeper").ok());
-    REQUIRE(files->write(base / "sub" / "f.txt", "x").ok());
+    REQUIRE(files->create(base / "sub" / "f.txt", "x").ok());
     REQUIRE(files->remove(base / "sub" / "f.txt").ok());
     CHECK_FALSE(files->exists(base / "sub" / "f.txt"));
     REQUIRE(files->remove(base / "sub" / "f.txt").ok());  // nothing there is fine
     const auto full = files->remove(base / "sub");
     REQUIRE_FALSE(full.ok());
     CHECK(full.error().message == "cannot remove " + (base / "sub").string() + ": Directory not empty");
-    REQUIRE(files->write(base / "sub" / "deeper" / "g.txt", "y").ok());
+    REQUIRE(files->create(base / "sub" / "deeper" / "g.txt", "y").ok());
     REQUIRE(files->remove_tree(base).ok());
     CHECK_FALSE(files->exists(base));
     CHECK_FALSE(files->exists(base / "sub" / "deeper" / "g.txt"));
@@ -360,7 +401,7 @@ TEST_CASE("files: a temporary folder is new, empty, and removed with its content
       CHECK(first->path().filename().string().rfind("gatekit-files-test-", 0) == 0);
       CHECK(files->stat(first->path())->is_directory());
       REQUIRE(files->make_directories(*first / "nested").ok());
-      REQUIRE(files->write(*first / "nested" / "f.txt", "x").ok());
+      REQUIRE(files->create(*first / "nested" / "f.txt", "x").ok());
       kept = first->path();
       TempFolder moved = std::move(*first);  // the new handle owns it; the old one removes nothing
       CHECK(moved.path() == kept);
@@ -379,7 +420,7 @@ TEST_CASE("files: read_link gives a link's target as written, both implementatio
   MemoryFiles memory;
   memory.links[(tmp / "link").string()] = "target/file.txt";
   memory.files[(tmp / "plain").string()] = "";
-  REQUIRE(system.write(tmp / "plain", "").ok());
+  REQUIRE(system.create(tmp / "plain", "").ok());
   for (Files* files : {static_cast<Files*>(&system), static_cast<Files*>(&memory)}) {
     const auto target = files->read_link(tmp / "link");
     REQUIRE(target.ok());
@@ -410,7 +451,7 @@ TEST_CASE("files: absolute joins the current folder, canonical resolves and norm
 TEST_CASE("files: MemoryFiles' write_failure fails every change in the one wording, as a read-only disk") {
   MemoryFiles files{{"kept.txt", "x"}};
   files.write_failure = "Read-only file system";
-  CHECK(files.write("out.json", "x").error().message == "cannot write out.json: Read-only file system");
+  CHECK(files.create("out.json", "x").error().message == "cannot write out.json: Read-only file system");
   CHECK(files.append("out.json", "x").error().message == "cannot write out.json: Read-only file system");
   CHECK(files.replace("out.json", "x").error().message == "cannot write out.json.tmp: Read-only file system");
   CHECK(files.make_directories("d").error().message == "cannot create folder d: Read-only file system");
@@ -421,8 +462,99 @@ TEST_CASE("files: MemoryFiles' write_failure fails every change in the one wordi
   CHECK(files.files.count("out.json") == 0);
 }
 
+TEST_CASE("files: MemoryFiles' space_left fills up mid-write, as a full disk, and only under its disk") {
+  MemoryFiles files{{"/full/journal.json", "good"}, {"/elsewhere/report.xml", "kept"}};
+  files.disk = "/full";
+  files.space_left = 10;
+  REQUIRE(files.create("/full/a", "1234").ok());
+  CHECK(*files.space_left == 6);
+  // A create that does not fit: nothing of it stays, its bytes come back.
+  CHECK(files.create("/full/b", "12345678").error().message == "cannot write /full/b: No space left on device");
+  CHECK_FALSE(files.exists("/full/b"));
+  CHECK(*files.space_left == 6);
+  // An append keeps the part the disk took.
+  CHECK(files.append("/full/a", "abcdefghij").error().message == "cannot write /full/a: No space left on device");
+  CHECK(*files.read("/full/a") == "1234abcdef");
+  CHECK(*files.space_left == 0);
+  // replace: the earlier file stays whole, and no temporary file is left.
+  CHECK(files.replace("/full/journal.json", "better").error().message ==
+        "cannot write /full/journal.json.tmp: No space left on device");
+  CHECK(*files.read("/full/journal.json") == "good");
+  CHECK_FALSE(files.exists("/full/journal.json.tmp"));
+  // Outside the disk nothing is counted; a removal gives its bytes back.
+  REQUIRE(files.replace("/elsewhere/report.xml", "a long report elsewhere").ok());
+  REQUIRE(files.remove("/full/a").ok());
+  CHECK(*files.space_left == 10);
+  REQUIRE(files.replace("/full/journal.json", "better").ok());
+  CHECK(*files.read("/full/journal.json") == "better");
+  CHECK(*files.space_left == 8);  // "good" gave its 4 bytes back when "better" went over it
+}
+
+TEST_CASE("files: MemoryFiles' disk limits write_failure to the paths under it") {
+  MemoryFiles files;
+  files.disk = "/ro";
+  files.write_failure = "Read-only file system";
+  CHECK(files.create("/ro/x", "x").error().message == "cannot write /ro/x: Read-only file system");
+  CHECK(files.make_directories("/ro/d").error().message == "cannot create folder /ro/d: Read-only file system");
+  REQUIRE(files.create("/rw/x", "x").ok());
+  REQUIRE(files.replace("/rw/x", "y").ok());
+}
+
+TEST_CASE("files: a lock is held until its handle goes, and taken once, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / (subject.name + ".lock");
+    auto first = files->try_lock(path);
+    REQUIRE(first.ok());
+    REQUIRE(first->has_value());
+    CHECK(files->stat(path)->is_file());  // made when missing
+    auto second = files->try_lock(path);
+    REQUIRE(second.ok());
+    CHECK_FALSE(second->has_value());
+    first->reset();
+    auto third = files->try_lock(path);
+    REQUIRE(third.ok());
+    CHECK(third->has_value());
+    const auto folder = tmp / (subject.name + "-folder");
+    REQUIRE(files->make_directories(folder).ok());
+    CHECK(files->try_lock(folder).error().message == "cannot lock " + folder.string() + ": Is a directory");
+  }
+}
+
+TEST_CASE("files: SystemFiles' lock of a live process is held, of a killed one free") {
+  testing::TempDir tmp;
+  const auto path = tmp / "run.lock";
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {  // another run: takes the lock, says so, and waits to be killed
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0666);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) ::_exit(1);
+    (void)!::write(ready[1], "x", 1);
+    while (true) ::pause();
+  }
+  char byte = 0;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  SystemFiles files;
+  auto live = files.try_lock(path);
+  REQUIRE(live.ok());
+  CHECK_FALSE(live->has_value());
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  auto after = files.try_lock(path);
+  REQUIRE(after.ok());
+  CHECK(after->has_value());
+}
+
 TEST_CASE("files: the new wording helpers") {
   CHECK(folder_error("out", "Permission denied").message == "cannot create folder out: Permission denied");
   CHECK(rename_error("a", "b", "Is a directory").message == "cannot rename a to b: Is a directory");
   CHECK(remove_error("a", "Directory not empty").message == "cannot remove a: Directory not empty");
+  CHECK(lock_error("a", "Is a directory").message == "cannot lock a: Is a directory");
 }

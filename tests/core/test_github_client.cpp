@@ -213,6 +213,76 @@ TEST_CASE("github client: a listing of several pages shows progress, one line pe
                                              "  GET /api/v3/repos/o/r/pulls/1/files: page 3 (3 items so far)"});
 }
 
+// GitHub pages by offset: a listing that changes while it is read repeats items on the next
+// page (a proxy can repeat whole pages). Each item is kept once, by the listing's id field.
+TEST_CASE("github client: a listing holds each item once, by its id field, and says it repeated some") {
+  ScriptedTransport t;
+  FakeClock clock;
+  const std::string page1 = R"([{"id": 101, "number": 1, "title": "a", "state": "open"},
+                                {"id": 102, "number": 2, "title": "b", "state": "open"}])";
+  // Issues: the second page repeats the first (#1 and #2 again), then #3.
+  t.add(200, page1, {{"link", R"(<https://ghe.example/api/v3/repos/o/r/issues?page=2>; rel="next")"}});
+  t.add(200, page1, {{"link", R"(<https://ghe.example/api/v3/repos/o/r/issues?page=3>; rel="next")"}});
+  t.add(200, R"([{"id": 102, "number": 2, "title": "b", "state": "open"},
+                 {"id": 103, "number": 3, "title": "c", "state": "closed"}])");
+  // A run listing whose every page is the first (140 runs read as 14 would be 10 pages of one).
+  const std::string runs = R"({"total_count": 2, "workflow_runs": [{"id": 7, "head_sha": "s", "status": "completed"},
+                                                                    {"id": 8, "head_sha": "t", "status": "completed"}]})";
+  t.add(200, runs, {{"link", R"(<https://ghe.example/api/v3/repos/o/r/actions/workflows/ci.yml/runs?page=2>; rel="next")"}});
+  t.add(200, runs);
+  // A pull request's files have no id: the file name is the key.
+  t.add(200, R"([{"filename": "a.py", "status": "added"}])",
+        {{"link", R"(<https://ghe.example/api/v3/repos/o/r/pulls/1/files?page=2>; rel="next")"}});
+  t.add(200, R"([{"filename": "a.py", "status": "added"}, {"filename": "b.py", "status": "added"}])");
+  // Annotations have no id at all: one listed again is the same content again.
+  const std::string note = R"({"path": "a.py", "start_line": 1, "end_line": 1, "annotation_level": "warning", "message": "fail-open: x"})";
+  t.add(200, "[" + note + "]", {{"link", R"(<https://ghe.example/api/v3/repos/o/r/check-runs/5/annotations?page=2>; rel="next")"}});
+  t.add(200, "[" + note + "]");
+  // The raw call: by `id` too.
+  t.add(200, R"({"total_count": 2, "jobs": [{"id": 1}, {"id": 2}]})",
+        {{"link", R"(<https://ghe.example/api/v3/repos/o/r/actions/runs/1/jobs?page=2>; rel="next")"}});
+  t.add(200, R"({"total_count": 2, "jobs": [{"id": 2}]})");
+  RecordingWorkflow wf;
+  Client client(test_options(), t, clock, &wf, 1);
+
+  auto issues = client.list_issues("o/r", "flaky", "all");
+  REQUIRE(ok(issues));
+  std::vector<std::int64_t> numbers;
+  for (const auto& issue : *issues) numbers.push_back(issue.number);
+  CHECK(numbers == std::vector<std::int64_t>{1, 2, 3});
+  auto listed = client.list_workflow_runs_created("o/r", "ci.yml", "2026-11-01..2026-11-02");
+  REQUIRE(ok(listed));
+  CHECK(listed->runs.size() == 2);
+  CHECK(listed->total_count == 2);
+  auto files = client.list_pull_request_files("o/r", 1);
+  REQUIRE(ok(files));
+  CHECK(files->size() == 2);
+  auto notes = client.list_check_run_annotations("o/r", 5);
+  REQUIRE(ok(notes));
+  CHECK(notes->size() == 1);
+  auto raw = request(client, "GET", "/repos/o/r/actions/runs/1/jobs", std::nullopt, true);
+  REQUIRE(ok(raw));
+  CHECK(boost::json::serialize(*raw) == R"({"total_count":2,"jobs":[{"id":1},{"id":2}]})");
+
+  std::vector<std::string> warnings;
+  for (const auto& a : wf.annotations) {
+    CHECK(a.severity == Severity::warning);
+    CHECK(a.title == "GitHub listing repeated items");
+    warnings.push_back(a.message);
+  }
+  CHECK(warnings == std::vector<std::string>{
+      "GET /api/v3/repos/o/r/issues: GitHub listed 3 item(s) again on a later page (the same id; the listing "
+      "changed while it was read); each is counted once",
+      "GET /api/v3/repos/o/r/actions/workflows/ci.yml/runs: GitHub listed 2 item(s) again on a later page (the same "
+      "id; the listing changed while it was read); each is counted once",
+      "GET /api/v3/repos/o/r/pulls/1/files: GitHub listed 1 item(s) again on a later page (the same filename; the "
+      "listing changed while it was read); each is counted once",
+      "GET /api/v3/repos/o/r/check-runs/5/annotations: GitHub listed 1 item(s) again on a later page (the same "
+      "content; the listing changed while it was read); each is counted once",
+      "GET /api/v3/repos/o/r/actions/runs/1/jobs: GitHub listed 1 item(s) again on a later page (the same id; the "
+      "listing changed while it was read); each is counted once"});
+}
+
 TEST_CASE("github client: a Link to another host is refused (the token stays home)") {
   ScriptedTransport t;
   FakeClock clock;

@@ -18,6 +18,8 @@ TOOL = BUILD / "tools" / "flaky-tracker" / "flaky-tracker"
 SUITES = Path(__file__).resolve().parent / "suites"
 
 sys.path.insert(0, str(SOURCE / "scripts"))
+sys.path.insert(0, str(SOURCE / "tests" / "support"))
+from full_disk import run_on_full_disk  # noqa: E402
 from github_files import read_outputs  # noqa: E402
 
 
@@ -30,7 +32,9 @@ class ToolRun:
     summary: str
 
 
-def run_tool(*args, cwd: Path, env: dict | None = None, timeout=300) -> ToolRun:
+def run_tool(*args, cwd: Path, env: dict | None = None, timeout=300, full_disk: Path | None = None) -> ToolRun:
+    """The built tool with `args`; with `full_disk`, a folder, on a full tmpfs mounted there
+    (tests/support/full_disk.py: skipped where none can be mounted)."""
     outputs, summary = cwd / "_github_output", cwd / "_github_summary"
     outputs.write_text("")
     summary.write_text("")
@@ -40,8 +44,11 @@ def run_tool(*args, cwd: Path, env: dict | None = None, timeout=300) -> ToolRun:
         if key in os.environ:
             base[key] = os.environ[key]
     base.update(env or {})
-    done = subprocess.run([str(TOOL), *map(str, args)], cwd=cwd, env=base, capture_output=True, text=True,
-                          timeout=timeout)
+    argv = [str(TOOL), *map(str, args)]
+    if full_disk is not None:
+        done = run_on_full_disk(full_disk, argv, cwd=cwd, env=base, capture_output=True, text=True, timeout=timeout)
+    else:
+        done = subprocess.run(argv, cwd=cwd, env=base, capture_output=True, text=True, timeout=timeout)
     return ToolRun(done.returncode, done.stdout, done.stderr, read_outputs(outputs), summary.read_text())
 
 

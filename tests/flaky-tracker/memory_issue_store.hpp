@@ -3,6 +3,7 @@
 // n-th call on (the API going down), failing comments (comment_fails: the next ones answer
 // comment_status), and a hook run before each update (another run writing in between:
 // after_update overwrites what this run just wrote). Issues it creates are opened by `login`.
+// list_repeats > 1 lists every issue that many times (a store that does not de-duplicate).
 #include <functional>
 #include <map>
 #include <string>
@@ -21,13 +22,15 @@ class MemoryIssueStore final : public IssueStore {
   int comment_fails = 0;   // the next this many comments fail with comment_status
   int comment_status = 503;
   std::string login = "gatekit-bot";
+  int list_repeats = 1;
   std::function<void(std::int64_t)> before_update;
   std::function<void(std::int64_t)> after_update;
 
   Result<std::vector<StoredIssue>> list(const std::string&) override {
     if (auto s = call("list"); !s) return s.error();
     std::vector<StoredIssue> out;
-    for (const auto& [n, issue] : issues) out.push_back(issue);
+    for (int i = 0; i < list_repeats; ++i)
+      for (const auto& [n, issue] : issues) out.push_back(issue);
     return out;
   }
   Result<StoredIssue> get(std::int64_t number) override {

@@ -267,3 +267,58 @@ def test_a_full_journal_names_what_it_dropped(tmp_path):
     assert f"and {dropped - 10} more" in run.stdout
     assert f"The journal is full: {dropped} flake(s) and 0 comment(s) were dropped, oldest first." in run.summary
     assert "> - `tests/old0.py::t0`" in run.summary
+
+
+def test_a_listing_that_repeats_issues_closes_none_as_its_own_duplicate(tmp_path):
+    """GitHub pages by offset: a listing that changes while it is read repeats issues on the
+    next page. Here page 2 of the issues repeats page 1, so issues #1 to #100 come twice: each
+    is counted once (a warning says the listing repeated), none is closed or commented on."""
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        for i in range(1, 121):
+            srv.add_issue("o/r", f"Flaky test: tests/test_{i}.py::test_x", labels=["flaky"], user="octocat",
+                          body=f"<!-- gatekit-flaky-test: tests/test_{i}.py::test_x -->\n")
+        srv.add_fault("GET", r"/issues$", "repeat_page", page=1, nth=1, times=None)
+        run = issues_run(tmp_path, srv, "pr", {"tests/test_1.py::test_x": "passed"}, "r1")
+        writes = [r for r in srv.requests if r["method"] != "GET"]
+        issues = flaky_issues(srv)
+    assert run.code == 0, run.stdout + run.stderr
+    assert writes == []
+    assert all(it["state"] == "open" and not it["comments"] for it in issues)
+    assert ("::warning title=GitHub listing repeated items::GET /repos/o/r/issues: GitHub listed 100 item(s) again "
+            "on a later page (the same id; the listing changed while it was read); each is counted once") in run.stdout
+
+
+def test_a_run_opens_at_most_max_new_issues_and_keeps_the_rest_for_the_next_runs(tmp_path):
+    pending = tmp_path / "pending.json"
+    many = {f"tests/test_m.py::test_{i:02}": "flaky" for i in range(15)}
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        run = issues_run(tmp_path, srv, "pr", many, "r1", "--pending", pending)
+        assert run.code == 0, run.stdout + run.stderr
+        assert len(flaky_issues(srv)) == 10  # the default bound
+        assert run.outputs["updated"] == "false"
+        said = (f"opened 10 new issue(s), the most one run may (--max-new-issues 10): 5 flake(s) of tests without an "
+                f"issue are left for the next runs; they wait in {pending}")
+        assert f"::warning title=Flaky-test issues deferred::{said}" in run.stdout
+        assert f"flaky-tracker: {said}" in run.stdout
+        assert ("This run opened 10 new issue(s), the most one run may (`--max-new-issues 10`): 5 flake(s) of tests "
+                "without an issue are kept in the journal; the next runs open their issues, oldest first.") in run.summary
+        assert "| `tests/test_m.py::test_14` | - | kept for a later run: the run's bound on new issues was reached |" \
+            in run.summary
+        journal = json.loads(pending.read_text())
+        assert [(r["key"], [f["id"] for f in r["flakes"]]) for r in journal["runs"]] == [
+            ("r1", [f"tests/test_m.py::test_{i:02}" for i in range(10, 15)])]
+
+        # The next run opens the rest first, under the run that saw them flake, then its own.
+        run = issues_run(tmp_path, srv, "pr", {"tests/test_m.py::test_00": "flaky"}, "r2", "--pending", pending,
+                         "--max-new-issues", "3")
+        assert run.code == 0, run.stdout + run.stderr
+        assert len(flaky_issues(srv)) == 13
+        assert [f["id"] for r in json.loads(pending.read_text())["runs"] for f in r["flakes"]] == [
+            "tests/test_m.py::test_13", "tests/test_m.py::test_14"]
+        run = issues_run(tmp_path, srv, "pr", {}, "r3", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        issues = flaky_issues(srv)
+        assert len(issues) == 15 and json.loads(pending.read_text())["runs"] == []
+        by_test = {marker_of(it): state_of(it) for it in issues}
+        assert by_test["<!-- gatekit-flaky-test: tests/test_m.py::test_00 -->"]["flakes"] == 2
+        assert all(s["flakes"] == 1 for m, s in by_test.items() if not m.endswith("test_00 -->"))

@@ -34,7 +34,7 @@ TEST_CASE("rerun over fakes: the run's report is read once, through the Files se
   FakeProcessRunner pytest{[&](const ProcessSpec& spec) -> Result<ProcessResult> {
     // The rerun writes its report where --junitxml= says.
     for (const auto& word : spec.argv)
-      if (word.rfind("--junitxml=", 0) == 0) REQUIRE(seams.files.write(word.substr(11), kRerun).ok());
+      if (word.rfind("--junitxml=", 0) == 0) REQUIRE(seams.files.create(word.substr(11), kRerun).ok());
     CHECK(spec.argv.back() == "tests/test_a.py::test_flip");
     ProcessResult ran;
     ran.exit_code = 0;
@@ -54,6 +54,35 @@ TEST_CASE("rerun over fakes: the run's report is read once, through the Files se
   const auto merged = seams.files.files.at("out/report.xml");
   CHECK(merged.find("test_flip") != std::string::npos);
   CHECK(merged != kRun);  // merged in place
+}
+
+TEST_CASE("rerun over fakes: a disk that fills up mid-write keeps the run's report whole") {
+  FakeSeams seams;
+  seams.files.cwd = "/work/project";
+  FakeProcessRunner pytest{[&](const ProcessSpec& spec) -> Result<ProcessResult> {
+    for (const auto& word : spec.argv)
+      if (word.rfind("--junitxml=", 0) == 0) REQUIRE(seams.files.create(word.substr(11), kRerun).ok());
+    ProcessResult ran;
+    ran.exit_code = 0;
+    return ran;
+  }};
+  Context context{seams.env,      seams.clock, seams.files, pytest,     seams.make_transport,
+                  seams.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
+  RerunOptions options;
+  options.report = "out/report.xml";
+  options.work_dir = "/work/scratch";  // the reruns' reports: on another disk
+  seams.files.files["out/report.xml"] = kRun;
+  seams.files.disk = "out";
+  seams.files.space_left = 64;  // the merged report does not fit
+  try {
+    run_rerun(options, context);
+    FAIL("a merged report that cannot be written must not pass");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message == "cannot write out/report.xml.tmp: No space left on device");
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+  }
+  CHECK(seams.files.files.at("out/report.xml") == kRun);  // the leg's results are all there
+  CHECK(seams.files.files.count("out/report.xml.tmp") == 0);
 }
 
 TEST_CASE("rerun over fakes: a report missing from the Files seam is the run's failure, annotated") {

@@ -34,8 +34,8 @@ TEST_CASE("stress over fakes: each copy's report is read once, an earlier run's 
     const std::string copy = spec.argv.at(1), junit = spec.argv.at(2).substr(11);
     CHECK(seams.files.files.count(junit) == 0);
     CHECK_FALSE(spec.on_output);  // copies run side by side: their output is not logged
-    if (copy == "--copy=1") REQUIRE(seams.files.write(junit, kFailed).ok());
-    if (copy == "--copy=2") REQUIRE(seams.files.write(junit, kPassed).ok());
+    if (copy == "--copy=1") REQUIRE(seams.files.create(junit, kFailed).ok());
+    if (copy == "--copy=2") REQUIRE(seams.files.create(junit, kPassed).ok());
     ProcessResult ran;
     ran.exit_code = copy == "--copy=1" ? 1 : copy == "--copy=2" ? 0 : 5;
     return ran;

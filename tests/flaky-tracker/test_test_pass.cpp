@@ -40,7 +40,7 @@ TEST_CASE("run_pass: the report is read once, the prefix stripped, in-process at
   FakeSeams seams;
   testing::CountingFiles files(seams.files);
   FakeProcessRunner pytest{[&](const ProcessSpec&) -> Result<ProcessResult> {
-    REQUIRE(seams.files.write("/w/rerun-1.xml", kAttempts).ok());
+    REQUIRE(seams.files.create("/w/rerun-1.xml", kAttempts).ok());
     ProcessResult ran;
     ran.exit_code = 0;
     return ran;

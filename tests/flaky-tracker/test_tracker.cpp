@@ -119,6 +119,52 @@ TEST_CASE("issues are found by the marker, never by the title; duplicates close 
   CHECK(state(store.issues.at(5)).flakes == 2);
 }
 
+TEST_CASE("an issue listed twice is never closed as its own duplicate, nor commented on") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
+  REQUIRE(apply(store, batch("r2", RunKind::pr, {{"tests/test_b.py::test_b", Observation::flaky}})).ok());
+  store.list_repeats = 2;
+  store.calls.clear();
+  REQUIRE(apply(store, batch("m1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(store.issues.at(1).state == "open");
+  CHECK(store.issues.at(2).state == "open");
+  CHECK(store.comments[1].empty());
+  CHECK(store.comments[2].empty());
+  CHECK(state(store.issues.at(1)).greens == 1);
+  for (const auto& call : store.calls) CHECK(call.find("closed") == std::string::npos);
+}
+
+TEST_CASE("new issues: at most the bound a run, the other flakes deferred in order, known tests still updated") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r0", RunKind::pr, {{kId, Observation::flaky}})).ok());  // #1, known
+  std::vector<std::pair<std::string, Observation>> seen = {{kId, Observation::flaky}};
+  for (int i = 0; i < 5; ++i) seen.emplace_back("tests/test_new.py::test_" + std::to_string(i), Observation::flaky);
+  store.calls.clear();
+  Tracker tracker(store, "flaky", {3, 2}, kCreators, 2);
+  REQUIRE(tracker.load().ok());
+  REQUIRE(tracker.apply(batch("r1", RunKind::pr, seen)).ok());
+  CHECK(std::count(store.calls.begin(), store.calls.end(), "create") == 2);
+  CHECK(store.issues.size() == 3);
+  CHECK(state(store.issues.at(1)).flakes == 2);  // a test with an issue is never held back
+  CHECK(tracker.opened() == 2);
+  CHECK(tracker.deferred() == 3);
+  const auto deferred = tracker.take_deferred();
+  std::vector<std::string> ids;
+  for (const auto& f : deferred) ids.push_back(f.id);
+  CHECK(ids == std::vector<std::string>{"tests/test_new.py::test_2", "tests/test_new.py::test_3",
+                                        "tests/test_new.py::test_4"});
+  CHECK(deferred[0].text.message == "AssertionError: boom");
+  CHECK(tracker.take_deferred().empty());
+  CHECK(tracker.was_deferred("tests/test_new.py::test_4"));
+  CHECK_FALSE(tracker.was_deferred("tests/test_new.py::test_0"));
+  // Bound 0: nothing new is opened at all.
+  Tracker none(store, "flaky", {3, 2}, kCreators, 0);
+  REQUIRE(none.load().ok());
+  REQUIRE(none.apply(batch("r2", RunKind::pr, {{"tests/test_new.py::test_2", Observation::flaky}})).ok());
+  CHECK(store.issues.size() == 3);
+  CHECK(none.deferred() == 1);
+}
+
 TEST_CASE("another run opening the same issue at the same moment: one stays, no flake is lost") {
   MemoryIssueStore store;
   // The other run creates its issue right after this run's re-read (between list and create).
@@ -290,7 +336,7 @@ TEST_CASE("two tests whose ids differ only after 4 KB get two issues, each found
            "]\"><flakyFailure message=\"boom\"/></testcase>";
   xml += "</testsuite></testsuites>";
   MemoryFiles files;
-  REQUIRE(files.write("/r.xml", xml).ok());
+  REQUIRE(files.create("/r.xml", xml).ok());
   const auto report = load_report(files, "/r.xml", "");
   REQUIRE(report.ok());
   Batch b;

@@ -41,7 +41,7 @@ import github_shapes as shapes  # noqa: E402
 from github_routes import PR_FILES_CAP, Reply  # noqa: E402,F401  (re-exported)
 
 FAULT_KINDS = ("status", "delay", "drop", "truncate", "invalid_json", "wrong_content_type",
-               "rate_limit", "secondary_rate_limit", "retry_after")
+               "rate_limit", "secondary_rate_limit", "retry_after", "repeat_page")
 
 
 class Fault:
@@ -478,6 +478,15 @@ class _Handler(BaseHTTPRequestHandler):
             reply = self.fake.route(method, path, query, body)
             reply.truncate = True
             return reply
+        if kind == "repeat_page":
+            # The items of another page (`page`, default 1) under this page's Link header: a
+            # listing read by offset while it changed (or a proxy's stale page) repeats items.
+            shown = self.fake.route(method, path, dict(query, page=str(p.get("page", 1))), body)
+            asked = self.fake.route(method, path, query, body)
+            shown.headers = {**shown.headers, "link": asked.headers.get("link", "")}
+            if not shown.headers["link"]:
+                del shown.headers["link"]
+            return shown
         if kind == "invalid_json":
             return Reply(200, raw=b'{"message": "truncated', content_type="application/json; charset=utf-8")
         if kind == "wrong_content_type":

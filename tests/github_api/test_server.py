@@ -55,6 +55,18 @@ def test_pagination_links_and_the_3000_file_cap():
         assert headers["x-ratelimit-resource"] == "core"
 
 
+def test_repeat_page_serves_another_pages_items_under_the_asked_pages_links():
+    with FakeGitHub() as srv:
+        srv.add_pull("o/r", 1, files=[f"f{i}" for i in range(250)])
+        srv.add_fault("GET", r"/pulls/1/files$", "repeat_page", nth=2, times=None)
+        url = srv.base_url + "/repos/o/r/pulls/1/files?per_page=100"
+        pages = [get(f"{url}&page={n}") for n in (1, 2, 3)]
+        names = [[f["filename"] for f in json.loads(body)] for _, _, body in pages]
+        assert names[0] == names[1] == names[2] == [f"f{i}" for i in range(100)]
+        assert f'<{url}&page=3>; rel="next"' in pages[1][1]["link"]  # page 2's links, page 1's items
+        assert 'rel="next"' not in pages[2][1]["link"]
+
+
 def test_auth_is_checked_when_a_token_is_set_and_never_logged():
     with FakeGitHub(token="sekrit") as srv:
         srv.add_pull("o/r", 1)

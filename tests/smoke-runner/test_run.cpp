@@ -111,6 +111,24 @@ TEST_CASE("a passing run: exit 0, outputs, reports dated by the clock, the last 
   CHECK(s.seams.workflow.lines.back() == "smoke-runner: passed (reports in " + s.options.report_dir + ")");
 }
 
+TEST_CASE("a passing run whose reports cannot be written: result=error and exit 3, never passed") {
+  gatekit::reset_termination_for_testing();
+  RunSetup s(kTwoSmokes);
+  s.options.report_dir = (s.tmp / "m.yaml" / "reports").string();  // under a file: no folder can be made
+  s.seams.processes = gatekit::FakeProcessRunner([](const ProcessSpec&) -> Result<ProcessResult> {
+    ProcessResult r;
+    r.exit_code = 0;
+    return r;
+  });
+  const auto error = s.failure();
+  CHECK(error.kind == gatekit::ErrorKind::could_not_evaluate);
+  CHECK(error.message == "cannot create folder " + s.options.report_dir + ": Not a directory");
+  CHECK(gatekit::exit_code_of(error) == gatekit::ExitCode::could_not_evaluate);
+  CHECK(s.seams.processes.calls.size() == 2);  // the smokes passed: only their reports are missing
+  CHECK(s.seams.workflow.outputs.at("result") == "error");
+  CHECK(s.seams.workflow.outputs.at("passed") == "2");
+}
+
 TEST_CASE("a failing smoke: exit 1, an error annotation at its manifest entry") {
   gatekit::reset_termination_for_testing();
   RunSetup s(kTwoSmokes);

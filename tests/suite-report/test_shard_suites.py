@@ -97,7 +97,8 @@ def test_a_missing_out_folder_could_not_be_written(tmp_path):
     run = run_tool("shard", "--selection", project / "suite.yml", "--leg", "gpu", "--context", "pr", "--shards", "2",
                    "--out", tmp_path / "absent", "--python", sys.executable, "--root", project, cwd=project)
     assert run.code == 3
-    assert run.stderr.startswith(f"suite-report: error: cannot write {tmp_path / 'absent' / 'shard-1.txt'}: ")
+    # Written whole beside its path, then renamed over it (Files::replace): the error names the sibling.
+    assert run.stderr == f"suite-report: error: cannot write {tmp_path / 'absent' / 'shard-1.txt.tmp'}: No such file or directory\n"
     assert run.outputs["result"] == "error"
 
 

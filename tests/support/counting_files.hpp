@@ -1,5 +1,5 @@
 #pragma once
-// A Files that counts the reads of each path, logs each change ("write P", "append P",
+// A Files that counts the reads of each path, logs each change ("create P", "append P",
 // "rename F T", "remove P") and hands every call to another Files: a test checks that a
 // command reads a file once through the seam, or in which order it changes files. It can fail
 // the appends to the paths that start with `failing_prefix` after the first `appends_allowed`,
@@ -10,6 +10,7 @@
 //   CHECK(files.reads["r.xml"] == 1);
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,9 @@ class CountingFiles final : public Files {
   std::string failing_prefix;
   int appends_allowed = 0;
 
-  Status write(const std::filesystem::path& p, std::string_view content) override {
-    changes.push_back("write " + p.string());
-    return inner_.write(p, content);
+  Status create(const std::filesystem::path& p, std::string_view content) override {
+    changes.push_back("create " + p.string());
+    return inner_.create(p, content);
   }
   Status append(const std::filesystem::path& p, std::string_view content) override {
     changes.push_back("append " + p.string());
@@ -38,6 +39,7 @@ class CountingFiles final : public Files {
       return write_error(p, "No space left on device");
     return inner_.append(p, content);
   }
+  Result<std::optional<FileLock>> try_lock(const std::filesystem::path& p) override { return inner_.try_lock(p); }
   Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
   Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {

@@ -20,11 +20,26 @@ struct Gatherer {
   History history;
 
   bool stopped = false;  // an API call failed: nothing more is read
+  std::size_t unreadable = 0;  // answers that could not be read: their items were skipped
+  std::string first_unreadable;
 
   bool failed() const { return stopped; }
   void gap(std::string text) {
     history.gaps.push_back(std::move(text));
     stopped = true;
+  }
+  // A call that failed: an answer that could not be read (not JSON, not the shape expected)
+  // skips its one item, counted and said; any other failure (the API down, the budget spent)
+  // stops the reading. Either way the report is partial.
+  void failed_call(const Error& error, const std::string& item) {
+    if (!github::is_unreadable_answer(error)) return gap(error.message);
+    if (unreadable++ == 0) first_unreadable = error.message;
+    log.log("ci-report: skipped " + item + ": " + error.message);
+  }
+  void note_unreadable() {
+    if (unreadable == 0) return;
+    history.gaps.push_back(std::to_string(unreadable) + " answer(s) from GitHub could not be read; their runs, " +
+                           "jobs, issues or statuses are left out (the first: " + first_unreadable + ")");
   }
   void note_gap(std::string text) { history.gaps.push_back(std::move(text)); }
 
@@ -36,7 +51,7 @@ struct Gatherer {
     const auto range = format_utc(from) + ".." + format_utc(to - 1);
     // One request for the count first: a window past the cap is split before its pages are read.
     auto count = client.list_workflow_runs_created(plan.repo, workflow, range, 1);
-    if (!count) return gap(count.error().message);
+    if (!count) return failed_call(count.error(), "the runs of " + workflow + " created " + range);
     if (count->total_count > static_cast<std::int64_t>(kSearchCap) && to - from > kMinSplit) {
       const auto middle = from + (to - from) / 2;
       list_runs(workflow, from, middle, out);
@@ -45,18 +60,24 @@ struct Gatherer {
     }
     if (count->total_count == 0) return;
     auto listing = client.list_workflow_runs_created(plan.repo, workflow, range);
-    if (!listing) return gap(listing.error().message);
-    if (listing->total_count > static_cast<std::int64_t>(listing->runs.size()))
+    if (!listing) return failed_call(listing.error(), "the runs of " + workflow + " created " + range);
+    const auto listed = static_cast<std::int64_t>(listing->runs.size());
+    if (listing->total_count > static_cast<std::int64_t>(kSearchCap) && listing->total_count > listed)
       note_gap("GitHub lists at most 1000 runs of " + workflow + " per search and " +
                std::to_string(listing->total_count) + " were created from " + format_utc(from) + " to " +
                format_utc(to) + "; only " + std::to_string(listing->runs.size()) + " are counted");
+    else if (listing->total_count > listed)  // its pages repeated runs (de-duplicated) in place of others
+      note_gap("GitHub's listing of the runs of " + workflow + " created from " + format_utc(from) + " to " +
+               format_utc(to) + " held " + std::to_string(listed) + " different runs of the " +
+               std::to_string(listing->total_count) + " it counts (it changed while it was read); only " +
+               std::to_string(listed) + " are counted");
     for (auto& r : listing->runs) out.push_back(std::move(r));
   }
 
   bool any_annotation(std::int64_t job_id, const std::string& needle, bool prefix) {
     auto notes = client.list_check_run_annotations(plan.repo, job_id);
     if (!notes) {
-      gap(notes.error().message);
+      failed_call(notes.error(), "the annotations of job " + std::to_string(job_id));
       return false;
     }
     return std::any_of(notes->begin(), notes->end(), [&](const github::CheckAnnotation& a) {
@@ -82,8 +103,8 @@ struct Gatherer {
               !r.repository.empty() && r.head_repository != r.repository};
       auto jobs = client.list_run_jobs(plan.repo, r.id);
       if (!jobs) {
-        gap(jobs.error().message);
-        return;
+        failed_call(jobs.error(), "run " + std::to_string(r.id));
+        continue;  // stopped, or the run is left out
       }
       for (const auto& j : *jobs) run.jobs.push_back(job_of(j));
       if (run.created >= plan.since) annotate(run, required);
@@ -110,7 +131,7 @@ struct Gatherer {
   void read_flaky() {
     if (failed()) return;
     auto issues = client.list_issues(plan.repo, plan.flaky_label, "all");
-    if (!issues) return gap(issues.error().message);
+    if (!issues) return failed_call(issues.error(), "the flaky-test issues");
     for (const auto& i : *issues) history.flaky.push_back(flaky_of(i));
   }
 
@@ -142,7 +163,10 @@ struct Gatherer {
     for (const auto& [sha, at] : pushed) {
       if (failed()) return;
       auto statuses = client.list_statuses(plan.repo, sha);
-      if (!statuses) return gap(statuses.error().message);
+      if (!statuses) {
+        failed_call(statuses.error(), "the statuses of " + sha);
+        continue;
+      }
       std::int64_t success = 0;
       for (const auto& s : *statuses)
         if (s.context == plan.gpu_context && s.state == "success") {
@@ -167,6 +191,7 @@ History gather(github::Client& client, const GatherPlan& plan, Workflow& log) {
   }
   g.read_flaky();
   g.read_gpu_gate();
+  g.note_unreadable();
   g.history.requests = client.requests_sent();
   return std::move(g.history);
 }

@@ -3,7 +3,9 @@
 // [from, until) (a window past GitHub's 1,000-result search cap is split in halves), their
 // jobs, the path gate's fail-open annotations, the annotations of failed required checks,
 // the flaky-test issues and the gate/gpu statuses of pull-request commits. The first failed
-// call stops the gathering; what was read is kept and the failure becomes a gap.
+// call stops the gathering; what was read is kept and the failure becomes a gap. An answer
+// that could not be read (not JSON) only skips its item (a run, a job's annotations, a
+// commit's statuses, a window of runs, the issues): the skips are counted in one gap.
 #include <cstdint>
 #include <string>
 #include <vector>

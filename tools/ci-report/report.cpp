@@ -99,13 +99,20 @@ History read_history(const Options& o, const Window& w, Context& ctx) {
   auto history = gather(client, plan, ctx.workflow);
   if (cache) {
     history.not_modified = static_cast<std::int64_t>(cache->not_modified());
-    throw_if_error(ctx.files.write(o.cache_file, cache->to_lines()));
+    // The cache only saves requests: one that cannot be kept costs the next run, never this
+    // report. Replaced whole, so a full disk leaves the last one as it was.
+    // A partial history (its budget ran out) keeps every answer, those of earlier runs it did
+    // not reach included: the next run goes through them with free 304s and gets further.
+    if (auto kept = ctx.files.replace(o.cache_file, cache->to_lines(!history.gaps.empty())); !kept)
+      ctx.workflow.annotate({Severity::warning,
+                             "ci-report: the API cache was not kept (the next run asks again): " + kept.error().message,
+                             "ci-report", "", 0, 0});
   }
   return history;
 }
 
 void write_file(const std::string& path, const std::string& content, Context& ctx) {
-  if (!path.empty()) throw_if_error(ctx.files.write(path, content));
+  if (!path.empty()) throw_if_error(ctx.files.replace(path, content));
 }
 
 }  // namespace

@@ -51,6 +51,9 @@ void configure_issues(gatekit::CliCommand& s, IssuesOptions& o) {
            "GITHUB_TOKEN)");
   s.option("--junit-prefix", o.junit_prefix, "pytest's --junit-prefix, when the run used one");
   s.option("--api-budget", o.api_budget_s, "Seconds all API calls may take together").range(1, 3600);
+  s.option("--max-new-issues", o.max_new_issues,
+           "Issues one run may open; the flakes of further new tests wait in --pending for later runs")
+      .range(0, 1000);
 }
 
 void configure_stress(gatekit::CliCommand& s, StressOptions& o) {

@@ -50,6 +50,7 @@ struct IssuesOptions {
   std::vector<std::string> creators; // --creator LOGIN (repeatable): whose issues are adopted (default: the token's)
   std::string junit_prefix;          // --junit-prefix
   int api_budget_s = 120;            // --api-budget
+  int max_new_issues = 10;           // --max-new-issues: issues one run may open; the other flakes wait in --pending
 };
 
 struct StressOptions {

@@ -87,7 +87,9 @@ Result<std::vector<std::string>> creators_of(const IssuesOptions& o, github::Cli
 }
 
 struct Applied {
-  std::vector<Batch> left;  // runs still to apply, from the first that failed
+  // Runs still to apply: the flakes the new-issue bound deferred (each with its run), then
+  // every run from the first that failed.
+  std::vector<Batch> left;
   std::optional<Error> error;
 };
 
@@ -95,11 +97,36 @@ struct Applied {
 Applied apply_all(Tracker& tracker, const Journal& journal, const std::vector<Batch>& runs) {
   if (auto posted = tracker.post_journalled(journal.comments); !posted) return {runs, posted.error()};
   if (auto loaded = tracker.load(); !loaded) return {runs, loaded.error()};
+  Applied out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (auto applied = tracker.apply(runs[i]); !applied)
-      return {{runs.begin() + static_cast<std::ptrdiff_t>(i), runs.end()}, applied.error()};
+    auto applied = tracker.apply(runs[i]);
+    auto deferred = tracker.take_deferred();
+    if (!applied) {  // this run goes back whole (its deferred flakes with it): applying it again changes nothing twice
+      out.left.insert(out.left.end(), runs.begin() + static_cast<std::ptrdiff_t>(i), runs.end());
+      out.error = applied.error();
+      return out;
+    }
+    if (!deferred.empty()) {
+      Batch wait;
+      wait.run = runs[i].run;
+      wait.flakes = std::move(deferred);
+      out.left.push_back(std::move(wait));  // only its flakes: the greens and absences are counted
+    }
   }
-  return {};
+  return out;
+}
+
+// The flakes of new tests left for later runs by the bound on new issues: said in the log and
+// a warning (the summary says it too).
+void report_deferred(const IssuesOptions& o, const Tracker& tracker, Context& ctx) {
+  if (tracker.deferred() == 0) return;
+  const std::string where = o.pending.empty() ? "; without --pending they are not kept" : "; they wait in " + o.pending;
+  const std::string text = "opened " + std::to_string(tracker.opened()) + " new issue(s), the most one run may (" +
+                           "--max-new-issues " + std::to_string(o.max_new_issues) + "): " +
+                           std::to_string(tracker.deferred()) + " flake(s) of tests without an issue are left for " +
+                           "the next runs" + where;
+  ctx.workflow.log("flaky-tracker: " + text);
+  ctx.workflow.annotate({Severity::warning, text, "Flaky-test issues deferred"});
 }
 
 std::string listed(const std::vector<std::string>& tests) {
@@ -123,7 +150,7 @@ JournalDrop keep_journal(const IssuesOptions& o, Journal left, Context& ctx) {
   }
   if (nothing && !ctx.files.exists(o.pending)) return {};
   JournalText text = journal_json(left);
-  throw_if_error(ctx.files.write(o.pending, text.json));
+  throw_if_error(ctx.files.replace(o.pending, text.json));
   if (!text.dropped.empty())
     ctx.workflow.annotate({Severity::warning,
                            o.pending + " is full (" + std::to_string(kJournalBudgetBytes >> 20) + " MiB): " +
@@ -191,7 +218,8 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   auto store = make_github_issue_store(client, repo);
   const Rules rules{o.close_after_greens, o.close_after_absences};
   auto creators = creators_of(o, client, ctx);
-  Tracker tracker(*store, o.label, rules, creators ? *creators : std::vector<std::string>{});
+  Tracker tracker(*store, o.label, rules, creators ? *creators : std::vector<std::string>{},
+                  static_cast<std::size_t>(o.max_new_issues));
   const std::size_t journalled_runs = runs.size() - 1;
   Applied applied = creators ? apply_all(tracker, journal, runs) : Applied{runs, creators.error()};
   std::size_t left_runs = 0;
@@ -207,9 +235,11 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
                                (o.pending.empty() ? "" : "; the flakes are kept in " + o.pending + " for the next run"),
                            "Flaky-test issues not updated"});
   warn_about(o, tracker, ctx);
-  ctx.workflow.set_output("updated", error.empty() && unposted == 0 ? "true" : "false");
+  report_deferred(o, tracker, ctx);
+  ctx.workflow.set_output("updated", error.empty() && unposted == 0 && tracker.deferred() == 0 ? "true" : "false");
   ctx.workflow.set_output("flaky", std::to_string(current.flakes.size()));
-  const IssuesView view{current, journalled_runs, left_runs, error, unposted, dropped};
+  const IssuesView view{current, journalled_runs, left_runs, error, unposted, dropped, tracker.deferred(),
+                        o.max_new_issues, o.pending};
   ctx.workflow.append_summary(issues_summary(view, tracker, rules));
   for (const auto& change : tracker.changes())
     ctx.workflow.log("#" + std::to_string(change.number) + " " + change.id + ": " + change.what);

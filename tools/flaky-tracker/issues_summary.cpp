@@ -24,6 +24,9 @@ std::string flaky_table(const IssuesView& view, const Tracker& tracker) {
       if (c.id == f.id) what = c.what, number = c.number, url = c.url;
     if (auto it = tracker.issues().find(f.id); it != tracker.issues().end() && number == 0)
       number = it->second.number, url = it->second.url, what = view.error.empty() ? "already recorded" : what;
+    if (number == 0 && tracker.was_deferred(f.id))
+      what = view.pending.empty() ? "no issue: the run's bound on new issues was reached"
+                                  : "kept for a later run: the run's bound on new issues was reached";
     rows.push_back({markdown_code(f.id), issue_link(number, url), markdown_text(what)});
   }
   return markdown_table({"Test", "Issue", "What happened"}, rows);
@@ -81,6 +84,13 @@ std::string issues_summary(const IssuesView& view, const Tracker& tracker, const
   if (view.unposted > 0)
     md += "> [!WARNING]\n> " + std::to_string(view.unposted) +
           " comment(s) could not be posted; they are kept for the next run to post.\n\n";
+  if (view.deferred > 0)
+    md += "> [!WARNING]\n> This run opened " + std::to_string(tracker.opened()) +
+          " new issue(s), the most one run may (`--max-new-issues " + std::to_string(view.max_new_issues) + "`): " +
+          std::to_string(view.deferred) + " flake(s) of tests without an issue " +
+          (view.pending.empty() ? "are not kept (no `--pending` journal)"
+                                : "are kept in the journal; the next runs open their issues, oldest first") +
+          ".\n\n";
   if (!view.dropped.empty()) md += dropped_section(view.dropped);
   if (view.caught_up > 0 && view.left == 0)
     md += "Caught up with " + std::to_string(view.caught_up) + " earlier run(s) whose updates had failed.\n\n";

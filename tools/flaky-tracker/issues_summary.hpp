@@ -15,6 +15,9 @@ struct IssuesView {
   std::string error;          // the API error that stopped the updates ("" when none)
   std::size_t unposted = 0;   // comments kept for the next run (their POST failed)
   JournalDrop dropped;        // what the journal's bound left out
+  std::size_t deferred = 0;   // flakes of new tests left for later runs by the bound on new issues
+  int max_new_issues = 0;     // that bound (--max-new-issues)
+  std::string pending;        // --pending ("" : none, the deferred flakes are not kept)
 };
 
 std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules);

@@ -155,7 +155,7 @@ ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
   const Histories histories = rerun_targets(plan, words, form, o, ctx);
   const RerunVerdict verdict = decide_verdict(report->cases, plan, histories, o.times);
   const std::string output = o.output.empty() ? o.report : o.output;
-  throw_if_error(ctx.files.write(output, write_junit(merge_reruns(report->cases, histories))));
+  throw_if_error(ctx.files.replace(output, write_junit(merge_reruns(report->cases, histories))));
   ctx.workflow.set_output("report", output);
   report_verdict(verdict, ctx);
   ctx.workflow.append_summary(rerun_summary(verdict, plan, report->cases.size(), o.times));

@@ -136,7 +136,7 @@ ExitCode run_stress(const StressOptions& given, Context& ctx) {
     else ctx.workflow.annotate({Severity::warning, copy.no_report, "Stress copy without a report"});
   }
   const StressResult result = fold_copies(reports);
-  if (auto written = ctx.files.write(o.output, write_junit(merge_reruns(result.cases, {}))); !written)
+  if (auto written = ctx.files.replace(o.output, write_junit(merge_reruns(result.cases, {}))); !written)
     ctx.workflow.annotate({Severity::warning, written.error().message, "Stress report not written"});
   for (const auto& t : result.flaky)
     ctx.workflow.log("flaky: " + t.id + " failed in " + std::to_string(t.failed) + " of " + std::to_string(t.ran) + " copies");

@@ -47,8 +47,19 @@ bool refused_for_good(const Error& error) {
 
 }  // namespace
 
-Tracker::Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators)
-    : store_(store), label_(std::move(label)), rules_(rules), creators_(std::move(creators)) {}
+Tracker::Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators,
+                 std::size_t max_new_issues)
+    : store_(store), label_(std::move(label)), rules_(rules), creators_(std::move(creators)), max_new_(max_new_issues) {}
+
+std::vector<Flake> Tracker::take_deferred() {
+  std::vector<Flake> out;
+  out.swap(deferred_);
+  return out;
+}
+
+bool Tracker::was_deferred(const std::string& id) const {
+  return std::find(deferred_ids_.begin(), deferred_ids_.end(), id) != deferred_ids_.end();
+}
 
 bool Tracker::adopted(const StoredIssue& issue) const {
   return !issue.author.empty() && std::find(creators_.begin(), creators_.end(), issue.author) != creators_.end();
@@ -99,7 +110,9 @@ Status Tracker::reindex(const std::vector<StoredIssue>& issues, bool close_dupli
     std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.number < b.number; });
     index_[id] = group.front();
     for (std::size_t i = 1; close_duplicates && i < group.size(); ++i) {
-      if (group[i].state != "open") continue;
+      // The same issue listed twice is not its own duplicate (the listing holds each issue
+      // once; this keeps the one irreversible step safe whatever a store answers).
+      if (group[i].state != "open" || group[i].number == group.front().number) continue;
       post(group[i].number, id, duplicate_comment(group.front().number));
       if (auto s = store_.update(group[i].number, std::nullopt, "closed"); !s) return s;
       changes_.push_back({id, group[i].number, group[i].url, "closed as a duplicate of #" + std::to_string(group.front().number)});
@@ -109,8 +122,15 @@ Status Tracker::reindex(const std::vector<StoredIssue>& issues, bool close_dupli
 }
 
 Status Tracker::apply(const Batch& batch) {
-  for (const auto& flake : batch.flakes)
+  for (const auto& flake : batch.flakes) {
+    if (index_.count(flake.id) == 0 && opened_ >= max_new_) {
+      deferred_.push_back(flake);
+      ++deferred_count_;
+      if (!was_deferred(flake.id)) deferred_ids_.push_back(flake.id);
+      continue;
+    }
     if (auto s = apply_one(flake.id, Observation::flaky, &flake.text, batch.run); !s) return s;
+  }
   if (!batch.complete) return {};
   std::vector<std::string> tracked;
   for (const auto& [id, issue] : index_) tracked.push_back(id);
@@ -144,6 +164,7 @@ Result<bool> Tracker::open_issue(const std::string& id, const FlakeText* text, c
   const std::string section = text ? failure_section(*text, run.url, kMaxBodyBytes / 2) : "";
   auto created = store_.create(issue_title(id), issue_body(id, action.next, rules_, section), label_);
   if (!created) return created.error();
+  ++opened_;  // counted against the bound even when it turns out to be a duplicate
   if (!adopted(*created)) {
     std::string names;
     for (const auto& c : creators_) names += (names.empty() ? "'" : ", '") + c + "'";

@@ -16,6 +16,12 @@
 //
 // A comment whose POST fails does not stop the run: it is kept (unposted()) for the journal,
 // and the next run posts it first (post_journalled).
+//
+// The side effects of one run are bounded: at most `max_new_issues` issues are opened (each
+// costs a creation and two listings). A flake of a test that has no issue yet, past that
+// number, is deferred: take_deferred() hands it to the caller, who keeps it in the journal
+// for a later run, so 2000 new flaky tests open a few issues a run, never 2000 at once.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -49,7 +55,9 @@ struct Change {
 class Tracker {
  public:
   // creators: the logins whose issues are adopted (not empty).
-  Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators);
+  Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators,
+          std::size_t max_new_issues = kNoLimit);
+  static constexpr std::size_t kNoLimit = static_cast<std::size_t>(-1);
   // Posts the comments an earlier run could not, oldest first. The first that fails in a way
   // that may pass later (the API down) stops it: it and the rest stay in unposted(). One that
   // GitHub refuses for good (404, 410, 422: the issue is gone, or refuses the comment) is
@@ -60,6 +68,11 @@ class Tracker {
   // An error of kind bad_input: the issue this run opened was opened by a login that is not
   // among the creators (the tool would never find it again); the run stops.
   Status apply(const Batch& batch);
+  // The flakes apply() deferred since the last call (the new-issue bound was reached), in order.
+  std::vector<Flake> take_deferred();
+  std::size_t opened() const { return opened_; }                // issues this tracker opened
+  std::size_t deferred() const { return deferred_count_; }      // flakes deferred in all
+  bool was_deferred(const std::string& id) const;               // a flake of the test was
   const std::vector<Change>& changes() const { return changes_; }
   // The tracked issues as the run left them, by test id.
   const std::map<std::string, StoredIssue>& issues() const { return index_; }
@@ -88,6 +101,11 @@ class Tracker {
   std::string comment_error_;
   std::vector<GivenUp> given_up_;
   std::vector<NotAdopted> not_adopted_;
+  std::size_t max_new_ = kNoLimit;
+  std::size_t opened_ = 0;
+  std::vector<Flake> deferred_;
+  std::vector<std::string> deferred_ids_;
+  std::size_t deferred_count_ = 0;
 };
 
 }  // namespace gatekit::flaky_tracker

@@ -106,7 +106,7 @@ std::string add_lists(const Options& o, const Decision& decision, bool evaluated
     if (auto temp = ctx.env.get_nonempty("RUNNER_TEMP")) {
       const auto content = lists_json(decision, plan);
       const auto file = lists_file_name(*temp, content);
-      if (auto written = ctx.files.write(file, content)) {
+      if (auto written = ctx.files.replace(file, content)) {
         path = file.string();
         outputs.emplace_back("list-files-path", path);
       } else {

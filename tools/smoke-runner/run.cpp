@@ -233,10 +233,11 @@ class SmokeRun {
   }
 
   ExitCode finish(const Verdict& verdict) {
-    auto written = conclude(verdict.code, verdict.result, verdict.message);
+    // A verdict stands only with its reports: without them the run could not be evaluated
+    // (result=error, exit 3), never `passed` beside an exit code that says otherwise.
+    if (auto written = conclude(verdict.code, verdict.result, verdict.message); !written) stop(written.error());
     context_.workflow.set_output("result", verdict.result);  // passed | failed: the run's verdict
     write_outputs();
-    throw_if_error(written);
     context_.workflow.log("smoke-runner: " + verdict.result + (verdict.message.empty() ? "" : ": " + verdict.message) +
                           " (reports in " + options_.report_dir + ")");
     return verdict.code;

@@ -260,6 +260,7 @@ class BaselineWriter {
   Status lines_of(std::string_view names, const TestAt& test_at, std::string& out);
   Status copy_lines(const TestAt& test_at);  // the lines of PATH.tests.tmp behind the header
   Status fail(Status failed);                // removes the siblings, keeps and returns the error
+  Status fresh(const std::string& path, std::string_view content);  // a scratch file, new
   Files& files_;
   std::string path_, names_path_, whole_path_;
   std::string pending_;

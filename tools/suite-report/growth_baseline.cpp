@@ -432,13 +432,19 @@ void append_number(std::string& out, double value) {
 BaselineWriter::BaselineWriter(Files& files, std::string path)
     : files_(files), path_(std::move(path)), names_path_(path_ + ".tests.tmp"), whole_path_(path_ + ".tmp") {}
 
+// This writer's own scratch file, new: one a killed run left is removed first.
+Status BaselineWriter::fresh(const std::string& path, std::string_view content) {
+  if (files_.exists(path)) (void)files_.remove(path);
+  return files_.create(path, content);
+}
+
 BaselineWriter::~BaselineWriter() {
   if (started_) (void)files_.remove(names_path_);
 }
 
 Status BaselineWriter::flush() {
   if (!status_ || pending_.empty()) return status_;
-  status_ = started_ ? files_.append(names_path_, pending_) : files_.write(names_path_, pending_);
+  status_ = started_ ? files_.append(names_path_, pending_) : fresh(names_path_, pending_);
   started_ = true;  // even when it failed: some of it may be there, to remove
   pending_.clear();
   return status_;
@@ -521,10 +527,10 @@ Status BaselineWriter::finish(const ConfigKey& key, const std::vector<HistoryPoi
     // Every name is still at hand (under 1 MiB of them): the whole file in one write.
     if (auto made = lines_of(pending_, test_at, whole); !made) return fail(made);
     pending_.clear();
-    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
+    if (auto written = fresh(whole_path_, whole); !written) return fail(written);
   } else {
     if (auto flushed = flush(); !flushed) return fail(flushed);
-    if (auto written = files_.write(whole_path_, whole); !written) return fail(written);
+    if (auto written = fresh(whole_path_, whole); !written) return fail(written);
     if (auto copied = copy_lines(test_at); !copied) return fail(copied);
     if (auto removed = files_.remove(names_path_); !removed) return fail(removed);
     started_ = false;

@@ -188,10 +188,10 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
                          format_duration(milliseconds(shard.predicted_ms)));
     if (options.index != 0 && options.index != index) continue;
     const std::string path = options.index != 0 ? options.out : options.out + "/" + shard_file_name(index);
-    throw_if_error(context.files.write(path, file_text(shard.tests)));
+    throw_if_error(context.files.replace(path, file_text(shard.tests)));
   }
   if (!options.plan.empty())
-    throw_if_error(context.files.write(options.plan, record_json(plan_record(options, input, plan, durations.from))));
+    throw_if_error(context.files.replace(options.plan, record_json(plan_record(options, input, plan, durations.from))));
   context.workflow.append_summary(summary(options, leg, plan));
   context.workflow.set_output("result", "pass");
   context.workflow.set_output("shards", std::to_string(options.shards));

@@ -235,7 +235,7 @@ ExitCode run_shard_report(const ShardReportOptions& options, Context& context) {
       for (auto& c : r.cases) suite.time_s += c.time_s;
       std::move(r.cases.begin(), r.cases.end(), std::back_inserter(suite.cases));
     }
-    throw_if_error(context.files.write(options.out, write_junit({suite})));
+    throw_if_error(context.files.replace(options.out, write_junit({suite})));
     context.workflow.log("wrote the merged report (" + std::to_string(suite.cases.size()) + " tests) to " + options.out);
   }
   context.workflow.set_output("complete", merged ? "true" : "false");

@@ -176,11 +176,11 @@ Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, File
   if (!folder) return folder.error();
   const auto signers = *folder / "allowed-signers";
   const auto revoked_file = *folder / "revoked-keys";
-  if (auto written = files.write(signers, allowed_signers); !written) return written.error();
+  if (auto written = files.create(signers, allowed_signers); !written) return written.error();
   GitCommand log{"-c"};
   log.option("gpg.ssh.allowedSignersFile=", signers.string());
   if (revoked) {
-    if (auto written = files.write(revoked_file, *revoked); !written) return written.error();
+    if (auto written = files.create(revoked_file, *revoked); !written) return written.error();
     log.words({"-c"}).option("gpg.ssh.revocationFile=", revoked_file.string());
   }
   log.words({"-c", "log.showSignature=false", "log", "--no-walk=unsorted", "--stdin", kFormat}).input(revisions);

@@ -29,7 +29,7 @@ std::string write_test_map(Context& context, const Config& config, const TestMap
   const auto now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const auto map = TestMap::from(now, commit, *coverage);
   if (auto made = context.files.make_directories(place.path.parent_path()); !made) return "not written: " + made.error().message;
-  if (auto written = context.files.write(place.path, format_test_map(map)); !written) {
+  if (auto written = context.files.replace(place.path, format_test_map(map)); !written) {
     return "not written: " + written.error().message;
   }
   return "written to " + place.shown + ": " + std::to_string(map.tests.size()) + " tests, " +

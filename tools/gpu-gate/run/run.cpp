@@ -111,7 +111,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
   const auto change = plan.stress ? change_since_base(context, git, options) : std::vector<FileChange>{};
 
-  GateWorktree worktree(git, context.files, outcome.commit);
+  GateWorktree worktree(git, context.files, outcome.commit, &context.workflow);
   use_selection(context, worktree.tree(), config, plan.full);  // the nightly tests: out of `run`, in `--full`
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();

@@ -7,6 +7,7 @@
 
 #include "gatekit/files.hpp"
 #include "gatekit/git.hpp"
+#include "gatekit/workflow.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -18,12 +19,22 @@ Result<std::vector<std::string>> uncommitted_files(const Git& git);
 // tree: commit (or stash) them first".
 void refuse_uncommitted_changes(const Git& git);
 
+// The worktrees of this repository that a gpu-gate run made and left behind (the run was
+// killed: SIGKILL, a crash, the machine's power), removed with their folders; returns their
+// paths. Only gpu-gate's own are touched: a linked worktree (never the main one) at
+// FOLDER/tree whose FOLDER is named gatekit-gate-* and holds gpu-gate's lock file
+// (kRunLock); and only when nobody holds that lock, which a live run holds for its whole life
+// and the system lets go of when the run ends, however it ends.
+std::vector<std::string> remove_stale_worktrees(const Git& git, Files& files);
+inline constexpr const char* kRunLock = "gatekit-run.lock";
+
 // `git worktree add --detach` of a commit in a fresh temporary folder (made through
-// `files`); the destructor removes the worktree and the folder (and prunes git's record of
-// it).
+// `files`), after removing the worktrees killed runs left (remove_stale_worktrees, each
+// named in `log`); the folder's lock says a live run uses it. The destructor removes the
+// worktree and the folder (and prunes git's record of it).
 class GateWorktree {
  public:
-  GateWorktree(const Git& git, Files& files, const std::string& commit);
+  GateWorktree(const Git& git, Files& files, const std::string& commit, Workflow* log = nullptr);
   ~GateWorktree();
   GateWorktree(const GateWorktree&) = delete;
   GateWorktree& operator=(const GateWorktree&) = delete;
@@ -33,6 +44,7 @@ class GateWorktree {
  private:
   const Git& git_;
   TempFolder folder_;
+  FileLock lock_;
   std::filesystem::path tree_;
 };
 

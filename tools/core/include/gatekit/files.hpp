@@ -22,6 +22,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -64,6 +65,28 @@ class TempFolder {
   std::filesystem::path path_;
 };
 
+// An advisory lock on a file (flock), held until the handle goes (or release()). The system
+// lets go of it when its holder ends, however it ends (SIGKILL included): a lock that can be
+// taken is held by nobody, so whatever its last holder was doing has stopped. Made by
+// Files::try_lock; movable, not copyable.
+class FileLock {
+ public:
+  explicit FileLock(std::function<void()> release) : release_(std::move(release)) {}
+  ~FileLock() { release(); }
+  FileLock(FileLock&& other) noexcept : release_(std::move(other.release_)) { other.release_ = nullptr; }
+  FileLock& operator=(FileLock&&) = delete;
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  void release() {
+    auto release = std::move(release_);
+    release_ = nullptr;
+    if (release) release();
+  }
+
+ private:
+  std::function<void()> release_;
+};
+
 class Files {
  public:
   // Outside data never becomes an unbounded allocation: reads stop at a limit.
@@ -87,13 +110,27 @@ class Files {
   // than ...").
   Status for_each_line(const std::filesystem::path& path, const std::function<Status(std::string_view)>& line,
                        std::size_t line_limit = std::size_t{16} << 20) const;
-  // Replaces the file's content (creates it; parent folders must exist).
-  virtual Status write(const std::filesystem::path& path, std::string_view content) = 0;
+  // There is no plain overwrite: a file that replaces an earlier one goes through replace(),
+  // so a full disk or a kill mid-write never leaves a good file cut short (the seam has no
+  // call that truncates a file in place).
+  //
+  // A new file with this content (parent folders must exist). Something already at the path
+  // is an error, "cannot write P: File exists": a file that may hold earlier content is
+  // replace()d, never created over. Written whole and flushed to the disk (fsync) before it
+  // returns; when the disk cannot take it all ("No space left on device"), the part written is
+  // removed, so a failed create leaves nothing behind.
+  virtual Status create(const std::filesystem::path& path, std::string_view content) = 0;
+  // Adds to the end of the file (creating it): a log or a stream written piece by piece. A
+  // failure may leave part of `content` written, as on any disk.
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;
-  // Replaces the file's content atomically: written to the sibling PATH.tmp, then renamed
-  // over PATH, so a reader (or a kill mid-write) never sees half a file. On failure the
-  // sibling is removed and PATH is as it was.
+  // Replaces the file's content atomically (or creates it): created as the sibling PATH.tmp
+  // (one a killed run left there is removed first), then renamed over PATH, so a reader, a
+  // kill mid-write or a full disk never sees half a file. On failure the sibling is removed
+  // and PATH is as it was.
   Status replace(const std::filesystem::path& path, std::string_view content);
+  // Takes the lock of the file at PATH (made, empty, when missing) without waiting: nullopt
+  // when someone else holds it. "cannot lock P: REASON" when the file cannot be opened.
+  virtual Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) = 0;
   // True when something is there (a file or a folder).
   bool exists(const std::filesystem::path& path) const;
   // What is at the path; nothing there is a FileStatus of type none, not an error.
@@ -132,8 +169,9 @@ class Files {
 
 class SystemFiles final : public Files {
  public:
-  Status write(const std::filesystem::path& path, std::string_view content) override;
+  Status create(const std::filesystem::path& path, std::string_view content) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
+  Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) override;
   Result<FileStatus> stat(const std::filesystem::path& path) const override;
   Status make_directories(const std::filesystem::path& path) override;
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
@@ -158,8 +196,9 @@ class MemoryFiles final : public Files {
  public:
   MemoryFiles() = default;
   MemoryFiles(std::initializer_list<std::pair<const std::string, std::string>> initial) : files(initial) {}
-  Status write(const std::filesystem::path& path, std::string_view content) override;
+  Status create(const std::filesystem::path& path, std::string_view content) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
+  Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) override;
   Result<FileStatus> stat(const std::filesystem::path& path) const override;
   Status make_directories(const std::filesystem::path& path) override;
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
@@ -174,17 +213,32 @@ class MemoryFiles final : public Files {
   std::set<std::string> folders;      // made by make_directories / make_temp_folder
   std::set<std::string> executables;  // files stat() calls executable
   std::map<std::string, std::string> links;  // link -> target, for read_link
+  std::set<std::string> locked;  // files whose lock is held (by a FileLock, or a test's other process)
   std::filesystem::path cwd = "/work";
   std::filesystem::path temp = "/tmp";
-  // When set, every change (write, append, replace, folder, rename, removal) fails with this
+  // When set, every change (create, append, replace, folder, rename, removal) fails with this
   // reason, as on a full or read-only disk: "cannot write out.json: Read-only file system".
   std::string write_failure;
+  // A disk that fills up: when set, the bytes it can still take. A create or append that needs
+  // more writes what fits, then fails with "No space left on device" (create then removes its
+  // part, as SystemFiles does; an append's part stays); a removal gives the bytes back.
+  std::optional<std::size_t> space_left;
+  // The disk write_failure and space_left stand for, as a mount point: only paths under this
+  // folder meet them ("" : every path), as a full disk mounted at one folder.
+  std::string disk;
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
   Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
 
  private:
+  // The failure a change of `path` meets (write_failure on the disk), or "".
+  std::string failure_at(const std::filesystem::path& path) const;
+  // Takes the room for `bytes` more at `path`; what does not fit makes the Error, and `fits`
+  // says how many of them the disk took.
+  Status take_space(const std::filesystem::path& path, std::size_t bytes, std::size_t& fits);
+  void give_space(const std::filesystem::path& path, std::size_t bytes);
+
   int temp_count_ = 0;
 };
 
@@ -200,6 +254,7 @@ Error folder_error(const std::filesystem::path& path, std::string_view reason); 
 Error rename_error(const std::filesystem::path& from, const std::filesystem::path& to, std::string_view reason);
 Error remove_error(const std::filesystem::path& path, std::string_view reason);
 Error list_error(const std::filesystem::path& path, std::string_view reason);  // "cannot list folder P: R"
+Error lock_error(const std::filesystem::path& path, std::string_view reason);  // "cannot lock P: R"
 
 template <class T>
 Result<T> as_bad_input(Result<T> result) {

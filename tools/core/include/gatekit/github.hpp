@@ -6,6 +6,10 @@
 //
 // Contract for every call:
 // - pagination only by following `Link: rel="next"`, first request with per_page=100;
+// - a listing holds each item once: one listed again on a later page (GitHub's offset pages
+//   shift when the listing changes while it is read) is dropped, by the listing's id field
+//   (`id`; a pull request's files by `filename`; annotations, which have none, by content),
+//   and the repeats are reported as one warning annotation on the Workflow given;
 // - connection errors, timeouts and 5xx are retried with exponential backoff and jitter
 //   while the total time budget lasts; 403/429 rate limits wait for Retry-After or
 //   x-ratelimit-reset when that fits in the budget, else fail saying when the limit resets;
@@ -291,6 +295,11 @@ bool is_not_protected(const Error& error);
 bool is_login(std::string_view login);
 // The account GitHub records for what a workflow's github.token creates (statuses, issues).
 inline constexpr const char* kActionsBot = "github-actions[bot]";
+
+// True when GitHub answered but the answer could not be read: a body that is not JSON, not
+// JSON of the shape expected, or of another content type. A reader of many items can skip the
+// one item (and say so) instead of stopping, as it must on a failure of the API itself.
+bool is_unreadable_answer(const Error& error);
 
 struct JsonAccess;  // gatekit/github_json.hpp
 

@@ -11,8 +11,10 @@
 // redacted before they are kept, and the URL carries no credentials).
 //
 // The cache file (a tool's --cache) is JSON Lines: the header {"gatekit_api_cache": 1}, then
-// one {"url", "etag", "link", "body"} a line. Only the entries this run used (found or
-// stored) are written back, so the file follows what a run reads and never grows without end.
+// one {"url", "etag", "link", "body"} a line. After a complete run only the entries it used
+// (found or stored) are written back, so the file follows what a run reads and never grows
+// without end; after a partial one (its budget ran out) every entry is, so what earlier runs
+// read is not lost and the next run goes through it with free 304s and gets further.
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -47,8 +49,8 @@ class ResponseCache {
   // The file, a line at a time (Files::for_each_line). `where` is "FILE:LINE: "; an Error
   // names the field: "c.jsonl:3: etag: expected a string".
   Status add_line(std::string_view line, const std::string& where);
-  // The header and the entries used by this run, in URL order.
-  std::string to_lines() const;
+  // The header and the entries used by this run (keep_unused: every entry), in URL order.
+  std::string to_lines(bool keep_unused = false) const;
 
  private:
   struct Entry {

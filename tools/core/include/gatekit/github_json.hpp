@@ -14,8 +14,9 @@ namespace gatekit::github {
 // client's base_url ("/repos/...") or an absolute URL. paginate (GET only): follows Link
 // rel=next and concatenates the JSON arrays, or the array under
 // `items`/`workflow_runs`/`jobs`/`artifacts`/`statuses`/`environments`/
-// `branch_policies`/`variables`/`secrets` of a wrapped listing (whose other
-// fields come from the first page). An empty answer (204) is null.
+// `branch_policies`/`variables`/`secrets` of a wrapped listing (whose other fields come from
+// the first page), each item once (by its `id`; an item without one by its whole content),
+// repeats reported as the typed listings do. An empty answer (204) is null.
 Result<boost::json::value> request(Client& client, const std::string& method, const std::string& path,
                                    const std::optional<boost::json::value>& body = std::nullopt,
                                    bool paginate = false);

@@ -30,6 +30,9 @@ struct Error {
   // Set by the GitHub client when GitHub answered with an error status (404, 422, ...);
   // 0 for every other failure (network, decoding, budget, anything outside the client).
   int http_status = 0;
+  // Set by the GitHub client when GitHub answered but its answer could not be read (not JSON,
+  // not the shape expected): that answer is bad, the API may well be up (github::is_unreadable_answer).
+  bool unreadable_answer = false;
 };
 
 inline Error bad_input(std::string message) { return Error{ErrorKind::bad_input, std::move(message)}; }

@@ -9,6 +9,8 @@
 #include <random>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace gatekit {
@@ -37,6 +39,10 @@ Error list_error(const std::filesystem::path& path, std::string_view reason) {
   return could_not_evaluate("cannot list folder " + path.string() + ": " + std::string(reason));
 }
 
+Error lock_error(const std::filesystem::path& path, std::string_view reason) {
+  return could_not_evaluate("cannot lock " + path.string() + ": " + std::string(reason));
+}
+
 // ---- the operations every implementation shares ------------------------------------------
 
 TempFolder::~TempFolder() {
@@ -52,7 +58,8 @@ Status TempFolder::remove() {
 
 Status Files::replace(const std::filesystem::path& path, std::string_view content) {
   const std::filesystem::path tmp(path.string() + ".tmp");
-  if (auto written = write(tmp, content); !written) {
+  if (exists(tmp)) (void)remove(tmp);  // a killed run's; if it stays, create names it
+  if (auto written = create(tmp, content); !written) {
     (void)remove(tmp);
     return written;
   }
@@ -87,14 +94,23 @@ std::string too_large(std::size_t limit) {
   return "larger than the limit of " + std::to_string(limit) + " bytes";
 }
 
-Status write_mode(const std::filesystem::path& path, std::string_view content, std::ios::openmode mode) {
-  errno = 0;
-  std::ofstream out(path, mode | std::ios::binary);
-  if (!out) return write_error(path, errno != 0 ? std::strerror(errno) : "cannot open");
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.flush();
-  if (!out) return write_error(path, errno != 0 ? std::strerror(errno) : "write failed");
-  return {};
+// Every byte of `content` to `fd`, through short writes and interrupted calls; the errno of
+// the write that failed (ENOSPC on a full disk), or 0.
+int write_all(int fd, std::string_view content) {
+  while (!content.empty()) {
+    const auto n = ::write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    content.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+int close_checked(int fd) {
+  // A close that fails reports data the file system could not keep (NFS, quotas); it is not
+  // retried (POSIX leaves the descriptor's state unspecified after EINTR).
+  return ::close(fd) == 0 || errno == EINTR ? 0 : errno;
 }
 
 }  // namespace
@@ -177,12 +193,44 @@ Status Files::for_each_line(const std::filesystem::path& path, const std::functi
   return {};
 }
 
-Status SystemFiles::write(const std::filesystem::path& path, std::string_view content) {
-  return write_mode(path, content, std::ios::out | std::ios::trunc);
+Status SystemFiles::create(const std::filesystem::path& path, std::string_view content) {
+  // O_EXCL: never over an existing file (nor through a link planted at the path).
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) return write_error(path, std::strerror(errno));
+  int failed = write_all(fd, content);
+  // fsync: a full disk, a quota or a delayed allocation can refuse the data only here, and a
+  // replace must not rename a file whose blocks the disk could not take.
+  if (failed == 0 && ::fsync(fd) != 0 && errno != EINVAL) failed = errno;
+  const int closed = close_checked(fd);
+  if (failed == 0) failed = closed;
+  if (failed == 0) return {};
+  (void)::unlink(path.c_str());  // no half file is left behind
+  return write_error(path, std::strerror(failed));
 }
 
 Status SystemFiles::append(const std::filesystem::path& path, std::string_view content) {
-  return write_mode(path, content, std::ios::out | std::ios::app);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  if (fd < 0) return write_error(path, std::strerror(errno));
+  int failed = write_all(fd, content);
+  const int closed = close_checked(fd);
+  if (failed == 0) failed = closed;
+  if (failed == 0) return {};
+  return write_error(path, std::strerror(failed));
+}
+
+Result<std::optional<FileLock>> SystemFiles::try_lock(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return lock_error(path, std::strerror(errno));
+  int locked = 0;
+  do locked = ::flock(fd, LOCK_EX | LOCK_NB);
+  while (locked != 0 && errno == EINTR);
+  if (locked != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK) return std::optional<FileLock>();
+    return lock_error(path, std::strerror(error));
+  }
+  return std::optional<FileLock>(FileLock([fd] { ::close(fd); }));  // closing lets go of the lock
 }
 
 Result<FileStatus> SystemFiles::stat(const std::filesystem::path& path) const {
@@ -306,18 +354,58 @@ Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std:
   return it->second;
 }
 
-Status MemoryFiles::write(const std::filesystem::path& path, std::string_view content) {
-  if (!write_failure.empty()) return write_error(path, write_failure);
-  if (folders.count(folder_key(path)) > 0) return write_error(path, "is a directory");
+std::string MemoryFiles::failure_at(const std::filesystem::path& path) const {
+  if (write_failure.empty()) return {};
+  const std::string key = path.string();
+  return disk.empty() || key == folder_key(disk) || inside(key, folder_key(disk)) ? write_failure : std::string();
+}
+
+Status MemoryFiles::take_space(const std::filesystem::path& path, std::size_t bytes, std::size_t& fits) {
+  fits = bytes;
+  const std::string key = path.string();
+  if (!space_left || !(disk.empty() || inside(key, folder_key(disk)))) return {};
+  fits = std::min(bytes, *space_left);
+  *space_left -= fits;
+  if (fits < bytes) return write_error(path, std::strerror(ENOSPC));
+  return {};
+}
+
+void MemoryFiles::give_space(const std::filesystem::path& path, std::size_t bytes) {
+  if (space_left && (disk.empty() || inside(path.string(), folder_key(disk)))) *space_left += bytes;
+}
+
+Status MemoryFiles::create(const std::filesystem::path& path, std::string_view content) {
+  if (auto failure = failure_at(path); !failure.empty()) return write_error(path, failure);
+  if (stat(path)->exists()) return write_error(path, std::strerror(EEXIST));
+  std::size_t fits = 0;
+  if (auto taken = take_space(path, content.size(), fits); !taken) {
+    give_space(path, fits);  // the part written is removed again
+    return taken;
+  }
   files[path.string()] = std::string(content);
   return {};
 }
 
 Status MemoryFiles::append(const std::filesystem::path& path, std::string_view content) {
-  if (!write_failure.empty()) return write_error(path, write_failure);
+  if (auto failure = failure_at(path); !failure.empty()) return write_error(path, failure);
   if (folders.count(folder_key(path)) > 0) return write_error(path, "is a directory");
-  files[path.string()] += content;
-  return {};
+  std::size_t fits = 0;
+  auto taken = take_space(path, content.size(), fits);
+  files[path.string()] += content.substr(0, fits);  // a full disk keeps the part it took
+  return taken;
+}
+
+Result<std::optional<FileLock>> MemoryFiles::try_lock(const std::filesystem::path& path) {
+  const std::string key = path.string();
+  if (locked.count(key) > 0) return std::optional<FileLock>();
+  if (!stat(path)->exists()) {
+    if (auto failure = failure_at(path); !failure.empty()) return lock_error(path, failure);
+    files[key];
+  } else if (!stat(path)->is_file()) {
+    return lock_error(path, std::strerror(EISDIR));
+  }
+  locked.insert(key);
+  return std::optional<FileLock>(FileLock([this, key] { locked.erase(key); }));
 }
 
 Result<FileStatus> MemoryFiles::stat(const std::filesystem::path& path) const {
@@ -342,7 +430,7 @@ Result<FileStatus> MemoryFiles::stat(const std::filesystem::path& path) const {
 }
 
 Status MemoryFiles::make_directories(const std::filesystem::path& path) {
-  if (!write_failure.empty()) return folder_error(path, write_failure);
+  if (auto failure = failure_at(path); !failure.empty()) return folder_error(path, failure);
   for (auto at = std::filesystem::path(folder_key(path)); !at.empty(); at = at.parent_path()) {
     if (files.count(at.string()) > 0) return folder_error(path, std::strerror(ENOTDIR));
     if (at == at.parent_path()) break;
@@ -352,11 +440,12 @@ Status MemoryFiles::make_directories(const std::filesystem::path& path) {
 }
 
 Status MemoryFiles::rename(const std::filesystem::path& from, const std::filesystem::path& to) {
-  if (!write_failure.empty()) return rename_error(from, to, write_failure);
+  if (auto failure = failure_at(to); !failure.empty()) return rename_error(from, to, failure);
   const std::string source = from.string();
   if (source == to.string()) return {};
   if (auto it = files.find(source); it != files.end()) {
     if (stat(to)->is_directory()) return rename_error(from, to, std::strerror(EISDIR));
+    if (auto replaced = files.find(to.string()); replaced != files.end()) give_space(to, replaced->second.size());
     files[to.string()] = std::move(it->second);
     files.erase(source);
     if (executables.erase(source) > 0) executables.insert(to.string());
@@ -376,8 +465,10 @@ Status MemoryFiles::rename(const std::filesystem::path& from, const std::filesys
 }
 
 Status MemoryFiles::remove(const std::filesystem::path& path) {
-  if (!write_failure.empty()) return remove_error(path, write_failure);
-  if (files.erase(path.string()) > 0) {
+  if (auto failure = failure_at(path); !failure.empty()) return remove_error(path, failure);
+  if (auto it = files.find(path.string()); it != files.end()) {
+    give_space(path, it->second.size());
+    files.erase(it);
     executables.erase(path.string());
     return {};
   }
@@ -391,11 +482,14 @@ Status MemoryFiles::remove(const std::filesystem::path& path) {
 }
 
 Status MemoryFiles::remove_tree(const std::filesystem::path& path) {
-  if (!write_failure.empty()) return remove_error(path, write_failure);
-  files.erase(path.string());
-  executables.erase(path.string());
+  if (auto failure = failure_at(path); !failure.empty()) return remove_error(path, failure);
   const std::string folder = folder_key(path);
-  std::erase_if(files, [&](const auto& entry) { return inside(entry.first, folder); });
+  std::erase_if(files, [&](const auto& entry) {
+    const bool gone = entry.first == path.string() || inside(entry.first, folder);
+    if (gone) give_space(entry.first, entry.second.size());
+    return gone;
+  });
+  executables.erase(path.string());
   std::erase_if(executables, [&](const std::string& name) { return inside(name, folder); });
   std::erase_if(folders, [&](const std::string& name) { return name == folder || inside(name, folder); });
   return {};
@@ -432,7 +526,8 @@ Result<std::filesystem::path> MemoryFiles::canonical(const std::filesystem::path
 }
 
 Result<std::filesystem::path> MemoryFiles::do_make_temp_folder(std::string_view prefix) {
-  if (!write_failure.empty()) return folder_error(temp / std::string(prefix), write_failure);
+  if (auto failure = failure_at(temp / std::string(prefix)); !failure.empty())
+    return folder_error(temp / std::string(prefix), failure);
   std::filesystem::path made;
   do {
     made = temp / (std::string(prefix) + std::to_string(++temp_count_));

@@ -59,10 +59,10 @@ Status ResponseCache::add_line(std::string_view line, const std::string& where) 
   return {};
 }
 
-std::string ResponseCache::to_lines() const {
+std::string ResponseCache::to_lines(bool keep_unused) const {
   std::string out = "{\"gatekit_api_cache\":1}\n";
   for (const auto& [url, entry] : entries_)
-    if (entry.used)
+    if (entry.used || keep_unused)
       out += json::serialize(json::object{{"url", url},
                                           {"etag", entry.answer.etag},
                                           {"link", entry.answer.link},

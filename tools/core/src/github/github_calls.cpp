@@ -14,12 +14,17 @@ using detail::percent_encode;
 
 std::string repo_path(const std::string& repo) { return "/repos/" + encode_segments(repo); }
 
+Error unreadable(Error error) {
+  error.unreadable_answer = true;
+  return error;
+}
+
 // Runs `decode` on a successful value; a decoding failure fails the call, naming it.
 template <class T, class F>
 Result<T> decoded(Result<json::value> result, const std::string& method, const std::string& url, F decode) {
   if (!result) return result.error();
   Result<T> value = decode(*result);
-  if (!value) return detail::api_error(method, url, "unexpected response: " + value.error().message);
+  if (!value) return unreadable(detail::api_error(method, url, "unexpected response: " + value.error().message));
   return std::move(*value);
 }
 
@@ -58,7 +63,9 @@ Result<PullRequest> Client::get_pull_request(const std::string& repo, std::int64
 
 Result<std::vector<PullFile>> Client::list_pull_request_files(const std::string& repo, std::int64_t number) {
   auto url = detail::join_url(impl_->options.base_url, repo_path(repo) + "/pulls/" + std::to_string(number) + "/files");
-  return decoded_listing<PullFile>(impl_->paginate(url, 0, impl_->start_call()), url, detail::decode_pull_file);
+  // A file has no id: its name is its key in the listing.
+  return decoded_listing<PullFile>(impl_->paginate(url, 0, impl_->start_call(), "filename"), url,
+                                   detail::decode_pull_file);
 }
 
 Result<std::vector<Issue>> Client::list_issues(const std::string& repo, const std::string& label,
@@ -175,7 +182,8 @@ Result<std::vector<CheckAnnotation>> Client::list_check_run_annotations(const st
                                                                         std::int64_t check_run_id) {
   auto url = detail::join_url(impl_->options.base_url,
                               repo_path(repo) + "/check-runs/" + std::to_string(check_run_id) + "/annotations");
-  return decoded_listing<CheckAnnotation>(impl_->paginate(url, 0, impl_->start_call()), url,
+  // An annotation has no id: one listed again is the same content again.
+  return decoded_listing<CheckAnnotation>(impl_->paginate(url, 0, impl_->start_call(), ""), url,
                                           detail::decode_annotation);
 }
 
@@ -289,6 +297,8 @@ Result<std::string> Client::get_file_text(const std::string& repo, const std::st
 bool is_not_protected(const Error& error) {
   return error.http_status == 404 && error.message.find(": HTTP 404: Branch not protected") != std::string::npos;
 }
+
+bool is_unreadable_answer(const Error& error) { return error.unreadable_answer; }
 
 bool is_integration_refusal(const Error& error) {
   return error.http_status == 403 && error.message.find("Resource not accessible by integration") != std::string::npos;

@@ -192,7 +192,11 @@ Result<boost::json::value> Client::Impl::body_of(const HttpResponse& response, c
                                                  const std::string& url) {
   if (response.status >= 400) return detail::error_from_response(response, method, url);
   auto parsed = detail::parse_body(response);
-  if (!parsed) return detail::api_error(method, url, parsed.error().message);
+  if (!parsed) {
+    Error error = detail::api_error(method, url, parsed.error().message);
+    error.unreadable_answer = true;
+    return error;
+  }
   return std::move(*parsed);
 }
 
@@ -228,18 +232,50 @@ Result<std::string> Client::Impl::read_page(const std::string& url, Deadline dea
   if (!parsed) return parsed.error();
   std::string wrapper_key;
   auto* items = listing_items(*parsed, wrapper_key);
-  if (items == nullptr) return detail::api_error("GET", url, "expected a JSON array or a wrapped listing");
+  if (items == nullptr) {
+    Error error = detail::api_error("GET", url, "expected a JSON array or a wrapped listing");
+    error.unreadable_answer = true;
+    return error;
+  }
   if (page.wrapper_key.empty()) page.wrapper_key = wrapper_key;
   if (page.first.is_null()) page.first = *parsed;
-  for (auto& item : *items) page.items.push_back(std::move(item));
+  for (auto& item : *items) {
+    const auto* object = item.if_object();
+    const auto* id = object != nullptr && !page.id_key.empty() ? object->if_contains(page.id_key) : nullptr;
+    // "i" and "j" keep an id apart from a whole item that happens to serialize alike.
+    if (!page.ids.insert(id != nullptr ? "i" + boost::json::serialize(*id) : "j" + boost::json::serialize(item)).second) {
+      ++page.repeated;
+      continue;
+    }
+    page.items.push_back(std::move(item));
+  }
   return detail::next_link(exchanged->header("link").value_or("")).value_or("");
 }
 
-Result<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, std::size_t limit, Deadline deadline) {
+namespace {
+
+// One warning per listing that repeated items: they are counted once, and the reader knows
+// the listing changed while it was read (an item may also have been missed).
+void warn_repeated(Workflow* workflow, std::size_t repeated, const std::string& id_key, const std::string& url) {
+  if (workflow == nullptr || repeated == 0) return;
+  const std::string by = id_key.empty() ? "content" : id_key;
+  const std::string path = detail::path_of(url);
+  workflow->annotate({Severity::warning,
+                      "GET " + path.substr(0, path.find('?')) + ": GitHub listed " + std::to_string(repeated) +
+                          " item(s) again on a later page (the same " + by +
+                          "; the listing changed while it was read); each is counted once",
+                      "GitHub listing repeated items"});
+}
+
+}  // namespace
+
+Result<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, std::size_t limit, Deadline deadline,
+                                                  std::string id_key) {
   const std::string origin = detail::origin_of(detail::join_url(options.base_url, "/"));
   std::string url = url_in;
   if (!detail::has_query_param(url, "per_page")) url = detail::add_query(url, "per_page", "100");
   Page page;
+  page.id_key = std::move(id_key);
   std::set<std::string> seen;
   while (true) {
     seen.insert(url);
@@ -247,9 +283,13 @@ Result<Client::Impl::Page> Client::Impl::paginate(const std::string& url_in, std
     if (!next) return next.error();
     if (limit != 0 && page.items.size() >= limit) {
       page.items.resize(limit);
+      warn_repeated(workflow, page.repeated, page.id_key, url_in);
       return page;
     }
-    if (next->empty()) return page;
+    if (next->empty()) {
+      warn_repeated(workflow, page.repeated, page.id_key, url_in);
+      return page;
+    }
     // The token must never travel to another host: only same-origin pages are followed.
     if (detail::origin_of(*next) != origin)
       return detail::api_error("GET", url, "refusing to follow a Link rel=next to another host: " + detail::origin_of(*next));

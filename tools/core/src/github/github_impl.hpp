@@ -2,6 +2,7 @@
 // Private state of github::Client, shared by github_client.cpp (the engine) and
 // github_calls.cpp (the typed calls).
 #include <random>
+#include <set>
 
 #include "gatekit/github.hpp"
 #include "gatekit/json.hpp"
@@ -13,12 +14,17 @@ class ResponseCache;  // gatekit/github_cache.hpp
 struct Client::Impl {
   using Deadline = Clock::time_point;
 
-  // A listing read page by page: the items of every page, and the first page as it came
-  // (for wrapped listings such as {"total_count": n, "workflow_runs": [...]}).
+  // A listing read page by page: the items of every page, each once, and the first page as
+  // it came (for wrapped listings such as {"total_count": n, "workflow_runs": [...]}).
   struct Page {
     boost::json::array items;
     boost::json::value first;
     std::string wrapper_key;  // "" for plain arrays
+    // De-duplication by the listing's id field (id_key): an item whose id came before is
+    // dropped and counted. An item without the field (or id_key "") is keyed by its whole JSON.
+    std::string id_key = "id";
+    std::set<std::string> ids;
+    std::size_t repeated = 0;
   };
 
   Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed);
@@ -39,8 +45,10 @@ struct Client::Impl {
   // exchange + error statuses as Errors + the body parsed as JSON (null when empty).
   Result<boost::json::value> call(const std::string& method, const std::string& url, const std::string& body,
                                      Deadline deadline);
-  // GET every page by Link rel=next (per_page=100 added when absent); limit 0 = all.
-  Result<Page> paginate(const std::string& url, std::size_t limit, Deadline deadline);
+  // GET every page by Link rel=next (per_page=100 added when absent); limit 0 = all. An item
+  // listed again (the same `id_key`: a listing that changed while it was read repeats items
+  // across pages) is kept once, and the repeats are reported as a warning on the workflow.
+  Result<Page> paginate(const std::string& url, std::size_t limit, Deadline deadline, std::string id_key = "id");
   // One page of a listing: its items appended to `page`; the next page's URL, or "" at the end.
   Result<std::string> read_page(const std::string& url, Deadline deadline, Page& page);
   // The same error statuses and decoding for one answer: the body as JSON.

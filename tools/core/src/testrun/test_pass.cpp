@@ -36,7 +36,9 @@ Result<junit::ReadStats> read_report(const Files& files, const TestPass& pass) {
 // The report's path made ready for this pass: proven writable, and empty of any report an
 // earlier run left (its cases would read as this pass's when the command writes none).
 Status clear_report(Files& files, const TestPass& pass) {
-  auto cleared = files.write(pass.junit, "");
+  Status cleared;
+  if (auto there = files.stat(pass.junit); there && there->is_file()) cleared = files.remove(pass.junit);
+  if (cleared) cleared = files.create(pass.junit, "");
   if (cleared) cleared = files.remove(pass.junit);
   if (!cleared) return could_not_evaluate("the " + pass.name + " did not start: " + cleared.error().message);
   return {};
