@@ -117,8 +117,9 @@ class Occurrences {
   // The occurrence of `test` among the cases seen so far: 1 for the first with its id.
   std::size_t next(const TestCase& test);
   void number(TestCase& test) { test.occurrence = next(test); }
-  // The numbered id of `test` (its next occurrence), as TestCase::id(scratch) gives it.
-  std::string_view id(const TestCase& test, std::string& scratch);
+  // The numbered id of `test` (its next occurrence, also put in `occurrence` when given), as
+  // TestCase::id(scratch) gives it.
+  std::string_view id(const TestCase& test, std::string& scratch, std::size_t* occurrence = nullptr);
 
  private:
   std::unordered_map<std::uint64_t, std::uint32_t> seen_;

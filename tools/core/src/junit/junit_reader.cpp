@@ -58,8 +58,9 @@ std::size_t Occurrences::next(const TestCase& test) {
   return ++seen_[key];
 }
 
-std::string_view Occurrences::id(const TestCase& test, std::string& scratch) {
+std::string_view Occurrences::id(const TestCase& test, std::string& scratch, std::size_t* occurrence) {
   const std::size_t k = next(test);
+  if (occurrence != nullptr) *occurrence = k;
   if (k <= 1) return test.id(scratch);
   const std::string_view base = test.base_id(scratch);
   if (base.data() != scratch.data()) scratch.assign(base);
