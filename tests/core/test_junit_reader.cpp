@@ -169,7 +169,7 @@ TEST_CASE("families: each report's runner, from the marks it leaves") {
     INFO(row.file);
     for (const auto& c : read_all(row.file)) CHECK(c.family == row.family);
   }
-  // pytest 7.1 and later name the root "pytest tests" whatever junit_suite_name says; a
+  // pytest 8.4 and later name the root "pytest tests" whatever junit_suite_name says; a
   // go.version property counts only in a suite's own <properties>, not in a case's.
   std::vector<TestCase> got;
   auto grab = [&](const TestCase& c) { got.push_back(c); };
@@ -583,7 +583,7 @@ TEST_CASE("node ids: detect only for pytest-looking reports; `pytest` forces, `n
   auto grab = [&](const TestCase& c) { id = c.id(); };
   REQUIRE(junit::read_text(custom, "r.xml", grab).ok());
   CHECK(id == "mine::tests.test_a::test_x");  // nothing says pytest: a report of another family
-  // pytest 7.1 and later name the root "pytest tests" whatever junit_suite_name says: the family
+  // pytest 8.4 and later name the root "pytest tests" whatever junit_suite_name says: the family
   // is pytest (its reruns fold), the id stays classname::name (no node id without the marks
   // that always derived one).
   REQUIRE(junit::read_text("<testsuites name='pytest tests'>" + custom + "</testsuites>", "r.xml", grab).ok());

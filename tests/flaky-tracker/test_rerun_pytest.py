@@ -102,7 +102,7 @@ def test_with_pytest_rerunfailures_the_in_process_reruns_are_surfaced_not_hidden
 @pytest.mark.parametrize("family", ["xunit1", "xunit2"])
 def test_pytest_rerunfailures_under_a_suite_name_of_its_own_still_folds(tmp_path, family):
     # junit_suite_name replaces <testsuite name="pytest">; with xunit2 no `file` attribute is
-    # left either: the root pytest 7.1+ always names "pytest tests" marks the report as pytest's,
+    # left either: the root pytest 8.4+ always names "pytest tests" marks the report as pytest's,
     # so its repeated cases are read as attempts, never as distinct tests.
     pytest.importorskip("pytest_rerunfailures", reason="tests/requirements.txt installs pytest-rerunfailures")
     project = copy_suite("mixed", tmp_path / "p")

@@ -268,7 +268,8 @@ struct Reader::Impl {
     const auto errors = parse_count(attribute(atts, "errors"));
     if (failures || errors) frame.declared = failures.value_or(0) + errors.value_or(0);
     frame.pytest = !root && frame.name == "pytest";
-    frame.pytest_root = root && frame.name == "pytest tests";  // pytest 7.1 and later, whatever junit_suite_name says
+    // pytest 8.4 and later name the root so, whatever junit_suite_name says.
+    frame.pytest_root = root && frame.name == "pytest tests";
     pytest_open += frame.pytest;
     pytest_root_open += frame.pytest_root;
     if (!root) suite_name = frame.name;
