@@ -1,7 +1,11 @@
 // The streaming JUnit reader over the report shapes real runners write (tests/core/data/junit:
-// pytest 9 xunit1/xunit2/--junit-prefix and CTest 3.25 reports as those tools wrote them;
-// Surefire 3 with reruns, gotestsum and a nested report in those tools' documented shapes),
-// and over broken input.
+// pytest 9 xunit1/xunit2/--junit-prefix, pytest-rerunfailures 16.7, CTest 3.25, gotestsum
+// 1.13 --rerun-fails, jest-junit 17, Surefire 3.5 running TestNG 7.10 and TestNG's own JUnit
+// reports as those tools wrote them; five suites of Apache Pulsar's TestNG report from
+// dorny/test-reporter's fixtures; Surefire 3 with reruns, gotestsum and a nested report in
+// those tools' documented shapes; each new file names its source in a comment), and over
+// broken input.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -140,6 +144,120 @@ TEST_CASE("gotestsum: package classnames, skip messages with newlines") {
   CHECK(cases[0].node_id.empty());
 }
 
+TEST_CASE("families: each report's runner, from the marks it leaves") {
+  struct Row {
+    const char* file;
+    junit::Family family;
+  };
+  const Row rows[] = {
+      {"pytest-xunit1.xml", junit::Family::pytest},
+      {"pytest-xunit2.xml", junit::Family::pytest},
+      {"pytest-rerunfailures-xunit1.xml", junit::Family::pytest},
+      {"pytest-rerunfailures-xunit2.xml", junit::Family::pytest},
+      {"gotestsum.xml", junit::Family::gotestsum},
+      {"gotestsum-rerun.xml", junit::Family::gotestsum},
+      {"ctest.xml", junit::Family::ctest},
+      {"surefire-rerun.xml", junit::Family::other},
+      {"testng-pulsar.xml", junit::Family::other},
+      {"surefire-testng.xml", junit::Family::other},
+      {"testng-junitreports.xml", junit::Family::other},
+      {"jest-junit.xml", junit::Family::other},
+      {"jest-junit-filepath.xml", junit::Family::other},
+      {"nested.xml", junit::Family::other},
+  };
+  for (const auto& row : rows) {
+    INFO(row.file);
+    for (const auto& c : read_all(row.file)) CHECK(c.family == row.family);
+  }
+  // pytest 8.4 and later name the root "pytest tests" whatever junit_suite_name says; a
+  // go.version property counts only in a suite's own <properties>, not in a case's.
+  std::vector<TestCase> got;
+  auto grab = [&](const TestCase& c) { got.push_back(c); };
+  REQUIRE(junit::read_text("<testsuites name='pytest tests'><testsuite name='cpu-3.12'><testcase classname='tests.x' "
+                           "name='t'/></testsuite></testsuites>",
+                           "r.xml", grab)
+              .ok());
+  REQUIRE(junit::read_text("<testsuite name='s'><testcase classname='c' name='t'><properties><property name='go.version' "
+                           "value='go1'/></properties></testcase></testsuite>",
+                           "r.xml", grab)
+              .ok());
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].family == junit::Family::pytest);
+  CHECK(got[0].id() == "tests.x::t");
+  CHECK(got[1].family == junit::Family::other);
+}
+
+TEST_CASE("ids: the suite joins where the family needs it (jest-junit), never for pytest, gotestsum or CTest") {
+  // jest-junit's default suite is a file's first describe block: both files' suites are
+  // "math", so their "math adds" stay one id, numbered (see Occurrences); with one suite per
+  // file ({filepath}) the suite tells the files apart.
+  CHECK(ids(read_all("jest-junit.xml")) ==
+        std::vector<std::string>{"math::math adds::math adds", "math::math divides::math divides",
+                                 "math:: top level:: top level", "math::math adds::math adds",
+                                 "math::math skipped::math skipped", "math:: top level:: top level",
+                                 "parse::parse same title::parse same title", "parse::parse same title::parse same title",
+                                 "parse::parse same title::parse same title"});
+  CHECK(ids(read_all("jest-junit-filepath.xml")) ==
+        std::vector<std::string>{"src/a.test.js::math::adds", "src/a.test.js::math::divides", "src/a.test.js::top level",
+                                 "src/b.test.js::math::adds", "src/b.test.js::math::skipped", "src/b.test.js::top level",
+                                 "src/each.test.js::parse::same title", "src/each.test.js::parse::same title",
+                                 "src/each.test.js::parse::same title"});
+  // Surefire and TestNG name the suite after the class, gotestsum after the package: ids as before.
+  CHECK(read_all("testng-pulsar.xml")[0].id() == "org.apache.pulsar.AddMissingPatchVersionTest::testVersionStrings");
+  CHECK(ids(read_all("gotestsum-rerun.xml"))[0] == "example.com/flaky/other::TestPass");
+  CHECK(ids(read_all("pytest-rerunfailures-xunit2.xml"))[0] == "tests/test_flaky.py::test_flaky_then_pass");
+  for (const auto& c : read_all("jest-junit.xml")) CHECK(c.suite_in_id());
+  for (const auto* file : {"testng-pulsar.xml", "gotestsum-rerun.xml", "ctest.xml", "pytest-rerunfailures-xunit1.xml"})
+    for (const auto& c : read_all(file)) CHECK_FALSE(c.suite_in_id());
+}
+
+TEST_CASE("Occurrences: repeats are numbered where the family's cases are distinct tests, never pytest's or gotestsum's attempts") {
+  const auto numbered = [](const std::string& file) {
+    junit::Occurrences occurrences;
+    std::vector<std::string> out;
+    std::string scratch;
+    for (auto c : read_all(file)) {
+      const std::string via_id(occurrences.id(c, scratch));
+      out.push_back(via_id);
+    }
+    junit::Occurrences again;  // number() and id() agree
+    std::size_t i = 0;
+    for (auto c : read_all(file)) {
+      again.number(c);
+      CHECK(c.id() == out[i++]);
+    }
+    return out;
+  };
+  CHECK(numbered("jest-junit-filepath.xml") ==
+        std::vector<std::string>{"src/a.test.js::math::adds", "src/a.test.js::math::divides", "src/a.test.js::top level",
+                                 "src/b.test.js::math::adds", "src/b.test.js::math::skipped", "src/b.test.js::top level",
+                                 "src/each.test.js::parse::same title", "src/each.test.js::parse::same title #2",
+                                 "src/each.test.js::parse::same title #3"});
+  const auto jest = numbered("jest-junit.xml");
+  CHECK(jest[3] == "math::math adds::math adds #2");
+  CHECK(jest[5] == "math:: top level:: top level #2");
+  // TestNG: a data provider's three invocations, not one after the other.
+  const auto testng = numbered("testng-pulsar.xml");
+  std::vector<std::string> provider;
+  for (const auto& id : testng)
+    if (id.find("::testEnumValuesProvider") != std::string::npos) provider.push_back(id);
+  CHECK(provider == std::vector<std::string>{"org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider",
+                                             "org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider #2",
+                                             "org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider #3"});
+  // pytest-rerunfailures' and gotestsum's attempts keep their test's id.
+  const auto pytest = numbered("pytest-rerunfailures-xunit1.xml");
+  CHECK(pytest[0] == "tests/test_flaky.py::test_flaky_then_pass");
+  CHECK(pytest[1] == "tests/test_flaky.py::test_flaky_then_pass");
+  const auto go = numbered("gotestsum-rerun.xml");
+  CHECK(std::count(go.begin(), go.end(), "example.com/flaky/pkg::TestAlwaysFails") == 4);
+  // Cases without name or classname are each a test of their own already (their report line).
+  junit::Occurrences occurrences;
+  TestCase unnamed;
+  unnamed.report_line = 3;
+  CHECK(occurrences.next(unnamed) == 1);
+  CHECK(occurrences.next(unnamed) == 1);
+}
+
 // Every form of a `time` attribute: the runners' plain decimals, and the rest (an exponent,
 // more than 15 digits, Surefire's thousands separators), which take a slower path that must
 // read the same numbers with every standard library (libc++ has no floating-point from_chars).
@@ -192,7 +310,7 @@ TEST_CASE("nested testsuites, entities, unreadable times, a case without classna
   CHECK(cases[0].suite == "inner");
   CHECK(cases[0].time_s == 2.5);
   CHECK(cases[1].suite == "outer");
-  CHECK(cases[2].id() == "no classname");
+  CHECK(cases[2].id() == "outer::no classname");  // no family named: the suite tells such cases apart
   CHECK(cases[2].time_s == 0);
   CHECK(cases[2].outcome == JunitOutcome::error);
   CHECK(cases[2].type == "SIGSEGV");
@@ -208,7 +326,7 @@ TEST_CASE("a root <testsuite> without <testsuites> is a report") {
   REQUIRE(stats.ok());
   REQUIRE(cases.size() == 1);
   CHECK(cases[0].outcome == JunitOutcome::skipped);
-  CHECK(cases[0].id() == "a.B::c");
+  CHECK(cases[0].id() == "s::a.B::c");
 }
 
 TEST_CASE("broken input: every error names the report, line and column") {
@@ -464,6 +582,11 @@ TEST_CASE("node ids: detect only for pytest-looking reports; `pytest` forces, `n
   std::string id;
   auto grab = [&](const TestCase& c) { id = c.id(); };
   REQUIRE(junit::read_text(custom, "r.xml", grab).ok());
+  CHECK(id == "mine::tests.test_a::test_x");  // nothing says pytest: a report of another family
+  // pytest 8.4 and later name the root "pytest tests" whatever junit_suite_name says: the family
+  // is pytest (its reruns fold), the id stays classname::name (no node id without the marks
+  // that always derived one).
+  REQUIRE(junit::read_text("<testsuites name='pytest tests'>" + custom + "</testsuites>", "r.xml", grab).ok());
   CHECK(id == "tests.test_a::test_x");
   junit::ReadOptions force;
   force.node_ids = junit::NodeIds::pytest;

@@ -1,11 +1,14 @@
 // decide_verdict and merge_reruns (pure), and fold_in_process_reruns.
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/junit_reader.hpp"
 #include "report.hpp"
 #include "rerun_merge.hpp"
+#include "rerun_plan.hpp"
 
 using namespace gatekit;
 using namespace gatekit::flaky_tracker;
@@ -176,21 +179,24 @@ TEST_CASE("two different cases with one id are could not evaluate, never a merge
        "\"tests.test_a\", name \"test_x\", file \"tests/test_a.py\", no failure; line 3: suite \"pytest\", classname \"tests/test_a.py\", name "
        "\"test_x\", a failure): they are different tests (suite, classname, name or file differ); their results "
        "cannot be told apart, so they are not merged"},
-      {"CTest: one name in two suites (two projects' reports put together)",
-       R"(<testsuite name="cpu"><testcase classname="unit" name="unit" status="fail"><failure/></testcase></testsuite>
-<testsuite name="gpu"><testcase classname="unit" name="unit" status="run"/></testsuite>
+      {"pytest: one node id in two suites (two runs' reports put together)",
+       R"(<testsuite name="pytest"><testcase classname="tests.test_a" name="test_x"><failure/></testcase></testsuite>
+<testsuite name="pytest-gpu"><testcase classname="tests.test_a" name="test_x" file="tests/test_a.py"/></testsuite>
 )",
-       "r.xml: two test cases share the id \"unit::unit\" (line 2: suite \"cpu\", classname \"unit\", name \"unit\", a "
-       "failure; line 3: suite \"gpu\", classname \"unit\", name \"unit\", no failure): they are different tests "
-       "(suite, classname, name or file differ); their results cannot be told apart, so they are not merged"},
-      {"Surefire: one test written twice, with reruns of its own",
-       R"(<testsuite name="a.ATest"><testcase classname="a.ATest" name="works"><flakyFailure message="m"/></testcase>
-<testcase classname="a.ATest" name="works"/></testsuite>
+       "r.xml: two test cases share the id \"tests/test_a.py::test_x\" (line 2: suite \"pytest\", classname "
+       "\"tests.test_a\", name \"test_x\", file \"tests/test_a.py\", a failure; line 3: suite \"pytest-gpu\", classname "
+       "\"tests.test_a\", name \"test_x\", file \"tests/test_a.py\", no failure): they are different tests (suite, "
+       "classname, name or file differ); their results cannot be told apart, so they are not merged"},
+      {"gotestsum: a pass, then a failure of the same test (its failed runs always come first)",
+       R"(<testsuite name="example.com/p"><properties><property name="go.version" value="go1.26"/></properties>
+<testcase classname="example.com/p" name="TestX"/>
+<testcase classname="example.com/p" name="TestX"><failure message="Failed"/></testcase></testsuite>
 )",
-       "r.xml: two test cases share the id \"a.ATest::works\" (line 2: suite \"a.ATest\", classname \"a.ATest\", name "
-       "\"works\", no failure; line 3: suite \"a.ATest\", classname \"a.ATest\", name \"works\", no failure): the "
-       "earlier one records reruns of its own, which is not how pytest-rerunfailures records an attempt; their "
-       "results cannot be told apart, so they are not merged"},
+       "r.xml: two test cases share the id \"example.com/p::TestX\" (line 3: suite \"example.com/p\", classname "
+       "\"example.com/p\", name \"TestX\", no failure; line 4: suite \"example.com/p\", classname \"example.com/p\", "
+       "name \"TestX\", a failure): the earlier one has no failure and the later one another result, which is not how "
+       "gotestsum records a test's runs (its failed attempts come first); their results cannot be told apart, so "
+       "they are not merged"},
   };
   for (const auto& row : rows) {
     INFO(row.shape);
@@ -210,4 +216,147 @@ TEST_CASE("ids that differ only after 4 KB are two tests, not one test's attempt
   REQUIRE(folded->size() == 2);
   CHECK((*folded)[0].outcome == JunitOutcome::failure);
   CHECK((*folded)[1].flaky_attempts == 0);
+}
+
+namespace {
+
+// The core's reports as real runners wrote them (tests/core/data/junit).
+std::vector<junit::TestCase> read_data(const std::string& file) {
+  std::vector<junit::TestCase> cases;
+  const auto path = (std::filesystem::path(GATEKIT_TEST_DATA).parent_path().parent_path() / "core/data/junit" / file).string();
+  REQUIRE(junit::read_file(SystemFiles(), path, [&](const junit::TestCase& c) { cases.push_back(c); }).ok());
+  return cases;
+}
+
+struct Counts {
+  std::size_t cases = 0, passed = 0, failed = 0, skipped = 0, flaky = 0;
+  bool operator==(const Counts&) const = default;
+};
+
+Counts count(const std::vector<junit::TestCase>& cases) {
+  Counts n;
+  for (const auto& c : cases) {
+    ++n.cases;
+    n.passed += c.outcome == JunitOutcome::passed;
+    n.failed += failed(c);
+    n.skipped += c.outcome == JunitOutcome::skipped;
+    n.flaky += observe(c) == Observation::flaky;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("TestNG's cases of one name (a data provider's invocations) stay distinct tests, never reruns") {
+  // Five suites of Apache Pulsar's report: 22 cases, 6 skipped, 1 failure, and no rerun the
+  // report records (TestNG's retries look like a data provider's invocations).
+  const auto cases = read_data("testng-pulsar.xml");
+  REQUIRE(cases.size() == 22);
+  const auto folded = fold_in_process_reruns(cases, "r.xml");
+  REQUIRE(folded.ok());
+  CHECK(count(*folded) == Counts{22, 15, 1, 6, 0});
+  std::vector<std::string> provider;
+  for (const auto& c : *folded)
+    if (c.name == "testEnumValuesProvider") provider.push_back(c.id());
+  CHECK(provider == std::vector<std::string>{"org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider",
+                                             "org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider #2",
+                                             "org.apache.pulsar.tests.EnumValuesDataProviderTest::testEnumValuesProvider #3"});
+  CHECK(decide_verdict(*folded, decide_rerun(*folded, 5, TargetForm::names), {}, 1).flaky.empty());
+  // The failed one shares its name with a skipped case: a rerun's cases could not be matched
+  // to the two, so it is not rerun, and its failure stands.
+  const RerunPlan plan = decide_rerun(*folded, 5, TargetForm::names);
+  CHECK(plan.targets.empty());
+  REQUIRE(plan.not_rerun.size() == 1);
+  CHECK(plan.not_rerun[0].id == "org.apache.pulsar.AddMissingPatchVersionTest::testVersionStrings #2");
+  CHECK(plan.not_rerun[0].reason ==
+        "not rerun: 2 cases of the report have its name (a data provider's invocations, or one name in two files), "
+        "and a rerun's cases could not be matched to them");
+  CHECK(decide_verdict(*folded, plan, {}, 1).code == ExitCode::verdict_fail);
+  // A real TestNG 7.10 run: its own JUnit report names a data provider's three invocations
+  // alike; under Surefire 3.5 they are positive[1](1)..., and a retried test's failed attempt
+  // is a skipped case of its name in both.
+  for (const auto* file : {"testng-junitreports.xml", "surefire-testng.xml"}) {
+    INFO(file);
+    const auto run = fold_in_process_reruns(read_data(file), "r.xml");
+    REQUIRE(run.ok());
+    CHECK(count(*run) == Counts{6, 5, 0, 1, 0});
+  }
+}
+
+TEST_CASE("jest-junit: one test name in several suites or files is several tests, never an attempt nor a collision") {
+  // The default templates name a suite after a file's first describe block: two files'
+  // "math adds" share suite, classname and name, and are numbered; with one suite per file
+  // ({filepath}) the suite tells them apart.
+  for (const auto* file : {"jest-junit.xml", "jest-junit-filepath.xml"}) {
+    INFO(file);
+    const auto folded = fold_in_process_reruns(read_data(file), "r.xml");
+    REQUIRE(folded.ok());
+    CHECK(count(*folded) == Counts{9, 7, 1, 1, 0});
+  }
+  const auto folded = fold_in_process_reruns(read_data("jest-junit-filepath.xml"), "r.xml");
+  REQUIRE(folded.ok());
+  CHECK((*folded)[3].id() == "src/b.test.js::math::adds");
+  CHECK((*folded)[8].id() == "src/each.test.js::parse::same title #3");
+}
+
+TEST_CASE("gotestsum --rerun-fails: a test's failed runs and its last run fold into one test") {
+  const auto folded = fold_in_process_reruns(read_data("gotestsum-rerun.xml"), "r.xml");
+  REQUIRE(folded.ok());
+  std::vector<std::string> got;
+  for (const auto& c : *folded)
+    got.push_back(c.id() + " " + std::string(c.outcome == JunitOutcome::passed    ? "passed"
+                                              : c.outcome == JunitOutcome::skipped ? "skipped"
+                                                                                   : "failed") +
+                  " flaky=" + std::to_string(c.flaky_attempts) + " again=" + std::to_string(c.rerun_failures));
+  CHECK(got == std::vector<std::string>{
+                   "example.com/flaky/other::TestPass passed flaky=0 again=0",
+                   "example.com/flaky/pkg::TestFlaky passed flaky=1 again=0",
+                   "example.com/flaky/pkg::TestAlwaysFails failed flaky=0 again=3",
+                   "example.com/flaky/pkg::TestSub/b passed flaky=1 again=0",
+                   "example.com/flaky/pkg::TestSub passed flaky=1 again=0",
+                   "example.com/flaky/pkg::TestSkip skipped flaky=0 again=0",
+                   "example.com/flaky/pkg::TestPass passed flaky=0 again=0",
+                   "example.com/flaky/pkg::TestSub/a passed flaky=0 again=0",
+               });
+  CHECK((*folded)[1].message == "failed, then passed when rerun by gotestsum (--rerun-fails)");
+  const RerunVerdict v = decide_verdict(*folded, RerunPlan{}, {}, 1);
+  CHECK(v.flaky.size() == 3);
+  REQUIRE(v.failed.size() == 1);
+  CHECK(v.failed[0].id == "example.com/flaky/pkg::TestAlwaysFails");
+  // `go test -count=2`: a test's two runs with one result are the test once.
+  const auto twice = fold_xml(R"(<testsuite name="example.com/p"><properties><property name="go.version" value="go1.26"/></properties>
+<testcase classname="example.com/p" name="TestX" time="1"/><testcase classname="example.com/p" name="TestX" time="2"/></testsuite>
+)");
+  REQUIRE(twice.ok());
+  REQUIRE(twice->size() == 1);
+  CHECK(count(*twice) == Counts{1, 1, 0, 0, 0});
+}
+
+TEST_CASE("cases of one id that no attempt shape explains, in families without attempts: distinct tests") {
+  // CTest: two projects' reports put together; Surefire: one test written twice, with reruns
+  // of its own. Numbered, each keeps its own result.
+  const auto ctest = fold_xml(R"(<testsuite name="cpu"><testcase classname="unit" name="unit" status="fail"><failure/></testcase></testsuite>
+<testsuite name="gpu"><testcase classname="unit" name="unit" status="run"/></testsuite>
+)");
+  REQUIRE(ctest.ok());
+  REQUIRE(ctest->size() == 2);
+  CHECK((*ctest)[0].id() == "unit::unit");
+  CHECK(failed((*ctest)[0]));
+  CHECK((*ctest)[1].id() == "unit::unit #2");
+  const auto surefire = fold_xml(R"(<testsuite name="a.ATest"><testcase classname="a.ATest" name="works"><flakyFailure message="m"/></testcase>
+<testcase classname="a.ATest" name="works"/></testsuite>
+)");
+  REQUIRE(surefire.ok());
+  REQUIRE(surefire->size() == 2);
+  CHECK((*surefire)[0].flaky_attempts == 1);
+  CHECK((*surefire)[1].flaky_attempts == 0);
+  // A name that reads like a number (hostile): never merged with the numbered case.
+  const auto hostile = fold_xml(R"(<testsuite name="s"><testcase classname="c" name="t #2"/>
+<testcase classname="c" name="t"/><testcase classname="c" name="t"><failure/></testcase></testsuite>
+)");
+  REQUIRE_FALSE(hostile.ok());
+  CHECK(hostile.error().message ==
+        "r.xml: two test cases share the id \"s::c::t #2\" (line 2: suite \"s\", classname \"c\", name \"t #2\", no "
+        "failure; line 3: suite \"s\", classname \"c\", name \"t\", case 2 of that name, a failure): they are different "
+        "tests (suite, classname, name or file differ); their results cannot be told apart, so they are not merged");
 }

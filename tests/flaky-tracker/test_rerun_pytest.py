@@ -99,6 +99,23 @@ def test_with_pytest_rerunfailures_the_in_process_reruns_are_surfaced_not_hidden
     assert merged[("test_mixed", "test_flaky")].find("flakyFailure") is not None
 
 
+@pytest.mark.parametrize("family", ["xunit1", "xunit2"])
+def test_pytest_rerunfailures_under_a_suite_name_of_its_own_still_folds(tmp_path, family):
+    # junit_suite_name replaces <testsuite name="pytest">; with xunit2 no `file` attribute is
+    # left either: the root pytest 8.4+ always names "pytest tests" marks the report as pytest's,
+    # so its repeated cases are read as attempts, never as distinct tests.
+    pytest.importorskip("pytest_rerunfailures", reason="tests/requirements.txt installs pytest-rerunfailures")
+    project = copy_suite("mixed", tmp_path / "p")
+    first = pytest_run(project, project / "report.xml", "--reruns", "1", "-o", "junit_suite_name=cpu-3.12",
+                       "-o", f"junit_family={family}", *NOT_BROKEN)
+    assert first.returncode == 0, first.stdout
+    assert 'name="cpu-3.12"' in (project / "report.xml").read_text()
+    run = rerun(project)
+    assert run.code == 0, run.stdout + run.stderr
+    assert run.outputs["flaky"] == "4"
+    assert len(cases(project / "report.xml")) == 5
+
+
 def test_a_report_without_failures_is_read_and_passes(tmp_path):
     project = copy_suite("mixed", tmp_path / "p")
     pytest_run(project, project / "report.xml", "-k", "test_ok")

@@ -1,7 +1,9 @@
 // `suite-report growth` over the core's seams: the selection, the baseline and the next
 // baseline go through the Files seam (in memory here); this run's report is streamed from
 // disk by the JUnit reader; the clock dates the history point.
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "catch.hpp"
 #include "counting_files.hpp"
@@ -124,7 +126,7 @@ TEST_CASE("growth: compared with a baseline read through Files; the next baselin
   REQUIRE(next->key);
   CHECK(next->key->python == "3.12");
   CHECK(next->tests == Snapshot{{"tests/test_a.py::test_x", 1.5}, {"tests/test_a.py::test_new", 0.5}});
-  CHECK(s.seams.files.files.at("next/suite-baseline.json").find("\"version\":2") != std::string::npos);
+  CHECK(s.seams.files.files.at("next/suite-baseline.json").find("\"version\":3") != std::string::npos);
   REQUIRE(next->history.size() == 1);
   CHECK(next->history[0].sha == "0123456789abcdef");
   CHECK(next->history[0].date == "2023-11-14T22:13:20Z");  // the FakeClock's instant
@@ -187,4 +189,94 @@ TEST_CASE("growth: a new test reported twice is named by its whole time, with an
       CHECK_FALSE(s.seams.files.exists("next/suite-baseline.json"));
     }
   }
+}
+
+namespace {
+
+// A report of the core's test data, as a real runner wrote it (tests/core/data/junit).
+std::string core_report(const std::string& file) {
+  const auto path = std::filesystem::path(GATEKIT_TEST_DATA).parent_path().parent_path() / "core/data/junit" / file;
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("growth: every case a test of its own where its family says so: jest-junit's suites, TestNG's invocations") {
+  // jest-junit: one title in two files (a suite per file), and test.each's three cases of one
+  // title; jest-junit's defaults (a suite per first describe block); five suites of Pulsar's
+  // TestNG report, whose data providers write one name per invocation. pytest-rerunfailures'
+  // and gotestsum's attempts stay one test each.
+  const std::pair<const char*, const char*> rows[] = {{"jest-junit-filepath.xml", "9"},
+                                                      {"jest-junit.xml", "9"},
+                                                      {"testng-pulsar.xml", "22"},
+                                                      {"pytest-rerunfailures-xunit2.xml", "6"},
+                                                      {"gotestsum-rerun.xml", "8"}};
+  for (const auto& [file, tests] : rows) {
+    INFO(file);
+    GrowthSetup s;
+    s.seams.files.files["cpu.xml"] = core_report(file);
+    s.seams.files.files["base.xml"] = core_report(file);
+    auto context = s.seams.context();
+    REQUIRE(run_growth(s.options, context) == ExitCode::pass);
+    CHECK(s.seams.workflow.outputs.at("tests") == tests);
+    CHECK(s.seams.workflow.outputs.at("new-tests") == "0");
+    CHECK(s.seams.workflow.outputs.at("removed-tests") == "0");
+    // The next baseline, read back, compares equal too.
+    GrowthSetup again;
+    again.seams.files.files["cpu.xml"] = core_report(file);
+    again.seams.files.files["base.json"] = s.seams.files.files.at("next/suite-baseline.json");
+    again.options.baseline = "base.json";
+    auto context2 = again.seams.context();
+    REQUIRE(run_growth(again.options, context2) == ExitCode::pass);
+    CHECK(again.seams.workflow.outputs.at("baseline") == "found");
+    CHECK(again.seams.workflow.outputs.at("new-tests") == "0");
+  }
+}
+
+TEST_CASE("growth: a version 2 baseline (ids before families) is compared where ids did not change, else noticed") {
+  // A baseline as a main run of an older gatekit stored it: version 2 (its lines are this
+  // gatekit's, which only the header tells apart).
+  const auto stored_by_older = [](const std::string& report) {
+    GrowthSetup s;
+    s.seams.files.files["cpu.xml"] = report;
+    s.options.baseline.clear();
+    auto context = s.seams.context();
+    REQUIRE(run_growth(s.options, context) == ExitCode::pass);
+    std::string text = s.seams.files.files.at("next/suite-baseline.json");
+    const auto at = text.find("\"version\":3");
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, 11, "\"version\":2");
+  };
+  // A pytest report: ids as before, compared.
+  GrowthSetup pytest;
+  pytest.seams.files.files["base.json"] = stored_by_older(pytest.seams.files.files.at("base.xml"));
+  pytest.options.baseline = "base.json";
+  auto context = pytest.seams.context();
+  REQUIRE(run_growth(pytest.options, context) == ExitCode::pass);
+  CHECK(pytest.seams.workflow.outputs.at("baseline") == "found");
+  CHECK(pytest.seams.workflow.outputs.at("new-tests") == "1");
+  // A jest-junit report: its ids name the suite now. Not compared, and said why.
+  GrowthSetup jest;
+  jest.seams.files.files["cpu.xml"] = core_report("jest-junit-filepath.xml");
+  jest.seams.files.files["base.json"] = stored_by_older(jest.seams.files.files.at("cpu.xml"));
+  jest.options.baseline = "base.json";
+  auto jest_context = jest.seams.context();
+  REQUIRE(run_growth(jest.options, jest_context) == ExitCode::pass);
+  CHECK(jest.seams.workflow.outputs.at("baseline") == "none");
+  REQUIRE(jest.seams.workflow.annotations.size() == 1);
+  CHECK(jest.seams.workflow.annotations[0].severity == Severity::notice);
+  CHECK(jest.seams.workflow.annotations[0].message ==
+        "growth is not compared: base.json was written by an older gatekit, whose test ids left out the suite and "
+        "counted a name's cases as one test; 9 of this run's cases have other ids now (first: "
+        "`src/a.test.js::math::adds`), so the two would differ where the tests did not: growth is compared again once "
+        "a push to the baseline branch stores a version 3 baseline (nothing to do but wait for that run, or re-run "
+        "the last one)");
+  // The next baseline is version 3 and keeps the history.
+  auto next = read_baseline(jest.seams.files, "next/suite-baseline.json");
+  REQUIRE(next.ok());
+  CHECK_FALSE(next->legacy_ids);
+  CHECK(next->history.size() == 2);
+  CHECK(next->tests.size() == 9);
 }

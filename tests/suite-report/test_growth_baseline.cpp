@@ -1,4 +1,4 @@
-// growth's baselines on disk (growth_baseline.cpp): version 2 written and read back through
+// growth's baselines on disk (growth_baseline.cpp): version 3 written and read back through
 // the Files seam, version 1 (what the previous gatekit wrote) still read or refused with a
 // message saying what to do, JUnit reports as baselines, and the errors, verbatim.
 #include <algorithm>
@@ -224,11 +224,11 @@ TEST_CASE("growth: a version 1 baseline whose ids were cut or merged is refused,
   CHECK(read_baseline(files, "cut.json").error().message ==
         "cut.json: a version 1 suite baseline, written by an older gatekit, and it holds a test id cut short "
         "(`t.py::test_p[xxxx [... 300 bytes left out]`): growth is compared again once a push to the baseline branch "
-        "stores a version 2 baseline (nothing to do but wait for that run, or re-run the last one)");
+        "stores a version 3 baseline (nothing to do but wait for that run, or re-run the last one)");
   files.files["merged.json"] = v1("\"\":3,\"a.py::test_x\":1");
   CHECK(read_baseline(files, "merged.json").error().message ==
         "merged.json: a version 1 suite baseline, written by an older gatekit, and it merged the cases without name "
-        "or classname into one: growth is compared again once a push to the baseline branch stores a version 2 "
+        "or classname into one: growth is compared again once a push to the baseline branch stores a version 3 "
         "baseline (nothing to do but wait for that run, or re-run the last one)");
 }
 
@@ -247,8 +247,8 @@ TEST_CASE("growth: unreadable baselines say why") {
   CHECK(read_baseline(disk, "/nonexistent/b").error().message == "cannot read /nonexistent/b: No such file or directory");
   CHECK(error_of("hello") == b + ": neither a JUnit report nor a suite baseline");
   CHECK(error_of("{\"format\": \"other\"}") == b + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
-  CHECK(error_of("{\"format\": \"gatekit-suite-baseline\", \"version\": 3}") ==
-        b + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
+  CHECK(error_of("{\"format\": \"gatekit-suite-baseline\", \"version\": 4}") ==
+        b + ": unsupported suite baseline version (this gatekit reads versions 1, 2 and 3)");
   CHECK(error_of("{\"format\": \"gatekit-suite-baseline\", \"version\": 1, \"key\": {\"workflow\": \"w\"}}") ==
         b + ": `key.job` is missing or not a string");
   CHECK(error_of("{\"format\": ").rfind(b + ": not a suite baseline: invalid JSON (", 0) == 0);

@@ -75,7 +75,7 @@ def pr_run(tmp_path, extra, baseline, *args, env=None, family="xunit2", base=Non
 def test_the_main_run_stores_a_keyed_baseline(tmp_path):
     baseline, tests = read_baseline(main_run(tmp_path))
     assert baseline["format"] == "gatekit-suite-baseline"
-    assert baseline["version"] == 2
+    assert baseline["version"] == 3
     assert baseline["identity"] == "sha256-128+64"
     assert baseline["key"] == {"workflow": "cpu-tests.yml", "job": "tests", "python": "3.12",
                                "selection": "(not gpu and not rocm) and not nightly"}

@@ -19,6 +19,8 @@ constexpr std::size_t kShownBytes = 300;  // of an id or name in a message
 // cases' own).
 struct Seen {
   std::string suite, classname, name, file;
+  std::size_t occurrence = 1;
+  junit::Family family = junit::Family::other;
   JunitOutcome outcome = JunitOutcome::passed;
   bool teardown_error = false;  // the case pytest writes for a teardown error after a failed call
   bool recorded_attempts = false;  // Surefire's flaky or rerun elements
@@ -26,7 +28,7 @@ struct Seen {
 };
 
 Seen seen(const junit::TestCase& c) {
-  return {c.suite, c.classname, c.name, c.file, c.outcome,
+  return {c.suite, c.classname, c.name, c.file, c.occurrence, c.family, c.outcome,
           c.outcome == JunitOutcome::error && c.message.starts_with("failed on teardown with"),
           c.flaky_attempts > 0 || c.rerun_failures > 0, c.report_line};
 }
@@ -37,8 +39,11 @@ bool attempt_shaped(const Seen& c) {
 }
 
 bool same_test(const Seen& a, const Seen& b) {
-  return a.suite == b.suite && a.classname == b.classname && a.name == b.name && a.file == b.file;
+  return a.suite == b.suite && a.classname == b.classname && a.name == b.name && a.file == b.file &&
+         a.occurrence == b.occurrence && a.family == b.family;
 }
+
+bool failed_outcome(JunitOutcome outcome) { return outcome == JunitOutcome::failure || outcome == JunitOutcome::error; }
 
 std::string_view outcome_word(JunitOutcome outcome) {
   switch (outcome) {
@@ -56,6 +61,7 @@ std::string describe(const Seen& c) {
   std::string out = "line " + std::to_string(c.report_line) + ": suite " + shown(c.suite) + ", classname " +
                     shown(c.classname) + ", name " + shown(c.name);
   if (!c.file.empty()) out += ", file " + shown(c.file);
+  if (c.occurrence > 1) out += ", case " + std::to_string(c.occurrence) + " of that name";
   return out + ", " + std::string(outcome_word(c.outcome));
 }
 
@@ -139,12 +145,57 @@ Result<Scan> scan_report(const Files& files, const std::string& path, const std:
   return scan;
 }
 
+namespace {
+
+// `c` after `kept` as one more attempt of the test: the earlier ones count as failed
+// attempts (flaky_attempts when `c` passed, rerun_failures when not).
+void add_attempt(junit::TestCase& c, const junit::TestCase& kept, std::string_view passed_message) {
+  const int earlier = 1 + kept.flaky_attempts + kept.rerun_failures;
+  c.flaky_attempts += c.outcome == JunitOutcome::passed ? earlier : 0;
+  c.rerun_failures += c.outcome == JunitOutcome::passed ? 0 : earlier;
+  if (c.outcome == JunitOutcome::passed && c.message.empty()) c.message = passed_message;
+}
+
+enum class Fold { attempt, same_run, ran_again, refuse };
+
+// pytest: pytest-rerunfailures' attempts (the earlier ones without a failure or error of
+// their own), or a failed call followed by its teardown error (one attempt, which erred).
+Fold pytest_fold(const Seen& last, const Seen& now) {
+  if (now.teardown_error && last.outcome == JunitOutcome::failure) return Fold::same_run;
+  return attempt_shaped(last) ? Fold::attempt : Fold::refuse;
+}
+
+// gotestsum: a package's failed runs come first, each a case (--rerun-fails reruns only what
+// failed); `go test -count=N` writes a test's runs with one result as N cases.
+Fold gotestsum_fold(const Seen& last, const Seen& now) {
+  if (failed_outcome(last.outcome) && !last.recorded_attempts) return Fold::attempt;
+  if (last.outcome == now.outcome && !now.recorded_attempts) return Fold::ran_again;
+  return Fold::refuse;
+}
+
+std::string refusal(const Seen& last) {
+  if (last.family == junit::Family::gotestsum)
+    return "the earlier one has " + std::string(outcome_word(last.outcome)) +
+           " and the later one another result, which is not how gotestsum records a test's runs (its failed "
+           "attempts come first)";
+  if (last.family != junit::Family::pytest)
+    return "their runner does not write one test's attempts as repeated cases";
+  return last.recorded_attempts
+             ? "the earlier one records reruns of its own, which is not how pytest-rerunfailures records an attempt"
+             : "the earlier one has " + std::string(outcome_word(last.outcome)) +
+                   " of its own, which is not how pytest-rerunfailures records an attempt";
+}
+
+}  // namespace
+
 Result<std::vector<junit::TestCase>> fold_in_process_reruns(std::vector<junit::TestCase> cases,
                                                             const std::string& origin) {
   std::unordered_map<std::string, Group> groups;  // by id
   std::vector<junit::TestCase> out;
   out.reserve(cases.size());
+  junit::Occurrences occurrences;  // distinct tests of one name, in families that write no attempts
   for (auto& c : cases) {
+    occurrences.number(c);
     std::string id = c.id();
     auto found = groups.find(id);
     if (found == groups.end()) {
@@ -157,22 +208,23 @@ Result<std::vector<junit::TestCase>> fold_in_process_reruns(std::vector<junit::T
     if (!same_test(group.last, now))
       return collision(origin, id, group.last, now, "they are different tests (suite, classname, name or file differ)");
     junit::TestCase& kept = out[group.index];
-    if (now.teardown_error && group.last.outcome == JunitOutcome::failure) {
-      // One attempt: its call failed, then its teardown erred.
-      c.flaky_attempts = kept.flaky_attempts;
-      c.rerun_failures = kept.rerun_failures;
-    } else if (attempt_shaped(group.last)) {
-      const int earlier = 1 + kept.flaky_attempts + kept.rerun_failures;
-      c.flaky_attempts += c.outcome == JunitOutcome::passed ? earlier : 0;
-      c.rerun_failures += c.outcome == JunitOutcome::passed ? 0 : earlier;
-      if (c.outcome == JunitOutcome::passed && c.message.empty())
-        c.message = "failed, then passed when rerun inside pytest (pytest-rerunfailures)";
-    } else {
-      return collision(origin, id, group.last, now,
-                       group.last.recorded_attempts
-                           ? "the earlier one records reruns of its own, which is not how pytest-rerunfailures records an attempt"
-                           : "the earlier one has " + std::string(outcome_word(group.last.outcome)) +
-                                 " of its own, which is not how pytest-rerunfailures records an attempt");
+    const Fold fold = c.family == junit::Family::pytest      ? pytest_fold(group.last, now)
+                      : c.family == junit::Family::gotestsum ? gotestsum_fold(group.last, now)
+                                                             : Fold::refuse;
+    switch (fold) {
+      case Fold::refuse: return collision(origin, id, group.last, now, refusal(group.last));
+      case Fold::same_run:  // one attempt: its call failed, then its teardown erred
+        c.flaky_attempts = kept.flaky_attempts;
+        c.rerun_failures = kept.rerun_failures;
+        break;
+      case Fold::attempt:
+        add_attempt(c, kept, c.family == junit::Family::pytest
+                                 ? "failed, then passed when rerun inside pytest (pytest-rerunfailures)"
+                                 : "failed, then passed when rerun by gotestsum (--rerun-fails)");
+        break;
+      case Fold::ran_again:  // the same result again: the case as first written stands
+        group.last = std::move(now);
+        continue;
     }
     kept = std::move(c);
     group.last = std::move(now);

@@ -46,18 +46,26 @@ Result<Scan> scan_report(const Files& files, const std::string& path, const std:
 // in errors).
 Result<Report> finish_report(std::vector<junit::TestCase> cases, const junit::ReadStats& stats, const std::string& path);
 
-// Cases that share an id are one test only in the two shapes pytest writes, both within one
-// <testsuite> and with the same classname, name and file:
+// The report's cases, one per test (docs/junit.md, "The same id twice"). First each case is
+// numbered (junit::Occurrences): in a family that writes no attempts as cases (Surefire and
+// TestNG, jest-junit, CTest, every other), cases of one id are distinct tests, such as a
+// TestNG data provider's invocations, and the k-th gets the id "ID #k". Then cases that still
+// share an id, with the same suite, classname, name and file, are one test only in the
+// shapes their runner writes:
 // - pytest-rerunfailures: one <testcase> per attempt, the earlier attempts with no <failure>
 //   or <error> (at most a <skipped>); the last one decides, and each earlier one counts as a
 //   failed attempt (flaky_attempts when the test passed in the end, rerun_failures when not);
 // - pytest itself: a test whose call failed and whose teardown then erred is written as a
 //   case with the <failure> followed by a case with the <error> ("failed on teardown ..."):
-//   one attempt, which erred.
-// Any other repeated id (two tests of two suites, a mixin's method in two classes reported
-// under one file, two cases of one test that both failed) is an Error (could not evaluate)
-// naming the report, the id and both report lines: their results cannot be told apart, and
-// merging them would let one's pass hide the other's failure. Pure.
+//   one attempt, which erred;
+// - gotestsum --rerun-fails: a package's failed runs first, each a case with its <failure>,
+//   then the last run (passed, skipped, or failed once more): counted as pytest's are; a test
+//   run again with the same result (`go test -count=N`) stays the case first written.
+// Any other repeated id (pytest's or gotestsum's cases of one id in two suites, a mixin's
+// method in two classes reported under one file, two cases of one test that both failed) is
+// an Error (could not evaluate) naming the report, the id and both report lines: their
+// results cannot be told apart, and merging them would let one's pass hide the other's
+// failure. Pure.
 Result<std::vector<junit::TestCase>> fold_in_process_reruns(std::vector<junit::TestCase> cases,
                                                             const std::string& origin);
 

@@ -1,5 +1,8 @@
 #include "rerun_plan.hpp"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "gatekit/text.hpp"
 
 #include "report.hpp"
@@ -12,6 +15,23 @@ std::optional<std::string> unsafe_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// How many cases of the report share each numbered id (junit::Occurrences): the k-th case's
+// number says that k share it so far; the last one says how many in all.
+std::unordered_map<std::string, std::size_t> shared_ids(const std::vector<junit::TestCase>& cases) {
+  std::unordered_map<std::string, std::size_t> shared;
+  std::string scratch;
+  for (const auto& c : cases)
+    if (c.occurrence > 1) {
+      auto& n = shared[std::string(c.base_id(scratch))];
+      n = std::max(n, c.occurrence);
+    }
+  return shared;
+}
+
+}  // namespace
+
 RerunPlan decide_rerun(const std::vector<junit::TestCase>& cases, int max_failures, TargetForm form) {
   RerunPlan plan;
   for (const auto& c : cases) plan.failures += failed(c);
@@ -20,10 +40,18 @@ RerunPlan decide_rerun(const std::vector<junit::TestCase>& cases, int max_failur
                   std::to_string(max_failures) + ": real breakage, nothing was rerun";
     return plan;
   }
+  const auto shared = shared_ids(cases);
+  std::string scratch;
   for (const auto& c : cases) {
     if (!failed(c)) continue;
     if (c.outcome == JunitOutcome::error) {
       plan.not_rerun.push_back({c.id(), "an error (collection, setup or teardown) is never flaky"});
+      continue;
+    }
+    if (const auto it = shared.empty() ? shared.end() : shared.find(std::string(c.base_id(scratch))); it != shared.end()) {
+      plan.not_rerun.push_back({c.id(), "not rerun: " + std::to_string(it->second) +
+                                            " cases of the report have its name (a data provider's invocations, or one "
+                                            "name in two files), and a rerun's cases could not be matched to them"});
       continue;
     }
     const std::string arg = form == TargetForm::node_ids ? c.node_id : c.name;

@@ -32,6 +32,9 @@ struct RerunPlan {
 // - more than `max_failures` failed or erred tests: real breakage, nothing is rerun;
 // - an <error> is never rerun: pytest puts collection, setup and teardown errors there, and
 //   a test that could not even start is broken, not flaky;
+// - a test whose id several cases of the report share, numbered (junit::Occurrences: a data
+//   provider's invocations, one jest name in two files), is not rerun: the rerun's cases of
+//   that name could come in another order, and one's pass would stand for another's failure;
 // - a test the command cannot name safely is not rerun (unsafe_node_id / unsafe_name).
 RerunPlan decide_rerun(const std::vector<junit::TestCase>& cases, int max_failures, TargetForm form);
 

@@ -125,6 +125,9 @@ struct Baseline {
   Snapshot tests;
   Names names;         // display names of the tests read_baseline was asked to keep
   std::string source;  // the file, for messages
+  // Written before ids by family (versions 1 and 2): its identities agree with this run's only
+  // for cases whose id gatekit makes as it did then (ReportCase::legacy_differs false).
+  bool legacy_ids = false;
 };
 
 struct Thresholds {
@@ -165,16 +168,19 @@ std::string threshold_text(Reached reached, const Thresholds& thresholds);
 
 // ---- baselines on disk ---------------------------------------------------------------
 //
-// suite-baseline.json, as main runs store it (version 2), is JSON Lines: a header object,
+// suite-baseline.json, as main runs store it (version 3), is JSON Lines: a header object,
 // then one line per test, in the order of the report it was made from:
-//   {"format": "gatekit-suite-baseline", "version": 2, "identity": "sha256-128+64",
+//   {"format": "gatekit-suite-baseline", "version": 3, "identity": "sha256-128+64",
 //    "key": {"workflow": ..., "job": ..., "python": ..., "selection": ...},
 //    "history": [{"sha": ..., "run": ..., "date": ..., "tests": N, "seconds": S}, ...],
 //    "tests": <number of test lines>}
 //   ["<TestIdentity::hex()>", <seconds>, "<display id>"]
-// Version 1 (one JSON object whose `tests` maps whole ids to seconds) is still read: its ids
-// are hashed as they are read. One that holds an id an older gatekit cut short, or merged
-// cases without a name, is refused with a message saying what to do.
+// Version 3 is version 2 with ids by family (docs/junit.md): the suite joins the id where the
+// family needs it, and a name's distinct cases are numbered. Version 2 (the same lines, ids as
+// gatekit made them before) and version 1 (one JSON object whose `tests` maps whole ids to
+// seconds; its ids are hashed as they are read) are still read, as Baseline::legacy_ids. A
+// version 1 that holds an id an older gatekit cut short, or merged cases without a name, is
+// refused with a message saying what to do.
 
 // Which display names read_baseline keeps, asked in the baseline's order; none when empty.
 using KeepName = std::function<bool(const TestIdentity&)>;
@@ -206,6 +212,7 @@ struct ReportCase {
   double seconds = 0;
   std::size_t ordinal = 0;   // 0-based, in report order
   int line = 0;              // of the <testcase> element
+  bool legacy_differs = false;  // its id is not the one gatekit made before ids by family
   // display_id(id), or unnamed_display(k): made when asked, since most cases never show.
   std::string display() const { return unnamed > 0 ? unnamed_display(unnamed) : display_id(id); }
   // The same, as a view of `id` when it shows as it is (valid UTF-8 of at most kDisplayBytes:

@@ -1,5 +1,5 @@
 // Baselines on disk: a JUnit report (any run), or suite-baseline.json as main runs store it
-// (the format is described in growth.hpp: version 2 is JSON Lines of identities; version 1,
+// (the format is described in growth.hpp: versions 3 and 2 are JSON Lines of identities; version 1,
 // one object of whole ids, is still read). Both are read in pieces through the Files seam.
 #include <algorithm>
 #include <charconv>
@@ -39,6 +39,7 @@ Status visit_cases(const Read& read, const std::string& junit_prefix, const Repo
   Status failed;
   std::size_t ordinal = 0, unnamed = 0;
   std::string built;  // an id the case does not hold whole (junit::TestCase::id), reused from case to case
+  junit::Occurrences occurrences;  // a name's distinct cases, numbered as every tool numbers them
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
   auto stats = read(
@@ -52,9 +53,10 @@ Status visit_cases(const Read& read, const std::string& junit_prefix, const Repo
         }
         // The id as the reader holds it (the node id of nearly every case of a pytest report):
         // no copy, and `built`'s storage reused where it has to be put together.
-        const std::string_view id = test.id(built);
+        std::size_t occurrence = 1;
+        const std::string_view id = occurrences.id(test, built, &occurrence);
         failed = visit(ReportCase{identities ? TestIdentity::of(id) : TestIdentity{}, id, 0, test.time_s, ordinal++,
-                                  test.report_line});
+                                  test.report_line, test.suite_in_id() || occurrence > 1});
       },
       options);
   if (!stats) return stats.error();
@@ -140,6 +142,7 @@ std::optional<std::string> v1_defect(const std::string& id) {
 Result<Baseline> parse_v1(const json::object& root, const std::string& path, const BaselineVisit& visit) {
   Baseline baseline;
   baseline.source = path;
+  baseline.legacy_ids = true;
   auto key = parse_key(json_find(root, "key"), path);
   if (!key) return key.error();
   baseline.key = *key;
@@ -157,7 +160,7 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
     if (!value->is_number()) return could_not_evaluate(path + ": `tests` values must be seconds (numbers)");
     if (auto defect = v1_defect(id))
       return could_not_evaluate(path + ": a version 1 suite baseline, written by an older gatekit, and " + *defect +
-                                ": growth is compared again once a push to the baseline branch stores a version 2 "
+                                ": growth is compared again once a push to the baseline branch stores a version 3 "
                                 "baseline (nothing to do but wait for that run, or re-run the last one)");
     const auto identity = TestIdentity::of(id);
     auto added = visit.add(identity, std::max(0.0, value->to_number<double>()));
@@ -168,7 +171,7 @@ Result<Baseline> parse_v1(const json::object& root, const std::string& path, con
   return baseline;
 }
 
-// suite-baseline.json, fed in pieces: the first line decides. A version 2 header is followed
+// suite-baseline.json, fed in pieces: the first line decides. A version 3 or 2 header is followed
 // by test lines, each parsed as it completes, so that only the current line is held; a version
 // 1 baseline (one JSON object, on one line or laid out over several by hand) is gathered whole
 // and parsed at the end, as that version always was.
@@ -225,13 +228,15 @@ class BaselineLines {
     boost::system::error_code ec;
     json::value doc = json::parse(line, ec);
     const auto* root = !ec && doc.is_object() ? &doc.get_object() : nullptr;
+    const auto version = root == nullptr ? std::nullopt : json_int_at(*root, "version");
     if (root == nullptr || json_string_at(*root, "format").value_or("") != "gatekit-suite-baseline" ||
-        json_int_at(*root, "version").value_or(0) != 2) {
+        (version != 2 && version != 3)) {
       // Version 1, or not a baseline at all: parse_whole_v1 says which.
       mode_ = Mode::v1;
       v1_text_ = line;
       return {};
     }
+    baseline_.legacy_ids = version == 2;
     return header(*root);
   }
 
@@ -286,7 +291,7 @@ class BaselineLines {
     if (json_string_at(root, "format").value_or("") != "gatekit-suite-baseline")
       return could_not_evaluate(path_ + ": not a suite baseline: `format` is not \"gatekit-suite-baseline\"");
     if (json_int_at(root, "version").value_or(0) != 1)
-      return could_not_evaluate(path_ + ": unsupported suite baseline version (this gatekit reads versions 1 and 2)");
+      return could_not_evaluate(path_ + ": unsupported suite baseline version (this gatekit reads versions 1, 2 and 3)");
     return parse_v1(root, path_, visit_);
   }
 
@@ -382,7 +387,7 @@ json::array history_json(const std::vector<HistoryPoint>& history) {
 std::string baseline_header(const ConfigKey& key, const std::vector<HistoryPoint>& history, std::size_t tests) {
   json::object root;
   root["format"] = "gatekit-suite-baseline";
-  root["version"] = 2;
+  root["version"] = 3;
   root["identity"] = kIdentityScheme;
   root["key"] = json::object{{"workflow", key.workflow}, {"job", key.job}, {"python", key.python}, {"selection", key.selection}};
   root["history"] = history_json(history);

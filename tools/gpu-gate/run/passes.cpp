@@ -14,9 +14,10 @@ std::string file_of(const junit::TestCase& test) {
 }
 
 // Each test case of the report into `cases`: where it lives, and whether it ran on some run.
+// A name's distinct cases are numbered as every tool numbers them (junit::Occurrences).
 junit::CaseHandler collect_into(PassCases& cases) {
-  return [&cases](const junit::TestCase& test) {
-    auto& run = cases[test.id()];
+  return [&cases, occurrences = junit::Occurrences{}, scratch = std::string{}](const junit::TestCase& test) mutable {
+    auto& run = cases[std::string(occurrences.id(test, scratch))];
     run.file = file_of(test);
     run.ran = run.ran || test.ran();
   };

@@ -12,10 +12,14 @@
 // (ReadOptions::max_identity_bytes): a report with a longer one is refused, never cut, so
 // that two names that differ late never become one test.
 //
-// Test identity (TestCase::id) follows pytest's node-id rules for pytest reports and keeps
-// classname and name for the others (docs/junit.md, "Test identity"). Distinct (classname,
-// name) pairs of one report get distinct ids with the input pytest, CTest, Surefire and
-// gotestsum write; a consumer that keys on ids still checks for collisions (hostile input).
+// Each case carries the family of the runner that wrote it, as far as the report says
+// (Family: pytest, gotestsum, CTest, every other). Test identity (TestCase::id) follows
+// pytest's node-id rules for pytest reports, keeps classname and name for gotestsum and CTest,
+// and adds the suite for the others where it tells cases apart (jest-junit writes one test
+// name in several suites); docs/junit.md, "Families" and "Test identity". The same id twice in
+// one report is one test's attempts only in the families that write attempts that way (pytest,
+// gotestsum); elsewhere the cases are distinct tests, numbered by Occurrences. A consumer that
+// keys on ids still checks for collisions (hostile input).
 //
 // Each <testsuites>/<testsuite> may declare `failures` and `errors`; the reader compares them
 // with the <failure>/<error> elements of the cases inside it (nested suites included) and
@@ -28,10 +32,12 @@
 // column. Entity declarations (a DTD) are refused: a report never needs them, and they are
 // the classic way to make an XML reader expand a small file into gigabytes.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gatekit/junit_writer.hpp"
@@ -42,6 +48,21 @@ class Files;
 }
 
 namespace gatekit::junit {
+
+// Which runner wrote a case, as far as the report says (docs/junit.md, "Families"). It
+// decides the case's id and what the same id twice in one report means.
+enum class Family {
+  other,      // Surefire/Failsafe (JUnit, TestNG), jest-junit, and every writer not named below
+  pytest,     // a <testsuites name="pytest tests"> or <testsuite name="pytest">, a `file`
+              // attribute ending in .py, or NodeIds::pytest
+  gotestsum,  // inside a <testsuite> whose <properties> hold go.version (gotestsum writes it
+              // into every package's suite)
+  ctest,      // a `status` attribute of run, fail, notrun or disabled on the <testcase>
+};
+
+// Whether cases of the family that share an id are one test's attempts (pytest-rerunfailures'
+// reruns, gotestsum --rerun-fails): pytest and gotestsum. Elsewhere they are distinct tests.
+bool repeats_are_attempts(Family family);
 
 struct TestCase {
   std::string suite;      // name of the innermost enclosing <testsuite>
@@ -63,16 +84,46 @@ struct TestCase {
   int flaky_attempts = 0;  // Surefire <flakyFailure>/<flakyError>: failed, then passed on rerun
   int rerun_failures = 0;  // Surefire <rerunFailure>/<rerunError>: failed again on rerun
   int report_line = 0;     // line of the <testcase> element in the report
+  Family family = Family::other;
+  // The k-th case of its report with this id, in a family whose repeats are distinct tests
+  // (Occurrences sets it; the reader leaves 1): the id then ends in " #k".
+  std::size_t occurrence = 1;
 
-  // The identity other tools key on: the node id when there is one, else `classname::name`
-  // (or the name alone when there is no classname). A case with neither name nor classname
-  // is one test of its own: "(unnamed test case, report line N)".
+  // The identity other tools key on: the node id when there is one; else `classname::name`
+  // (or the name alone when there is no classname), preceded by `suite::` where suite_in_id();
+  // then " #k" for the k-th case (k > 1) of a report with that id (occurrence). A case with
+  // neither name nor classname is one test of its own: "(unnamed test case, report line N)".
   std::string id() const;
   // The same identity without a copy where the case holds it whole (its node id, or a name
-  // with no classname); else built into `scratch`, whose storage a reader's handler reuses
-  // from case to case. The view lives as long as the case and `scratch` are unchanged.
+  // with no classname nor suite); else built into `scratch`, whose storage a reader's handler
+  // reuses from case to case. The view lives as long as the case and `scratch` are unchanged.
   std::string_view id(std::string& scratch) const;
+  // The id without the occurrence number (what Occurrences counts).
+  std::string_view base_id(std::string& scratch) const;
+  // Whether the id names the suite: family other, a suite that is neither empty nor the
+  // classname (Surefire and gotestsum name the suite after the class or package), no node id.
+  bool suite_in_id() const;
   bool ran() const { return outcome != JunitOutcome::skipped; }
+};
+
+// The cases of one report that share an id but are not one test's attempts (two jest tests of
+// one name in one file, a TestNG data provider's invocations): the k-th is numbered k, in
+// report order, so that each stays a test of its own. A report is numbered by one Occurrences
+// from its first case on; every tool that keys on ids numbers it the same way. Cases whose
+// family writes attempts (repeats_are_attempts) and unnamed cases always get 1. Memory: one
+// entry per distinct id numbered (a 64-bit hash of it and a count), none for pytest's cases.
+class Occurrences {
+ public:
+  // The occurrence of `test` among the cases seen so far: 1 for the first with its id.
+  std::size_t next(const TestCase& test);
+  void number(TestCase& test) { test.occurrence = next(test); }
+  // The numbered id of `test` (its next occurrence, also put in `occurrence` when given), as
+  // TestCase::id(scratch) gives it.
+  std::string_view id(const TestCase& test, std::string& scratch, std::size_t* occurrence = nullptr);
+
+ private:
+  std::unordered_map<std::uint64_t, std::uint32_t> seen_;
+  std::string scratch_;
 };
 
 enum class NodeIds {

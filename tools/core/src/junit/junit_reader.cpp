@@ -15,14 +15,33 @@
 
 namespace gatekit::junit {
 
-std::string_view TestCase::id(std::string& scratch) const {
+bool repeats_are_attempts(Family family) { return family == Family::pytest || family == Family::gotestsum; }
+
+bool TestCase::suite_in_id() const {
+  return family == Family::other && node_id.empty() && !suite.empty() && suite != classname &&
+         !(classname.empty() && name.empty());
+}
+
+std::string_view TestCase::base_id(std::string& scratch) const {
   if (!node_id.empty()) return node_id;
-  if (classname.empty() && !name.empty()) return name;
-  if (classname.empty()) {
+  if (classname.empty() && name.empty()) {
     scratch.assign("(unnamed test case, report line ").append(std::to_string(report_line)).append(")");
-  } else {
-    scratch.assign(classname).append("::").append(name);
+    return scratch;
   }
+  const bool with_suite = suite_in_id();
+  if (!with_suite && classname.empty()) return name;
+  scratch.clear();
+  if (with_suite) scratch.append(suite).append("::");
+  if (!classname.empty()) scratch.append(classname).append("::");
+  scratch.append(name);
+  return scratch;
+}
+
+std::string_view TestCase::id(std::string& scratch) const {
+  const std::string_view base = base_id(scratch);
+  if (occurrence <= 1) return base;
+  if (base.data() != scratch.data()) scratch.assign(base);
+  scratch.append(" #").append(std::to_string(occurrence));
   return scratch;
 }
 
@@ -31,6 +50,22 @@ std::string TestCase::id() const {
   const std::string_view view = id(built);
   if (view.data() == built.data()) return built;  // built here: handed over, not copied
   return std::string(view);
+}
+
+std::size_t Occurrences::next(const TestCase& test) {
+  if (repeats_are_attempts(test.family) || (test.name.empty() && test.classname.empty())) return 1;
+  const std::uint64_t key = std::hash<std::string_view>{}(test.base_id(scratch_));
+  return ++seen_[key];
+}
+
+std::string_view Occurrences::id(const TestCase& test, std::string& scratch, std::size_t* occurrence) {
+  const std::size_t k = next(test);
+  if (occurrence != nullptr) *occurrence = k;
+  if (k <= 1) return test.id(scratch);
+  const std::string_view base = test.base_id(scratch);
+  if (base.data() != scratch.data()) scratch.assign(base);
+  scratch.append(" #").append(std::to_string(k));
+  return scratch;
 }
 
 namespace {
@@ -138,6 +173,8 @@ struct Reader::Impl {
     std::optional<std::size_t> declared;  // failures + errors; nullopt: neither attribute
     std::size_t seen = 0;                 // <failure>/<error> elements of the cases inside
     bool pytest = false;                  // a <testsuite name="pytest">
+    bool pytest_root = false;             // a <testsuites name="pytest tests">
+    bool go = false;                      // its <properties> hold go.version (gotestsum)
   };
 
   // The open elements, innermost last (a nested type: a member's type from the anonymous
@@ -146,6 +183,7 @@ struct Reader::Impl {
   std::vector<Elem> stack;
   std::vector<Frame> frames;
   std::size_t pytest_open = 0;
+  std::size_t pytest_root_open = 0;
   std::string suite_name;  // of the innermost open <testsuite>
   bool in_case = false;
   std::size_t case_results = 0;  // <failure>/<error> elements of the open case
@@ -198,6 +236,8 @@ struct Reader::Impl {
     } else if (in_test && (name == "rerunFailure" || name == "rerunError")) {
       kind = Elem::rerun;
       ++current.rerun_failures;
+    } else if (!in_case && name == "property") {
+      take_property(atts);
     } else if (in_test && name == "system-out") {
       kind = Elem::out;
       target = &out;
@@ -228,7 +268,10 @@ struct Reader::Impl {
     const auto errors = parse_count(attribute(atts, "errors"));
     if (failures || errors) frame.declared = failures.value_or(0) + errors.value_or(0);
     frame.pytest = !root && frame.name == "pytest";
+    // pytest 8.4 and later name the root so, whatever junit_suite_name says.
+    frame.pytest_root = root && frame.name == "pytest tests";
     pytest_open += frame.pytest;
+    pytest_root_open += frame.pytest_root;
     if (!root) suite_name = frame.name;
     frames.push_back(std::move(frame));
   }
@@ -237,6 +280,7 @@ struct Reader::Impl {
     Frame frame = std::move(frames.back());
     frames.pop_back();
     pytest_open -= frame.pytest;
+    pytest_root_open -= frame.pytest_root;
     if (frame.declared && *frame.declared > frame.seen) {
       if (stats.undercounted.size() < ReadStats::kMaxUndercounted)
         stats.undercounted.push_back({frame.root ? "testsuites" : "testsuite",
@@ -283,6 +327,23 @@ struct Reader::Impl {
     c.flaky_attempts = 0;
     c.rerun_failures = 0;
     c.report_line = 0;
+    c.family = Family::other;
+    c.occurrence = 1;
+  }
+
+  // A suite's <property>: gotestsum names the Go version in every package's suite.
+  void take_property(const XML_Char** atts) {
+    if (!frames.empty() && !frames.back().root && attribute(atts, "name") == "go.version") frames.back().go = true;
+  }
+
+  // The family of the closing case (Family): pytest's marks first, then gotestsum's suite,
+  // then CTest's status attribute.
+  Family family_of(bool node_ids) const {
+    if (node_ids || pytest_root_open > 0 || pytest_open > 0 || current.file.ends_with(".py")) return Family::pytest;
+    if (!frames.empty() && frames.back().go) return Family::gotestsum;
+    if (ctest_status == "run" || ctest_status == "fail" || ctest_status == "notrun" || ctest_status == "disabled")
+      return Family::ctest;
+    return Family::other;
   }
 
   // A case that passed after flaky attempts: its first attempt says what went wrong.
@@ -332,6 +393,7 @@ struct Reader::Impl {
     }
     const bool pytest = options.node_ids == NodeIds::pytest ||
                         (options.node_ids == NodeIds::detect && (pytest_open > 0 || current.file.ends_with(".py")));
+    current.family = family_of(pytest);
     if (pytest) {
       set_node_id();
       if (current.file.empty() && !current.node_id.empty())  // in place: the file's storage is kept for the next case
