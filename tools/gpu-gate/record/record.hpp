@@ -137,6 +137,22 @@ std::string format_record(const GateRecord& record);
 inline constexpr std::size_t kMaxRecordBytes = 16 * 1024;
 Result<GateRecord> parse_record(std::string_view message);
 
+// The record commit object, as gpu-gate writes it (write_record): a `tree` header, then
+// `author` and `committer` (NAME <EMAIL> SECONDS ZONE, both at the same second), then at most
+// one signature header (`gpgsig`, or `gpgsig-sha256` in a SHA-256 repository, its value on
+// continuation lines that start with a space), each once and in that order, nothing else (no
+// parent, no encoding, no mergetag, no header git does not write), then a blank line and the
+// message. git verifies a signature at the date of the first `committer` line; a second one
+// could carry another date for a reader that took the last. So any other shape is refused,
+// the error naming what differs ("the record commit is not in the form gpu-gate writes: ...").
+struct RecordCommit {
+  std::string tree;
+  std::int64_t committer_time = 0;  // seconds since the epoch
+  std::string signature;            // the signature header's value, its lines joined with \n ("" = unsigned)
+  std::string_view message;         // a view into the object given
+};
+Result<RecordCommit> parse_record_commit(std::string_view object);
+
 // Creates the record commit (its tree the tested tree, no parent, the message
 // format_record writes, author and committer "gatekit gpu-gate" at record.time) and points a
 // new ref of `half` (mine, or no_gpu for a result that must stay local) to it:
