@@ -17,6 +17,7 @@
 // disagrees with its ref name. The message format is documented in docs/gpu-gate.md.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -161,6 +162,10 @@ Result<RecordCommit> parse_record_commit(std::string_view object);
 // unsigned record. The ref is created, never moved: an existing one is an error.
 Result<std::string> write_record(const Git& git, const std::string& ns, const GateRecord& record, bool sign,
                                  RefHalf half = RefHalf::mine);
+
+// The raw objects of the given commits (full object names), by name: one `git cat-file
+// --batch`. An object that is not a commit, or larger than a record commit can be, is an error.
+Result<std::map<std::string, std::string>> read_commit_objects(const Git& git, const std::vector<std::string>& commits);
 
 // How much of a ref name a message shows: a whole result ref name (namespace, tree, machine
 // and run id together stay under it), and no more of a hostile one.

@@ -105,6 +105,31 @@ Result<std::vector<GateRecord>> read_messages(Git& git, const std::vector<Listed
 
 }  // namespace
 
+Result<std::map<std::string, std::string>> read_commit_objects(const Git& git, const std::vector<std::string>& commits) {
+  std::string list;
+  for (const auto& commit : commits) {
+    if (!is_object_name(commit)) return could_not_evaluate("not a commit object name: " + quote_for_message(commit));
+    list += commit + "\n";
+  }
+  std::map<std::string, std::string> objects;
+  if (commits.empty()) return objects;
+  auto out = git.run(GitCommand{"cat-file", "--batch"}.input(list));
+  if (!out) return out.error();
+  std::string_view rest = *out;
+  for (const auto& commit : commits) {
+    const auto header_end = rest.find('\n');
+    const std::string expect = commit + " commit ";
+    std::size_t size = 0;
+    if (header_end == std::string_view::npos || !rest.starts_with(expect) ||
+        std::from_chars(rest.data() + expect.size(), rest.data() + header_end, size).ec != std::errc() ||
+        size > kMaxRecordBytes + 4096 || rest.size() < header_end + 1 + size + 1)
+      return could_not_evaluate("git cat-file --batch: " + commit + " is not a record commit");
+    objects[commit] = std::string(rest.substr(header_end + 1, size));
+    rest.remove_prefix(header_end + 1 + size + 1);
+  }
+  return objects;
+}
+
 Result<std::vector<ResultRef>> list_result_refs(Git& git, const std::string& ns, std::vector<std::string>* rejected) {
   return list_refs(git, ns, rejected);
 }
