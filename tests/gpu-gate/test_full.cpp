@@ -283,3 +283,50 @@ TEST_CASE("full: no GPU visible is could-not-evaluate unless --allow-no-gpu") {
   }
   CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/ refs/gatekit-gate-nogpu/").empty());
 }
+
+TEST_CASE("full: a test map path that leaves the repository is refused before anything runs, naming the entry") {
+  testing::TempDir dir;
+  const auto repo = dir / "repo";
+  std::filesystem::create_directories(repo);
+  make_repository(repo);
+  const auto config = (repo / ".github/gatekit/gpu-gate.yml").string();
+  struct Case {
+    std::string setup;  // shell, in the repository
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"printf 'test_map: ../victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       "1 error in " + config + ":\n" + config +
+           ":6:11: test_map: must be a path inside the repository (the test map run --full writes): it leaves the "
+           "repository ('..')"},
+      {"printf 'test_map: /tmp/victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       "1 error in " + config + ":\n" + config +
+           ":6:11: test_map: must be a path inside the repository (the test map run --full writes): it is an "
+           "absolute path"},
+      // A link committed in the tree: a write of the map would follow it out of the checkout.
+      {"ln -s .. out && printf 'test_map: out/victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       config + ": test_map: 'out/victim.json' passes through the symbolic link 'out' (-> '..'): it could lead "
+                "outside the repository"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.setup);
+    REQUIRE(sh(repo, "git reset -q --hard && git clean -qfdx && " + c.setup + " && git add -A && " + kCommit + " -m map") == 0);
+    RealSeams seams;
+    auto context = seams.context();
+    RunOptions options;
+    options.repo_dir = repo.string();
+    options.machine = "test-machine";
+    options.allow_no_gpu = true;
+    options.full = true;
+    try {
+      (void)run_full(options, context);
+      FAIL("no failure");
+    } catch (const Failure& failure) {
+      CHECK(failure.error().kind == ErrorKind::bad_input);
+      CHECK(failure.error().message == c.message);
+    }
+    CHECK(seams.workflow.summary.empty());  // nothing ran
+    CHECK_FALSE(std::filesystem::exists(dir / "victim.json"));
+    REQUIRE(sh(repo, "git reset -q --hard HEAD~1") == 0);
+  }
+}

@@ -46,7 +46,7 @@ void plan_stress(Context& context, const Git& git, const RunOptions& options, co
                  RunOutcome& outcome, const std::vector<FileChange>& change) {
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
   if (!outcome.stress_needed) return;
-  outcome.stress_targets = find_stress_targets(context, test_map_place(git, config, options.repo_dir),
+  outcome.stress_targets = find_stress_targets(context, test_map_place(git, context.files, config, options.repo_dir),
                                                touched_paths(config.concurrency_patterns, change), scope);
 }
 
@@ -103,6 +103,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   const RunPlan plan = plan_run(options, config);
   Git git(context.processes, options.repo_dir);
   refuse_uncommitted_changes(git);
+  if (plan.test_map) (void)test_map_place(git, context.files, config, options.repo_dir);  // refused before anything runs
   RunOutcome outcome = outcome_of_head(git, machine, plan.workers);
   const auto started = context.clock.now();
   outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
