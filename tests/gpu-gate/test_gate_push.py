@@ -229,6 +229,40 @@ def test_prune_deletes_expired_results_here_and_on_the_remote_but_spares_an_open
     assert relied in git(work, "for-each-ref", "--format=%(refname)").split()
 
 
+def test_prune_skips_an_open_fork_pull_request_whose_head_the_clone_lacks_and_says_so(project):
+    tmp, work, remote = project
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("expiry_days: 7\n")
+    base = commit(work, ".github/gatekit/gpu-gate.yml", "", "gate config")
+    git(work, "push", "-q", "origin", "main")
+    assert gate(work, "setup").returncode == 0
+    commit(work, "src/lib.py", "c = 3\n", "old code")
+    old = record(work, "m1", now() - datetime.timedelta(days=10))
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/old")
+    # A fork's pull request: GitHub keeps its head as refs/pull/3/head on the base repository,
+    # which a clone never fetches unless asked.
+    git(tmp, "clone", "-q", f"file://{remote}", "fork")
+    fork_head = commit(tmp / "fork", "src/lib.py", "f = 4\n", "fork work")
+    git(tmp / "fork", "push", "-q", "origin", "HEAD:refs/pull/3/head")
+    assert subprocess.run(["git", "cat-file", "-e", fork_head], cwd=work).returncode != 0
+
+    summary = tmp / "summary.md"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_pull("o/r", 3, head_sha=fork_head, base_sha=base, head_ref="fork-work")
+        srv.add_issue("o/r", "PR 3", number=3, pull_request=True)
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r",
+               "GITHUB_STEP_SUMMARY": str(summary)}
+        done = gate(work, "prune", env=env)
+    assert done.returncode == 0, done.stderr
+    assert (f"skipped open pull request head {fork_head}: not in this clone (a fork's pull request?); its results "
+            "are not kept for it") in done.stdout.splitlines()
+    assert f"deleting {old}" in done.stdout.splitlines()
+    assert (f"1 open pull request skipped: the head is not in this clone (`{fork_head[:12]}`), so nothing is kept "
+            "for it; fetch `refs/pull/<number>/head` first to keep what it relies on.") in summary.read_text()
+    assert old not in git(work, "for-each-ref", "--format=%(refname)").split()
+
+
 FAKE_GPU = {"GATEKIT_HIP_LIBRARY": str(Path(os.environ["GATEKIT_BUILD_DIR"]) / "tests" / "smoke-runner" / "stub" /
                                       "libgatekit_fake_hip.so"),
             "GATEKIT_CUDA_LIBRARY": "none", "FAKE_HIP_DEVICES": "1"}
