@@ -50,7 +50,9 @@ inline std::string record_violation(std::string_view message) {
   const auto& c = r.counts;
   if (c.passed < 0 || c.failed < 0 || c.skipped < 0 || c.errors < 0 || r.duration.count() < 0 || r.device.count < 0)
     return "a record with a negative count or duration";
-  for (const auto* text : {&r.scope, &r.stress, &r.gatekit_version, &r.device.backend, &r.device.driver_version,
+  if (r.format == 2 ? r.config.size() != 71 || !r.config.starts_with("sha256:") : !r.config.empty())
+    return "a record whose configuration digest does not fit its format";
+  for (const auto* text : {&r.scope, &r.stress, &r.config, &r.gatekit_version, &r.device.backend, &r.device.driver_version,
                            &r.device.runtime_version, &r.device.visible_devices}) {
     if (!clean(*text)) return "a record value that is not clean: " + quote_for_message(*text);
   }

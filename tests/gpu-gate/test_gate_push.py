@@ -37,20 +37,30 @@ def commit(repo, path, text, message):
     return git(repo, "rev-parse", "HEAD")
 
 
-def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False, key=None):
+def config_digest(repo):
+    """The configuration digest a result must carry to count here, as `status --json` says it."""
+    done = gate(repo, "status", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["config"]
+
+
+def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False, key=None, config=None):
     """A result as gpu-gate records it: a commit of the tested tree, the message in the
     documented form, under refs/gatekit-gate-mine/<tree>/<machine>@<run> (run=True, as `run`
-    writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout)."""
+    writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout). `config`:
+    the configuration digest it carries (default: the one `status` expects here)."""
+    config = config or config_digest(repo)
     sha = git(repo, "rev-parse", rev)
     tree = git(repo, "rev-parse", rev + "^{tree}")
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
     message = (
         f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
-        "format: gatekit-gpu-gate/1\n"
+        "format: gatekit-gpu-gate/2\n"
         f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
         f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: {machine}\n"
         "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\ndriver: 12.4\n"
-        "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+        "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n"
+        f"config: {config}\n")
     env = dict(os.environ, GIT_AUTHOR_DATE=f"@{int(when.timestamp())} +0000", GIT_COMMITTER_DATE=f"@{int(when.timestamp())} +0000")
     sign = ["-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "commit-tree", "-S"] if key else ["commit-tree"]
     made = subprocess.run(["git", *IDENTITY, *sign, tree], cwd=repo, input=message, capture_output=True,
@@ -168,7 +178,8 @@ def test_status_text_names_the_state_the_result_and_how_to_publish(project):
         f"{when.strftime('%Y-%m-%dT%H:%M:%SZ')})\"",
         f"  counted result: {ref}",
         "  this machine (m1): not yet: run `git push` (after gpu-gate setup), or git push origin "
-        "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'"]
+        "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'",
+        f"  configuration: origin/main ({git(work, 'rev-parse', 'origin/main')[:12]}), digest {config_digest(work)[:19]}"]
 
 
 def test_a_hostile_result_ref_is_ignored_and_named(project):

@@ -10,6 +10,7 @@
 #include "gatekit/path_categories.hpp"
 #include "gatekit/regex.hpp"
 #include "gatekit/repo_path.hpp"
+#include "gatekit/sha256.hpp"
 #include "gatekit/test_run.hpp"
 #include "gatekit/text.hpp"
 #include "run/markers.hpp"
@@ -202,6 +203,29 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
 }
 
 }  // namespace
+
+std::string config_digest(const Config& config, const std::optional<std::string>& selection_text) {
+  // Each value length-prefixed, each field named: no two configurations write the same text.
+  std::string text = "gatekit-gpu-gate-config/1\n";
+  auto value = [&text](std::string_view field, std::string_view v) {
+    text += std::string(field) + " " + std::to_string(v.size()) + ":" + std::string(v) + "\n";
+  };
+  auto list = [&value](std::string_view field, const std::vector<std::string>& items) {
+    value(field, std::to_string(items.size()));
+    for (const auto& item : items) value(field, item);
+  };
+  list("command", config.command);
+  list("scope.folders", config.scope_folders);
+  list("scope.modules", config.modules);
+  list("scope.extras", config.extras);
+  value("nightly_marker", config.nightly_marker);
+  value("selection", config.selection);
+  value("selection.present", selection_text ? "yes" : "no");
+  value("selection.text", selection_text.value_or(""));
+  list("concurrency", config.concurrency_patterns);
+  value("stress_repeats", std::to_string(config.stress_repeats));
+  return "sha256:" + sha256_hex(text);
+}
 
 Config default_config() {
   Config config;

@@ -66,6 +66,10 @@ struct GateRecord {
   DeviceFacts device;
   std::string scope;            // the scope used: "gate", "full", "affected" ... and a detail
   std::string stress;           // "not needed", "passed 3x", "failed" ...
+  // The digest of the gate's configuration the run used (config_digest in config.hpp),
+  // "sha256:<64 hex>"; "" in a record of the first format, written before gatekit recorded it.
+  std::string config;
+  int format = 2;               // the record's format: 2, or 1 (no `config` line)
 
   // Where the record was read from (not part of the message).
   std::string ref;            // full ref name ("" for a record not read from git)
@@ -117,8 +121,12 @@ Status valid_namespace(std::string_view ns);
 // the id alphabet replaced by '-' (cut at 64).
 std::string machine_id_from_host(std::string_view host_name);
 
-// The first line of the message body names the format; a reader refuses any other.
-inline constexpr std::string_view kRecordFormat = "gatekit-gpu-gate/1";
+// The first line of the message body names the format; a reader refuses any other. Format 2
+// adds the `config` line (the digest of the configuration the run used); format 1 records,
+// written before it, still read (their `config` is ""), and a reader that checks the
+// configuration leaves them out (status_decide.hpp).
+inline constexpr std::string_view kRecordFormat = "gatekit-gpu-gate/2";
+inline constexpr std::string_view kRecordFormatV1 = "gatekit-gpu-gate/1";
 // The longest free-text value (GPU name, scope, stress) a record holds.
 inline constexpr std::size_t kMaxFactBytes = 200;
 // Outside text (a GPU name from the driver) as a record value: printable ASCII only (other
