@@ -466,6 +466,20 @@ def test_prune_refuses_an_allowed_signers_file_the_checkout_lacks(project):
     assert "gpu-gate: error: the allowed-signers file keys/allowed_signers is not in the checkout .\n" in done.stderr
 
 
+def test_prune_refuses_a_signing_file_reached_through_a_link(project):
+    tmp, work, remote = project
+    (tmp / "elsewhere").mkdir()
+    (tmp / "elsewhere" / "allowed_signers").write_text("mallory@example.com ssh-ed25519 AAAA\n")
+    (work / "keys").symlink_to(tmp / "elsewhere")
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("signing:\n  allowed_signers: keys/allowed_signers\n")
+    done = gate(work, "prune")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"gpu-gate: error: the allowed-signers file: 'keys/allowed_signers' passes through the symbolic "
+                           f"link 'keys' (-> '{tmp / 'elsewhere'}'): it could lead outside the repository\n")
+
+
 def test_status_leaves_out_a_result_the_remote_no_longer_has(project):
     tmp, work, remote = project
     assert gate(work, "setup").returncode == 0

@@ -9,6 +9,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/repo_path.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
@@ -63,6 +64,9 @@ std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& 
 std::optional<std::string> signing_file(Context& context, const PruneOptions& options, const std::string& path,
                                         const std::string& what) {
   if (path.empty()) return std::nullopt;
+  // Inside the checkout, through no link (gatekit/repo_path.hpp): a link could lead anywhere.
+  if (auto inside = check_inside_repository(context.files, options.repo_dir, path); !inside)
+    fail_bad_input("the " + what + " file: " + inside.error().message);
   const auto full = std::filesystem::path(options.repo_dir) / path;
   if (!context.files.exists(full)) fail_bad_input("the " + what + " file " + path + " is not in the checkout " + options.repo_dir);
   return value_or_throw(as_bad_input(context.files.read(full)));
