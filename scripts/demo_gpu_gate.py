@@ -7,7 +7,7 @@ A developer's GPU machine and CI, end to end, with nothing outside this machine:
                on a simulated 2-GPU machine: the core's GPU discovery loads a stand-in HIP
                runtime built here from tests/smoke-runner/stub/fake_hip.cpp (the real dlopen
                path), and the demo's tests see two fake GPUs (TINYML_FAKE_GPUS); the gate's
-               scope comes from origin/main, and the pass proves GPU tests ran on the tested
+               scope comes from origin/HEAD (main), and the pass proves GPU tests ran on the tested
                tree's own package;
   3. push      a plain `git push` publishes the branch and the result ref;
   4. more      a documentation-only commit, then a commit with new code, pushed without a run;
@@ -171,8 +171,8 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     # The scope comes from the base branch, and the pass proves it ran GPU tests on the tested tree.
     said = [line for line in done.stdout.splitlines()
             if line.startswith(("configuration: ", "evidence of the gate pass: "))]
-    checks.append(Check("the run read the gate's configuration from origin/main and proved what it tested",
-                        len(said) == 2 and " of origin/main (" in said[0] and "GPU tests ran" in said[1]
+    checks.append(Check("the run read the gate's configuration from origin/HEAD and proved what it tested",
+                        len(said) == 2 and " of origin/HEAD (" in said[0] and "GPU tests ran" in said[1]
                         and "all from the tested tree" in said[1], " / ".join(said) or "no such lines"))
 
     step(3, "git push: the branch and the result, in one plain push")

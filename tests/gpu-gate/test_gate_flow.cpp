@@ -343,7 +343,7 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
     REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
     CHECK(p.test_log() == "device=gpu stress=\n");
     CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
-                    "markers: not slow: the nightly tests left out (origin/main:.github/gatekit/suite.yml, context gate)") !=
+                    "markers: not slow: the nightly tests left out (origin/HEAD:.github/gatekit/suite.yml, context gate)") !=
           seams.workflow.lines.end());
     CHECK(full_run(p, seams) == ExitCode::verdict_fail);
     CHECK(count_of(p.test_log(), "costly ran on ") == 2);
@@ -391,7 +391,7 @@ TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, l
                          ":9:12: selection: the tested commit has no file 'ci/suite.yml'");
   // Read from the base branch, the same refusals name it.
   run_sh(p.work, "git push -q origin HEAD:main && git remote set-head origin main");
-  CHECK(refusal() == "origin/main:.github/gatekit/gpu-gate.yml:9:12: selection: origin/main has no file 'ci/suite.yml'");
+  CHECK(refusal() == "origin/HEAD:.github/gatekit/gpu-gate.yml:9:12: selection: origin/HEAD has no file 'ci/suite.yml'");
   CHECK(p.test_log().empty());  // nothing ran
   CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
 }
@@ -492,7 +492,7 @@ TEST_CASE("run takes the gate's scope from the remote's default branch, never fr
   commit_all(p, "narrow the gate");
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::verdict_fail);
   CHECK(has_line(seams.workflow.lines, "configuration: .github/gatekit/gpu-gate.yml and .github/gatekit/suite.yml of "
-                                       "origin/main (" + base.substr(0, 12) + ") (digest sha256:"));
+                                       "origin/HEAD (" + base.substr(0, 12) + ") (digest sha256:"));
   CHECK(has_line(seams.workflow.lines, "testing " + p.rev("HEAD").substr(0, 12)));
   const std::string mine = p.refs("refs/gatekit-gate-mine/");
   const std::string message = run_sh(p.work, "git log -1 --format=%B " + mine);
@@ -503,7 +503,7 @@ TEST_CASE("run takes the gate's scope from the remote's default branch, never fr
   const std::string digest = message.substr(config_line + 9, 71);
   // status reads the same configuration and counts the result.
   auto lines = status_lines(p, seams);
-  CHECK(has_line(lines, "  configuration: origin/main (" + base.substr(0, 12) + "), digest " + digest.substr(0, 19)));
+  CHECK(has_line(lines, "  configuration: origin/HEAD (" + base.substr(0, 12) + "), digest " + digest.substr(0, 19)));
   CHECK(has_line(lines, "gate/gpu for " + p.rev("HEAD").substr(0, 12) + ": failure \"failed (result of "));
 
   SECTION("without the remote's default branch the checkout's own configuration is used, with a warning, and the "

@@ -27,16 +27,6 @@ Config load_gate_config(Context& context, const std::string& repo_dir, const std
 
 namespace {
 
-// The full name of the remote's default branch (refs/remotes/<remote>/<branch>) as this clone
-// knows it; "" when it does not.
-std::string remote_default_ref(const Git& git, const std::string& remote) {
-  auto out = git.exec(GitCommand{"symbolic-ref", "-q"}.argument("the ref", "refs/remotes/" + remote + "/HEAD"));
-  if (!out || !out->succeeded()) return "";
-  const std::string ref = trim(out->out);
-  if (!ref.starts_with("refs/remotes/" + remote + "/") || !check_revision(ref)) return "";
-  return ref;
-}
-
 // The selection file a configuration names: a missing file at the default path is none, a
 // named one the commit lacks is a bad_input Failure.
 std::optional<std::string> selection_of(const Git& git, const std::string& rev, const std::string& shown_rev,
@@ -51,26 +41,32 @@ std::optional<std::string> selection_of(const Git& git, const std::string& rev, 
 
 }  // namespace
 
-CommitFiles read_at(const Git& git, const std::string& rev, const std::vector<std::string>& paths) {
-  if (auto ok = check_revision(rev); !ok) fail(ok.error());
-  std::string input = rev + "^{commit}\n";
-  for (const auto& path : paths) {
-    if (repository_path_problem(path) != PathProblem::none) fail_bad_input("not a path in the repository: " + quote_for_message(path));
-    input += rev + ":" + path + "\n";
+std::vector<CommitFiles> read_at(const Git& git, const std::vector<std::string>& revs,
+                                 const std::vector<std::string>& paths) {
+  std::string input;
+  std::vector<std::string> names;
+  for (const auto& rev : revs) {
+    if (auto ok = check_revision(rev); !ok) fail(ok.error());
+    names.push_back(rev + "^{commit}");
+    for (const auto& path : paths) {
+      if (repository_path_problem(path) != PathProblem::none) fail_bad_input("not a path in the repository: " + quote_for_message(path));
+      names.push_back(rev + ":" + path);
+    }
   }
+  for (const auto& name : names) input += name + "\n";
   const std::string out = value_or_throw(git.run(GitCommand{"cat-file", "--batch"}.input(input)));
   // "<object> <type> <size>\n<content>\n", or "<name> missing\n", per line of input.
-  CommitFiles read;
+  std::vector<CommitFiles> reads(revs.size());
   std::string_view rest = out;
-  for (std::size_t i = 0; i <= paths.size(); ++i) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    auto& read = reads[i / (paths.size() + 1)];
+    const bool commit = i % (paths.size() + 1) == 0;
     const auto eol = rest.find('\n');
+    if (eol == std::string_view::npos) fail_could_not_evaluate("git cat-file --batch ended early at " + quote_for_message(names[i]));
     const std::string header(rest.substr(0, eol));
-    const std::string name = i == 0 ? rev + "^{commit}" : rev + ":" + paths[i - 1];
-    if (eol == std::string_view::npos) fail_could_not_evaluate("git cat-file --batch ended early at " + quote_for_message(name));
     rest.remove_prefix(eol + 1);
     if (header.ends_with(" missing") || header.ends_with(" ambiguous")) {
-      if (i == 0) fail_bad_input(quote_for_message(rev) + " is not a commit in this clone");
-      read.files.emplace_back();
+      if (!commit) read.files.emplace_back();
       continue;
     }
     const auto first = header.find(' ');
@@ -79,13 +75,20 @@ CommitFiles read_at(const Git& git, const std::string& rev, const std::vector<st
     if (first == std::string::npos || first == second ||
         std::from_chars(header.data() + second + 1, header.data() + header.size(), size).ec != std::errc() ||
         rest.size() < size + 1)
-      fail_could_not_evaluate("unexpected git cat-file --batch header for " + quote_for_message(name) + ": " + quote_for_message(header));
+      fail_could_not_evaluate("unexpected git cat-file --batch header for " + quote_for_message(names[i]) + ": " +
+                              quote_for_message(header));
     const std::string type = header.substr(first + 1, second - first - 1);
-    if (i == 0) read.commit = header.substr(0, first);
-    else if (type != "blob") fail_bad_input(name + " is not a file");
+    if (commit) read.commit = header.substr(0, first);
+    else if (type != "blob") fail_bad_input(names[i] + " is not a file");
     else read.files.emplace_back(std::string(rest.substr(0, size)));
     rest.remove_prefix(size + 1);
   }
+  return reads;
+}
+
+CommitFiles read_at(const Git& git, const std::string& rev, const std::vector<std::string>& paths) {
+  auto read = std::move(read_at(git, std::vector<std::string>{rev}, paths).front());
+  if (read.commit.empty()) fail_bad_input(quote_for_message(rev) + " is not a commit in this clone");
   return read;
 }
 
@@ -97,22 +100,26 @@ std::string trusted_config_digest(const Git& git, const std::string& rev, const 
 GateConfig read_gate_config(Context& context, const Git& git, const std::string& repo_dir, const std::string& config_option,
                             const std::string& remote) {
   GateConfig out;
-  const std::string base = config_option.empty() ? remote_default_ref(git, remote) : "";
-  out.trusted = !base.empty();
-  const std::string rev = out.trusted ? base : "HEAD";
-  // One git process for the commit, the configuration and the default selection file.
-  const auto read = read_at(git, rev, {default_config_path, default_selection_path});
+  // One git process for the remote's default branch and HEAD: each commit, its configuration
+  // and its default selection file (a clone that does not know the branch answers "missing").
+  const std::string base = "refs/remotes/" + remote + "/HEAD";
+  const auto reads = read_at(git, {base, "HEAD"}, {default_config_path, default_selection_path});
+  out.trusted = config_option.empty() && !reads[0].commit.empty();
   if (out.trusted) {
-    const std::string shown = base.substr(std::string("refs/remotes/").size());
+    const std::string shown = remote + "/HEAD";
     const std::string origin = shown + ":" + default_config_path;
+    const auto& read = reads[0];
     out.config = read.files.at(0) ? value_or_throw(parse_config(*read.files.at(0), origin)) : default_config();
     test_run::warn_old_spellings(context.workflow, {out.config.command, out.config.old_spellings}, origin + ": command");
     out.from = shown + " (" + read.commit.substr(0, 12) + ")";
+    out.base_rev = base;
     out.selection_text = selection_of(git, base, shown, out.config, read);
     out.selection_origin = shown + ":" + out.config.selection;
   } else {
     // This checkout: the file on disk (the tree is clean, or run refuses it), the selection
     // file of the commit it tests.
+    const auto& read = reads[1];
+    if (read.commit.empty()) fail_bad_input("HEAD is not a commit in this clone");
     out.config = load_gate_config(context, repo_dir, config_option);
     out.from = config_option.empty() ? "this checkout (" + read.commit.substr(0, 12) + ")" : "--config " + config_option;
     out.selection_text = selection_of(git, "HEAD", "the tested commit", out.config, read);

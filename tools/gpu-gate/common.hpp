@@ -25,13 +25,14 @@ struct GateConfig {
   std::optional<std::string> selection_text;  // the selection file (config.selection); nullopt: none
   std::string selection_origin;               // "refs/remotes/origin/main:.github/gatekit/suite.yml"
   std::string digest;                         // config_digest(config, selection_text)
-  std::string from;                           // "origin/main (3c787c61b44d)", "this checkout (...)"
+  std::string from;                           // "origin/HEAD (3c787c61b44d)", "this checkout (...)"
   bool trusted = false;                       // read from the remote's default branch
+  std::string base_rev;                       // then "refs/remotes/<remote>/HEAD", else ""
 };
 
 // Where the gate's scope comes from (docs/gpu-gate.md, "Where the configuration comes from"):
 // the trusted base, the remote's default branch as this clone knows it
-// (refs/remotes/<remote>/HEAD), never the tested tree, so a pull request that narrows the
+// (refs/remotes/<remote>/HEAD, named origin/HEAD in messages), never the tested tree, so a pull request that narrows the
 // scope, the command or the selection in its own tree changes nothing until it merges. The
 // configuration file and the selection file are read from that commit through git. When the
 // clone has no such ref, or --config names a file, they are read from this checkout (HEAD),
@@ -52,6 +53,8 @@ struct CommitFiles {
   std::vector<std::optional<std::string>> files;
 };
 CommitFiles read_at(const Git& git, const std::string& rev, const std::vector<std::string>& paths);
+// The same for several revisions in one process; a rev that is no commit here gets commit "".
+std::vector<CommitFiles> read_at(const Git& git, const std::vector<std::string>& revs, const std::vector<std::string>& paths);
 
 // The digest a result must carry to count (config_digest of `config`, with its selection file
 // read from `rev`, the trusted base): for the readers, `status` and `ci-status`.

@@ -113,7 +113,9 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   StatusQuery query;
   query.config_digest = gate_config.digest;
   query.rev = options.rev;
-  query.base = resolve_base(git, options.base, options.remote);
+  // The base for "no code change": the option, else the remote's default branch, as read above.
+  query.base = !options.base.empty() || !options.config.empty() ? resolve_base(git, options.base, options.remote)
+                                                               : gate_config.base_rev;
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const auto remote = remote_results(git, options.remote, config.namespace_);
