@@ -8,8 +8,12 @@
 //   is what gpu-gate could have written: object names, a valid machine id, counts that are
 //   not negative, and free text that is already clean (printable ASCII, bounded), so nothing
 //   from the message reaches a summary or the log unchecked;
+// - a record commit object either is refused with a message, or has one tree (a full object
+//   name), one committer line and its message after the first blank line: what git verifies
+//   a signature against is what gatekit reads;
 // - clean_fact makes any text clean, and clean text stays as it is.
-// The first byte chooses the role (even: a record message, odd: a ref name); the rest is it.
+// The first byte chooses the role (from 0x80: a record commit object; below, even: a record
+// message, odd: a ref name); the rest is it.
 #include <string>
 #include <string_view>
 
@@ -46,7 +50,9 @@ inline std::string record_violation(std::string_view message) {
   const auto& c = r.counts;
   if (c.passed < 0 || c.failed < 0 || c.skipped < 0 || c.errors < 0 || r.duration.count() < 0 || r.device.count < 0)
     return "a record with a negative count or duration";
-  for (const auto* text : {&r.scope, &r.stress, &r.gatekit_version, &r.device.backend, &r.device.driver_version,
+  if (r.format == 2 ? r.config.size() != 71 || !r.config.starts_with("sha256:") : !r.config.empty())
+    return "a record whose configuration digest does not fit its format";
+  for (const auto* text : {&r.scope, &r.stress, &r.config, &r.gatekit_version, &r.device.backend, &r.device.driver_version,
                            &r.device.runtime_version, &r.device.visible_devices}) {
     if (!clean(*text)) return "a record value that is not clean: " + quote_for_message(*text);
   }
@@ -57,10 +63,26 @@ inline std::string record_violation(std::string_view message) {
   return "";
 }
 
+inline std::string commit_violation(std::string_view object) {
+  const auto parsed = gpu_gate::parse_record_commit(object);
+  if (!parsed) return parsed.error().message.empty() ? "a commit refusal without a message" : "";
+  const auto end = object.find("\n\n");
+  if (!is_object_name(parsed->tree) || object.substr(0, 5 + parsed->tree.size()) != "tree " + parsed->tree)
+    return "a record commit whose tree is not its first header";
+  if (parsed->message != object.substr(end + 2)) return "a record commit whose message is not what follows its headers";
+  std::size_t committers = 0;
+  for (std::size_t at = object.find("\ncommitter "); at != std::string_view::npos && at < end;
+       at = object.find("\ncommitter ", at + 1))
+    ++committers;
+  if (committers != 1) return "a record commit with " + std::to_string(committers) + " committer lines";
+  return "";
+}
+
 inline std::string gpu_gate_record_property_violation(std::string_view input) {
   const auto text = after_selector(input);
   const auto cleaned = gpu_gate::clean_fact(text);
   if (!clean(cleaned)) return "clean_fact left text that is not clean: " + quote_for_message(cleaned);
+  if (selector(input) >= 0x80) return commit_violation(text);
   return (selector(input) & 1) ? ref_name_violation(text) : record_violation(text);
 }
 

@@ -6,7 +6,9 @@ A developer's GPU machine and CI, end to end, with nothing outside this machine:
   2. run       a pull request branch changes a kernel; `gpu-gate run` tests its committed tree
                on a simulated 2-GPU machine: the core's GPU discovery loads a stand-in HIP
                runtime built here from tests/smoke-runner/stub/fake_hip.cpp (the real dlopen
-               path), and the demo's tests see two fake GPUs (TINYML_FAKE_GPUS);
+               path), and the demo's tests see two fake GPUs (TINYML_FAKE_GPUS); the gate's
+               scope comes from origin/HEAD (main), and the pass proves GPU tests ran on the tested
+               tree's own package;
   3. push      a plain `git push` publishes the branch and the result ref;
   4. more      a documentation-only commit, then a commit with new code, pushed without a run;
   5. CI side   strict mode, the template's default (docs/gpu-gate.md, "Trust model"): a
@@ -98,6 +100,7 @@ def make_clones(work: Path) -> tuple[Path, Path]:
     git(dev, "commit", "-q", "-m", "demo project")
     git(dev, "remote", "add", "origin", f"file://{remote}")
     git(dev, "push", "-q", "-u", "origin", "main")
+    git(dev, "remote", "set-head", "origin", "main")  # the base gpu-gate reads its configuration from
     return remote, dev
 
 
@@ -168,8 +171,15 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     step(2, "gpu-gate run on a simulated 2-GPU machine (HIP stand-in, fake tinyml GPUs)")
     gpu_env = fake_gpu_machine(work)
     gpu_env.update({"GATEKIT_GATE_MACHINE": MACHINE, "GITHUB_STEP_SUMMARY": str(summary)})
-    ran = run([tool, "run", "--base=main"], dev, gpu_env, check=False).returncode
+    done = run([tool, "run", "--base=main"], dev, gpu_env, check=False)
+    ran = done.returncode
     checks.append(Check("gpu-gate run passes the change on the simulated GPU machine", ran == 0, f"exit {ran}"))
+    # The scope comes from the base branch, and the pass proves it ran GPU tests on the tested tree.
+    said = [line for line in done.stdout.splitlines()
+            if line.startswith(("configuration: ", "evidence of the gate pass: "))]
+    checks.append(Check("the run read the gate's configuration from origin/HEAD and proved what it tested",
+                        len(said) == 2 and " of origin/HEAD (" in said[0] and "GPU tests ran" in said[1]
+                        and "all from the tested tree" in said[1], " / ".join(said) or "no such lines"))
 
     step(3, "git push: the branch and the result, in one plain push")
     run(["git", "push", "-q"], dev)

@@ -14,6 +14,7 @@ docs-only commits: `gpu-gate status` walks them and finds the inherited result. 
 Run with every other benchmark by scripts/bench.py (docs/benchmarks.md); alone:
   python3 bench/gpu-gate-status/bench.py --build-dir build/bench [--quick]
 """
+import json
 import os
 import shutil
 import subprocess
@@ -34,18 +35,19 @@ def git(repo: Path, *args: str, stdin: str = None) -> str:
                           check=True).stdout
 
 
-def record_message(commit: str, tree: str, machine: str, when: int) -> str:
+def record_message(commit: str, tree: str, machine: str, when: int, config: str) -> str:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
     return (f"gpu-gate: pass in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
-            "format: gatekit-gpu-gate/1\nverdict: pass\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\n"
+            "format: gatekit-gpu-gate/2\nverdict: pass\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\n"
             f"errors: 0\ncommit: {commit}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: {machine}\n"
             "gpu-backend: cuda\ngpu-count: 1\ngpu: Bench GPU\nscope: gate: 2 test files, 8 workers\n"
-            "stress: not needed (no concurrency change)\n")
+            f"stress: not needed (no concurrency change)\nconfig: {config}\n")
 
 
-def build(repo: Path, commits: int, docs_tail: int) -> int:
+def build(repo: Path, commits: int, docs_tail: int, tool: Path) -> int:
     """The history through fast-import, the records through one hash-object, the refs through
-    one update-ref, then everything packed. Returns the number of result refs."""
+    one update-ref, then everything packed. Returns the number of result refs. The records
+    carry the configuration digest the tool's `status --json` names for the repository."""
     git(repo.parent, "init", "-q", "-b", "main", repo.name)
     stream = []
     for i in range(commits):
@@ -57,6 +59,9 @@ def build(repo: Path, commits: int, docs_tail: int) -> int:
                    *([f"from :{i}"] if i else []),
                    f"M 100644 inline {path}", f"data {len(body)}", body.rstrip("\n")]
     subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet"], input="\n".join(stream) + "\n", text=True, check=True)
+    git(repo, "checkout", "-q", "main")
+    config = json.loads(subprocess.run([str(tool), "status", "--json", "-C", str(repo)], env=clean_env(),
+                                       capture_output=True, text=True, check=True).stdout)["config"]
     log = git(repo, "log", "--format=%H %T", "main").split("\n")
     pairs = [line.split() for line in log if line][::-1]  # oldest first
     objects = repo / "bench-records"
@@ -71,7 +76,7 @@ def build(repo: Path, commits: int, docs_tail: int) -> int:
         f = objects / f"{i}"
         f.write_text(f"tree {tree}\nauthor gatekit gpu-gate <gpu-gate@gatekit.invalid> {when} +0000\n"
                      f"committer gatekit gpu-gate <gpu-gate@gatekit.invalid> {when} +0000\n\n"
-                     + record_message(commit, tree, machine, when))
+                     + record_message(commit, tree, machine, when, config))
         files.append((f, tree, machine))
     ids = git(repo, "hash-object", "-t", "commit", "-w", "--stdin-paths", stdin="\n".join(str(f) for f, _, _ in files) + "\n").split()
     updates = "".join(f"create refs/gatekit-gate/{tree}/{machine} {oid}\n" for (_, tree, machine), oid in zip(files, ids))
@@ -106,8 +111,8 @@ def figures(ctx: Context) -> list[Figure]:
     commits, tail = (100, 5) if ctx.quick else (1000, 50)
     repo = ctx.tmp / "repo"
     print(f"[{BENCH}] building {commits} commits and their result refs ...", flush=True)
-    refs = build(repo, commits, tail)
     tool = ctx.tool("gpu-gate")
+    refs = build(repo, commits, tail, tool)
     args = [tool, "status", "--json", "-C", repo, "--machine", "bench"]
     env = clean_env()
     print(f"[{BENCH}] {refs} result refs; timing gpu-gate status ...", flush=True)

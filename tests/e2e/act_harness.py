@@ -163,17 +163,29 @@ def drop_job_containers(workflow: Path) -> list[str]:
     return images
 
 
+def config_digest(repo: Path) -> str:
+    """The configuration digest a result must carry to count (docs/gpu-gate.md, "Where the
+    configuration comes from"), as the built gpu-gate's `status --json` says it for `repo`."""
+    tool = Path(os.environ["GATEKIT_BUILD_DIR"]) / "tools" / "gpu-gate" / "gpu-gate"
+    done = subprocess.run([str(tool), "status", "--json", "-C", str(repo)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["config"]
+
+
 def record(repo: Path, rev: str, verdict: str = "pass") -> str:
     """A gate result as `gpu-gate run` records it (docs/gpu-gate.md, "Results in git"), under
-    refs/gatekit-gate/<tree>/gpu-box; returns the ref name."""
+    refs/gatekit-gate/<tree>/gpu-box, with the configuration digest of `repo`'s checkout (the
+    main branch's, which CI trusts); returns the ref name."""
+    config = config_digest(repo)
     sha, tree = git(repo, "rev-parse", rev), git(repo, "rev-parse", rev + "^{tree}")
     stamp = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
     message = (f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
-               "format: gatekit-gpu-gate/1\n"
+               "format: gatekit-gpu-gate/2\n"
                f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
                f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: gpu-box\n"
                "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\n"
-               "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+               "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n"
+               f"config: {config}\n")
     made = subprocess.run(["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit-tree", tree],
                           cwd=repo, input=message, capture_output=True, text=True, check=True).stdout.strip()
     ref = f"refs/gatekit-gate/{tree}/gpu-box"

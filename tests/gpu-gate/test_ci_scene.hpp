@@ -22,6 +22,7 @@
 #include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
+#include "config.hpp"
 #include "record/record.hpp"
 #include "temp_dir.hpp"
 
@@ -117,6 +118,7 @@ class CiScene {
     record.device.count = gpus;
     record.scope = "gate";
     record.stress = "not needed";
+    record.config = config;
     std::vector<std::string> args{"git"};
     if (key != nullptr) args.insert(args.end(), {"-c", "gpg.format=ssh", "-c", "user.signingkey=" + key->file.string()});
     args.insert(args.end(), {"commit-tree", "-F", "-"});
@@ -149,6 +151,9 @@ class CiScene {
     return dir;
   }
 
+  // The configuration digest the records made carry: the default configuration's, with no
+  // selection file (what a base branch without .github/gatekit/gpu-gate.yml gives).
+  std::string config = gpu_gate::config_digest(gpu_gate::default_config(), std::nullopt);
   std::string backend = "override";  // the devices of the records made
   int gpus = 2;
   TempDir tmp;

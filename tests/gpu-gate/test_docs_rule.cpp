@@ -212,3 +212,119 @@ TEST_CASE("ci-status: adding or retargeting a link in docs ends a docs-only hist
   git_in(scene.dev, {"push", "-q", "origin", "feature"});
   CHECK(ci_status_of(scene, link) == "pending no gate result for this tree");
 }
+
+TEST_CASE("docs rule: what the test configuration makes pytest collect is code") {
+  struct Row {
+    std::string path;
+    TestConfigFacts tests;
+    std::string why;  // "" = docs only
+  };
+  const TestConfigFacts none;
+  const TestConfigFacts markdown{{"*.md", "docs/howto/*.rst"}, {}, ""};
+  const TestConfigFacts sybil{{}, {"docs/conftest.py"}, ""};
+  const TestConfigFacts broken{{}, {}, "setup.cfg: File contains no section headers."};
+  const std::vector<Row> rows = {
+      {"docs/intro.txt", none, ""},
+      // pytest's default doctest glob, test*.txt, applies when no configuration names one.
+      {"docs/test_intro.txt", none, "pytest collects it as a doctest (--doctest-glob 'test*.txt')"},
+      {"docs/test_intro.txt", markdown, ""},  // a named glob replaces the default
+      {"docs/guide.md", markdown, "pytest collects it as a doctest (--doctest-glob '*.md')"},
+      {"README.md", markdown, "pytest collects it as a doctest (--doctest-glob '*.md')"},
+      {"docs/howto/setup.rst", markdown, "pytest collects it as a doctest (--doctest-glob 'docs/howto/*.rst')"},
+      {"docs/setup.rst", markdown, ""},
+      {"docs/pytest.ini", none, "pytest reads its configuration from it"},
+      {"docs/pyproject.toml", none, "pytest reads its configuration from it"},
+      {"docs/tox.ini", none, "pytest reads its configuration from it"},
+      {"docs/setup.cfg", none, "pytest reads its configuration from it"},
+      {"docs/usage.rst", sybil, "pytest may collect it: docs/conftest.py binds pytest_collect_file"},
+      {"docs/api/usage.rst", sybil, "pytest may collect it: docs/conftest.py binds pytest_collect_file"},
+      {"overrides/main.html", sybil, ""},
+      {"docs/index.md", broken,
+       "the tree's test configuration does not read (setup.cfg: File contains no section headers.): what pytest "
+       "collects is unknown"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.path);
+    auto rule = DocsRule::make(glob::default_docs_patterns(), {}, row.tests);
+    REQUIRE(rule.ok());
+    CHECK(rule->why_code(row.path) == row.why);
+  }
+}
+
+TEST_CASE("doctest globs match as pytest's fnmatch_ex does") {
+  struct Row {
+    std::string glob, path;
+    bool matches;
+  };
+  const std::vector<Row> rows = {
+      {"test*.txt", "docs/test_a.txt", true}, {"test*.txt", "docs/a_test.txt", false},
+      {"*.md", "docs/a/b.md", true},          {"*.md", "docs/a.md.txt", false},
+      {"[!x]*.rst", "docs/a.rst", true},      {"[!x]*.rst", "docs/x.rst", false},
+      {"howto/*.rst", "docs/howto/a.rst", true}, {"howto/*.rst", "docs/other/a.rst", false},
+      {"docs/*.rst", "docs/deep/a.rst", true},  // `*` crosses folders, as in Python's fnmatch
+      {"a\\*.md", "docs/a\\b.md", true},  // no escapes: a backslash is a character
+  };
+  for (const auto& row : rows) {
+    INFO(row.glob << " " << row.path);
+    CHECK(doctest_glob_matches(row.glob, row.path) == row.matches);
+  }
+}
+
+TEST_CASE("the test configuration is read from the tree: pytest.ini, tox.ini, setup.cfg, pyproject.toml, conftest.py",
+          "[git]") {
+  CiScene scene;
+  scene.write("pytest.ini", "[pytest]\naddopts = -ra --doctest-glob='*.md' --doctest-glob docs/howto/*.rst\n");
+  scene.write("sub/tox.ini", "[tox]\nenvlist = py3\n[pytest]\naddopts = --doctest-glob=*.txt\n");
+  scene.write("sub/setup.cfg", "[tool:pytest]\naddopts = --strict-markers\n    --doctest-glob=*.adoc\n");
+  scene.write("pyproject.toml", "[tool.pytest.ini_options]\naddopts = [\"--doctest-glob\", \"*.rest\"]\n");
+  scene.write("docs/conftest.py", "from sybil import Sybil\npytest_collect_file = Sybil(patterns=['*.rst']).pytest()\n");
+  scene.write("tests/conftest.py", "import pytest\n\n@pytest.fixture\ndef gpu():\n    return 0\n");
+  const auto commit = scene.commit("the test configuration");
+  SystemProcessRunner runner;
+  Git git(runner, scene.dev);
+  auto rule = docs_rule_for(git, glob::default_docs_patterns(), commit);
+  REQUIRE(rule.ok());
+  CHECK(rule->why_code("docs/guide.md") == "pytest collects it as a doctest (--doctest-glob '*.md')");
+  CHECK(rule->why_code("docs/notes.txt") == "pytest collects it as a doctest (--doctest-glob '*.txt')");
+  CHECK(rule->why_code("mkdocs.yml") == "");
+  CHECK(rule->why_code("docs/api.adoc") == "pytest collects it as a doctest (--doctest-glob '*.adoc')");
+  CHECK(rule->why_code("docs/more.rest") == "pytest collects it as a doctest (--doctest-glob '*.rest')");
+  CHECK(rule->why_code("docs/index.rst") == "pytest may collect it: docs/conftest.py binds pytest_collect_file");
+  CHECK(rule->why_code("overrides/page.html") == "");  // tests/conftest.py collects nothing else
+
+  SECTION("a configuration that does not read leaves nothing docs only") {
+    scene.write("setup.cfg", "addopts = --doctest-glob=*.md\n");  // no section header
+    auto broken = docs_rule_for(git, glob::default_docs_patterns(), scene.commit("a broken setup.cfg"));
+    REQUIRE(broken.ok());
+    CHECK(broken->why_code("overrides/page.html").starts_with("the tree's test configuration does not read (setup.cfg: "));
+  }
+}
+
+TEST_CASE("a doctest file pytest collects is code: a change to it inherits nothing (issue 42, item 10)",
+          "[ci-status][git][api]") {
+  CiScene scene;
+  // A real pytest.ini with --doctest-glob: pytest runs docs/usage.md as a test.
+  scene.write("pytest.ini", "[pytest]\naddopts = --doctest-glob=*.md\ntestpaths = docs src\n");
+  scene.write("docs/usage.md", "# Usage\n\n    >>> 1 + 1\n    2\n");
+  scene.commit("doctests in the docs");
+  git_in(scene.dev, {"push", "-q", "origin", "main"});
+  const auto collected = gatekit::testing::run_checked(
+      {"python3", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"}, scene.dev, "", false);
+  INFO(collected.out);
+  REQUIRE(collected.out.find("docs/usage.md::usage.md") != std::string::npos);
+
+  git_in(scene.dev, {"switch", "-q", "-c", "feature"});
+  scene.write("src/kernel.py", "def add(a, b):\n    return b + a\n");
+  const auto tested = scene.commit("code");
+  scene.publish(tested, Verdict::pass, "gpu-box");
+  scene.write("docs/usage.md", "# Usage\n\n    >>> 1 + 1\n    3\n");  // now fails when pytest runs it
+  const auto doctest = scene.commit("a doctest changed");
+  git_in(scene.dev, {"switch", "-q", "-c", "words", "main"});
+  scene.write("docs/notes.txt", "Just words.\n");
+  const auto words = scene.commit("docs only");
+  git_in(scene.dev, {"push", "-q", "origin", "feature", "words"});
+
+  CHECK(ci_status_of(scene, tested) == "success passed in 4m");
+  CHECK(ci_status_of(scene, doctest) == "pending no gate result for this tree");
+  CHECK(ci_status_of(scene, words) == "success no code change");
+}

@@ -104,6 +104,13 @@ void make_repository(const std::filesystem::path& dir) {
                       std::string(kCommit) + " -m suite") == 0);
 }
 
+// The annotations but the one a repository without a remote gets: its configuration is its own
+// (docs/gpu-gate.md, "Where the configuration comes from").
+std::size_t annotations_but_configuration(const RecordingWorkflow& workflow) {
+  return static_cast<std::size_t>(std::count_if(workflow.annotations.begin(), workflow.annotations.end(),
+                                                [](const Annotation& a) { return a.title != "gpu-gate: configuration"; }));
+}
+
 std::vector<std::string> error_messages(const RecordingWorkflow& workflow) {
   std::vector<std::string> messages;
   for (const auto& a : workflow.annotations) {  // errors only
@@ -137,7 +144,7 @@ TEST_CASE("full: real pytest passes on the fixture suite; a device-dependent fil
   CHECK(std::vector<std::string>(add + 1, add + 4) ==
         std::vector<std::string>{"scope:", "  extras:", "    - tests/test_sneaky.py"});
   // The map is this machine's state, kept under the git directory: no warning about it.
-  CHECK(seams.workflow.annotations.size() == 1);
+  CHECK(annotations_but_configuration(seams.workflow) == 1);
   CHECK(seams.workflow.summary.find("| `tests/test_sneaky.py` | 1 | 0 | `- tests/test_sneaky.py` |") != std::string::npos);
   // Nightly tests ran on both passes (pytest.ini deselects them by default): 6 tests on the
   // GPU, all passing; on the CPU three skip.
@@ -194,7 +201,7 @@ TEST_CASE("full: with the file in the extras list the same suite passes") {
   options.allow_no_gpu = true;  // this fixture stands in for the GPU (GATEKIT_DEVICE)
   options.full = true;
   CHECK(run_full(options, context) == ExitCode::pass);
-  CHECK(seams.workflow.annotations.empty());  // no violation; the map is ignored
+  CHECK(annotations_but_configuration(seams.workflow) == 0);  // no violation; the map is ignored
   CHECK(seams.files.exists(dir / ".git/gatekit/test-map.json"));
   // The map is ignored, so the tree stays clean and the full run can run again.
   RealSeams again;
@@ -282,4 +289,51 @@ TEST_CASE("full: no GPU visible is could-not-evaluate unless --allow-no-gpu") {
     CHECK(failure.error().message.rfind("no GPU is visible (", 0) == 0);
   }
   CHECK(capture(dir.path(), "git for-each-ref refs/gatekit-gate-mine/ refs/gatekit-gate-nogpu/").empty());
+}
+
+TEST_CASE("full: a test map path that leaves the repository is refused before anything runs, naming the entry") {
+  testing::TempDir dir;
+  const auto repo = dir / "repo";
+  std::filesystem::create_directories(repo);
+  make_repository(repo);
+  const auto config = (repo / ".github/gatekit/gpu-gate.yml").string();
+  struct Case {
+    std::string setup;  // shell, in the repository
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"printf 'test_map: ../victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       "1 error in " + config + ":\n" + config +
+           ":6:11: test_map: must be a path inside the repository (the test map run --full writes): it leaves the "
+           "repository ('..')"},
+      {"printf 'test_map: /tmp/victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       "1 error in " + config + ":\n" + config +
+           ":6:11: test_map: must be a path inside the repository (the test map run --full writes): it is an "
+           "absolute path"},
+      // A link committed in the tree: a write of the map would follow it out of the checkout.
+      {"ln -s .. out && printf 'test_map: out/victim.json\\n' >> .github/gatekit/gpu-gate.yml",
+       config + ": test_map: 'out/victim.json' passes through the symbolic link 'out' (-> '..'): it could lead "
+                "outside the repository"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.setup);
+    REQUIRE(sh(repo, "git reset -q --hard && git clean -qfdx && " + c.setup + " && git add -A && " + kCommit + " -m map") == 0);
+    RealSeams seams;
+    auto context = seams.context();
+    RunOptions options;
+    options.repo_dir = repo.string();
+    options.machine = "test-machine";
+    options.allow_no_gpu = true;
+    options.full = true;
+    try {
+      (void)run_full(options, context);
+      FAIL("no failure");
+    } catch (const Failure& failure) {
+      CHECK(failure.error().kind == ErrorKind::bad_input);
+      CHECK(failure.error().message == c.message);
+    }
+    CHECK(seams.workflow.summary.empty());  // nothing ran
+    CHECK_FALSE(std::filesystem::exists(dir / "victim.json"));
+    REQUIRE(sh(repo, "git reset -q --hard HEAD~1") == 0);
+  }
 }

@@ -244,6 +244,7 @@ TEST_CASE("with signing on, the record commit carries a good SSH signature") {
   Seams seams;
   run_sh(p.dir.path(), "ssh-keygen -q -t ed25519 -N '' -C gate -f key");
   p.commit(".github/gatekit/gpu-gate.yml", "signing:\\n  sign: true\\n", "sign results");
+  run_sh(p.work, "git push -q origin main");  // the base branch's configuration decides
   run_sh(p.work, "git config user.signingkey " + (p.dir / "key.pub").string());
   REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
   const std::string ref = p.refs("refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/");
@@ -274,6 +275,12 @@ void write_file(Project& p, const std::string& file, const std::string& text) {
 }
 
 void commit_all(Project& p, const std::string& message) { run_sh(p.work, "git add -A && " + std::string(kCommit) + " -m '" + message + "'"); }
+
+// The commit onto the base branch: the gate reads its configuration from there (origin/main).
+void commit_to_base(Project& p, const std::string& message) {
+  commit_all(p, message);
+  run_sh(p.work, "git push -q origin HEAD:main");
+}
 
 ExitCode full_run(Project& p, Seams& seams) {
   RunOptions options;
@@ -311,7 +318,7 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
                  ", -n, '{workers}', '--junitxml={junit}', '{tests}']\nworkers: 2\nscope:\n  folders: [tests/gpu]\n");
   write_file(p, "tests/gpu/test_costly.py", costly_test("nightly"));
   write_file(p, ".gitignore", "__pycache__/\n.gatekit/\n");
-  commit_all(p, "a nightly GPU test");
+  commit_to_base(p, "a nightly GPU test");
 
   SECTION("no selection file: the gate leaves out `nightly` (the configuration's nightly_marker)") {
     REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
@@ -332,17 +339,17 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
     write_file(p, "tests/gpu/test_costly.py", costly_test("slow"));
     write_file(p, ".github/gatekit/suite.yml",
                "version: 1\nnightly-marker: slow\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {markers: gpu, device: gpu}\n");
-    commit_all(p, "a selection file");
+    commit_to_base(p, "a selection file");
     REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
     CHECK(p.test_log() == "device=gpu stress=\n");
     CHECK(std::find(seams.workflow.lines.begin(), seams.workflow.lines.end(),
-                    "markers: not slow: the nightly tests left out (.github/gatekit/suite.yml, context gate)") !=
+                    "markers: not slow: the nightly tests left out (origin/HEAD:.github/gatekit/suite.yml, context gate)") !=
           seams.workflow.lines.end());
     CHECK(full_run(p, seams) == ExitCode::verdict_fail);
     CHECK(count_of(p.test_log(), "costly ran on ") == 2);
     // A file whose contexts include the regular gate runs them there too.
     std::ofstream(p.work / ".github/gatekit/suite.yml", std::ios::app) << "nightly-contexts: [daily, gate, gate-full]\n";
-    commit_all(p, "the gate runs the slow tests");
+    commit_to_base(p, "the gate runs the slow tests");
     std::filesystem::remove(p.log);
     REQUIRE(gate_run(p, seams, "m1") == ExitCode::pass);
     CHECK(p.test_log() == "device=gpu stress=\ncostly ran on gpu\n");
@@ -352,6 +359,8 @@ TEST_CASE("run leaves the nightly GPU tests out and run --full runs them, as the
 TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, line and field") {
   Project p;
   Seams seams;
+  // No trusted base known: the checkout's own files are read, and named as such.
+  run_sh(p.work, "git remote set-head origin -d");
   p.commit("src/kernels.py", "\\n# change\\n", "code change");
   const auto refusal = [&]() -> std::string {
     try {
@@ -380,6 +389,9 @@ TEST_CASE("the gate refuses a selection file it cannot trust, naming the file, l
   commit_all(p, "named");
   CHECK(refusal() == (p.work / ".github/gatekit/gpu-gate.yml").string() +
                          ":9:12: selection: the tested commit has no file 'ci/suite.yml'");
+  // Read from the base branch, the same refusals name it.
+  run_sh(p.work, "git push -q origin HEAD:main && git remote set-head origin main");
+  CHECK(refusal() == "origin/HEAD:.github/gatekit/gpu-gate.yml:9:12: selection: origin/HEAD has no file 'ci/suite.yml'");
   CHECK(p.test_log().empty());  // nothing ran
   CHECK(run_sh(p.work, "git worktree list --porcelain | grep -c '^worktree'") == "1\n");
 }
@@ -433,6 +445,7 @@ TEST_CASE("a result recorded without a GPU stays local and never counts, unless 
   CHECK(line(run_sh(p.remote, "git for-each-ref refs/gatekit-gate")).empty());
   // With cpu_gate the configuration lets a CPU machine gate: published, counted, and said.
   p.commit(".github/gatekit/gpu-gate.yml", "cpu_gate: true\\n", "a CPU machine may gate");
+  run_sh(p.work, "git push -q origin HEAD:main");  // the base branch's configuration decides
   REQUIRE(run_run(options, context) == ExitCode::pass);
   CHECK(line(run_sh(p.remote, "git for-each-ref --format='%(refname)' refs/gatekit-gate")).starts_with(
       "refs/gatekit-gate/" + p.rev("HEAD^{tree}") + "/laptop@"));
@@ -444,4 +457,79 @@ TEST_CASE("a result recorded without a GPU stays local and never counts, unless 
   auto gathered = gather_status_input(git, config, query);
   REQUIRE(gathered.ok());
   CHECK(decide_status(gathered->input).description == "passed in 0s (no GPU; cpu_gate is on)");
+}
+
+namespace {
+
+// `gpu-gate status` for the work tree's HEAD: its log lines.
+std::vector<std::string> status_lines(Project& p, Seams& seams) {
+  StatusOptions options;
+  options.repo_dir = p.work.string();
+  options.machine = "m1";
+  auto context = seams.context();
+  seams.workflow.lines.clear();
+  REQUIRE(run_status(options, context) == ExitCode::pass);
+  return seams.workflow.lines;
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& start) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with(start); });
+}
+
+}  // namespace
+
+TEST_CASE("run takes the gate's scope from the remote's default branch, never from the tested tree") {
+  Project p;
+  Seams seams;
+  const std::string base = p.rev("origin/main");
+  // A pull request that narrows the scope in its own tree to the stream tests, next to a GPU
+  // test that fails: on its own terms it would pass.
+  run_sh(p.work, "git checkout -q -b narrow");
+  write_file(p, ".github/gatekit/gpu-gate.yml",
+             "command: [python3, -m, pytest, -q, -p, no:cacheprovider, -n, \"{workers}\", \"--junitxml={junit}\", \"{tests}\"]\n"
+             "workers: 2\nscope:\n  folders: [tests/gpu/stream]\n");
+  write_file(p, "tests/gpu/test_broken.py", "def test_broken_kernel():\n    assert False, 'broken on the GPU'\n");
+  commit_all(p, "narrow the gate");
+  REQUIRE(gate_run(p, seams, "m1") == ExitCode::verdict_fail);
+  CHECK(has_line(seams.workflow.lines, "configuration: .github/gatekit/gpu-gate.yml and .github/gatekit/suite.yml of "
+                                       "origin/HEAD (" + base.substr(0, 12) + ") (digest sha256:"));
+  CHECK(has_line(seams.workflow.lines, "testing " + p.rev("HEAD").substr(0, 12)));
+  const std::string mine = p.refs("refs/gatekit-gate-mine/");
+  const std::string message = run_sh(p.work, "git log -1 --format=%B " + mine);
+  CHECK(message.find("verdict: fail\n") != std::string::npos);
+  CHECK(message.find("scope: gate: 3 test files, 2 workers\n") != std::string::npos);  // tests/gpu, as the base says
+  const auto config_line = message.find("\nconfig: sha256:");
+  REQUIRE(config_line != std::string::npos);
+  const std::string digest = message.substr(config_line + 9, 71);
+  // status reads the same configuration and counts the result.
+  auto lines = status_lines(p, seams);
+  CHECK(has_line(lines, "  configuration: origin/HEAD (" + base.substr(0, 12) + "), digest " + digest.substr(0, 19)));
+  CHECK(has_line(lines, "gate/gpu for " + p.rev("HEAD").substr(0, 12) + ": failure \"failed (result of "));
+
+  SECTION("without the remote's default branch the checkout's own configuration is used, with a warning, and the "
+          "base's readers leave that result out") {
+    run_sh(p.work, "git remote set-head origin -d");
+    Seams own;
+    REQUIRE(gate_run(p, own, "m2") == ExitCode::pass);
+    REQUIRE(own.workflow.annotations.size() == 1);
+    CHECK(own.workflow.annotations[0].message ==
+          "this clone does not know origin's default branch (refs/remotes/origin/HEAD; `git remote set-head origin "
+          "--auto` sets it): the gate's configuration is read from this checkout (" + p.rev("HEAD").substr(0, 12) +
+              "), not from the base branch CI trusts; the result counts there only if the two agree");
+    run_sh(p.work, "git remote set-head origin main");
+    Seams later;
+    later.clock.advance(std::chrono::minutes(1));
+    lines = status_lines(p, later);
+    // The newer pass, recorded with the narrowed scope, does not count; the failure does.
+    CHECK(has_line(lines, "ignored result ref 'refs/gatekit-gate-mine/" + p.rev("HEAD^{tree}") + "/m2@"));
+    CHECK(has_line(lines, "gate/gpu for " + p.rev("HEAD").substr(0, 12) + ": failure"));
+    const auto ignored = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+      return l.starts_with("ignored result ref") && l.find("/m2@") != std::string::npos;
+    });
+    REQUIRE(ignored != lines.end());
+    CHECK(ignored->ends_with(": recorded with another configuration of the gate (sha256:" +
+                             ignored->substr(ignored->find("(sha256:") + 8, 12) + ") than the base branch's (" +
+                             digest.substr(0, 19) + "): the scope, the command or the selection file differ; run the "
+                             "gate again (it reads the base branch's configuration)"));
+  }
 }

@@ -37,20 +37,30 @@ def commit(repo, path, text, message):
     return git(repo, "rev-parse", "HEAD")
 
 
-def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False, key=None):
+def config_digest(repo):
+    """The configuration digest a result must carry to count here, as `status --json` says it."""
+    done = gate(repo, "status", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["config"]
+
+
+def record(repo, machine, when, verdict="pass", rev="HEAD", mine=True, run=False, key=None, config=None):
     """A result as gpu-gate records it: a commit of the tested tree, the message in the
     documented form, under refs/gatekit-gate-mine/<tree>/<machine>@<run> (run=True, as `run`
-    writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout)."""
+    writes it now) or refs/gatekit-gate-mine/<tree>/<machine> (the first layout). `config`:
+    the configuration digest it carries (default: the one `status` expects here)."""
+    config = config or config_digest(repo)
     sha = git(repo, "rev-parse", rev)
     tree = git(repo, "rev-parse", rev + "^{tree}")
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
     message = (
         f"gpu-gate: {verdict} in 4m 05s (2 passed, 0 failed, 0 skipped, 0 errors)\n\n"
-        "format: gatekit-gpu-gate/1\n"
+        "format: gatekit-gpu-gate/2\n"
         f"verdict: {verdict}\nduration-ms: 245000\npassed: 2\nfailed: 0\nskipped: 0\nerrors: 0\n"
         f"commit: {sha}\ntree: {tree}\ngatekit: 0.1.0\ntime: {stamp}\nmachine: {machine}\n"
         "gpu-backend: cuda\ngpu-count: 1\ngpu: Fake CUDA GPU 0\ndriver: 12.4\n"
-        "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n")
+        "scope: gate: 2 test files, 8 workers\nstress: not needed (no concurrency change)\n"
+        f"config: {config}\n")
     env = dict(os.environ, GIT_AUTHOR_DATE=f"@{int(when.timestamp())} +0000", GIT_COMMITTER_DATE=f"@{int(when.timestamp())} +0000")
     sign = ["-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "commit-tree", "-S"] if key else ["commit-tree"]
     made = subprocess.run(["git", *IDENTITY, *sign, tree], cwd=repo, input=message, capture_output=True,
@@ -168,7 +178,8 @@ def test_status_text_names_the_state_the_result_and_how_to_publish(project):
         f"{when.strftime('%Y-%m-%dT%H:%M:%SZ')})\"",
         f"  counted result: {ref}",
         "  this machine (m1): not yet: run `git push` (after gpu-gate setup), or git push origin "
-        "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'"]
+        "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'",
+        f"  configuration: origin/HEAD ({git(work, 'rev-parse', 'origin/main')[:12]}), digest {config_digest(work)[:19]}"]
 
 
 def test_a_hostile_result_ref_is_ignored_and_named(project):
@@ -227,6 +238,40 @@ def test_prune_deletes_expired_results_here_and_on_the_remote_but_spares_an_open
         assert relied.replace("gatekit-gate-mine", "gatekit-gate") in refs
     assert fresh in git(work, "for-each-ref", "--format=%(refname)").split()
     assert relied in git(work, "for-each-ref", "--format=%(refname)").split()
+
+
+def test_prune_skips_an_open_fork_pull_request_whose_head_the_clone_lacks_and_says_so(project):
+    tmp, work, remote = project
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("expiry_days: 7\n")
+    base = commit(work, ".github/gatekit/gpu-gate.yml", "", "gate config")
+    git(work, "push", "-q", "origin", "main")
+    assert gate(work, "setup").returncode == 0
+    commit(work, "src/lib.py", "c = 3\n", "old code")
+    old = record(work, "m1", now() - datetime.timedelta(days=10))
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/old")
+    # A fork's pull request: GitHub keeps its head as refs/pull/3/head on the base repository,
+    # which a clone never fetches unless asked.
+    git(tmp, "clone", "-q", f"file://{remote}", "fork")
+    fork_head = commit(tmp / "fork", "src/lib.py", "f = 4\n", "fork work")
+    git(tmp / "fork", "push", "-q", "origin", "HEAD:refs/pull/3/head")
+    assert subprocess.run(["git", "cat-file", "-e", fork_head], cwd=work).returncode != 0
+
+    summary = tmp / "summary.md"
+    with FakeGitHub(token="t0ken") as srv:
+        srv.add_pull("o/r", 3, head_sha=fork_head, base_sha=base, head_ref="fork-work")
+        srv.add_issue("o/r", "PR 3", number=3, pull_request=True)
+        env = {"GITHUB_API_URL": srv.base_url, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": "o/r",
+               "GITHUB_STEP_SUMMARY": str(summary)}
+        done = gate(work, "prune", env=env)
+    assert done.returncode == 0, done.stderr
+    assert (f"skipped open pull request head {fork_head}: not in this clone (a fork's pull request?); its results "
+            "are not kept for it") in done.stdout.splitlines()
+    assert f"deleting {old}" in done.stdout.splitlines()
+    assert (f"1 open pull request skipped: the head is not in this clone (`{fork_head[:12]}`), so nothing is kept "
+            "for it; fetch `refs/pull/<number>/head` first to keep what it relies on.") in summary.read_text()
+    assert old not in git(work, "for-each-ref", "--format=%(refname)").split()
 
 
 FAKE_GPU = {"GATEKIT_HIP_LIBRARY": str(Path(os.environ["GATEKIT_BUILD_DIR"]) / "tests" / "smoke-runner" / "stub" /
@@ -419,6 +464,20 @@ def test_prune_refuses_an_allowed_signers_file_the_checkout_lacks(project):
     done = gate(work, "prune")
     assert done.returncode == 2
     assert "gpu-gate: error: the allowed-signers file keys/allowed_signers is not in the checkout .\n" in done.stderr
+
+
+def test_prune_refuses_a_signing_file_reached_through_a_link(project):
+    tmp, work, remote = project
+    (tmp / "elsewhere").mkdir()
+    (tmp / "elsewhere" / "allowed_signers").write_text("mallory@example.com ssh-ed25519 AAAA\n")
+    (work / "keys").symlink_to(tmp / "elsewhere")
+    config = work / ".github/gatekit/gpu-gate.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text("signing:\n  allowed_signers: keys/allowed_signers\n")
+    done = gate(work, "prune")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"gpu-gate: error: the allowed-signers file: 'keys/allowed_signers' passes through the symbolic "
+                           f"link 'keys' (-> '{tmp / 'elsewhere'}'): it could lead outside the repository\n")
 
 
 def test_status_leaves_out_a_result_the_remote_no_longer_has(project):

@@ -106,5 +106,5 @@ TEST_CASE("markers: the selection key names a path in the repository") {
   CHECK(default_config().selection_at.empty());
   auto bad = parse_config("selection: /etc/suite.yml\n", "gate.yml");
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().message == "1 error in gate.yml:\ngate.yml:1:12: selection: must be a path in the repository (the selection file)");
+  CHECK(bad.error().message == "1 error in gate.yml:\ngate.yml:1:12: selection: must be a path inside the repository (the selection file): it is an absolute path");
 }

@@ -11,6 +11,7 @@ namespace {
 
 const std::string kTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const std::string kCommit = "ce854847891d838e6d0678486bd0ae1b3cac0506";
+const std::string kConfig = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 GateRecord sample() {
   GateRecord r;
@@ -25,13 +26,14 @@ GateRecord sample() {
   r.device = {"cuda", 2, {"NVIDIA H100 80GB HBM3", "NVIDIA H100 80GB HBM3"}, "12.4", "", "CUDA_VISIBLE_DEVICES=0,1"};
   r.scope = "gate: 42 test files, 8 workers";
   r.stress = "not needed (no concurrency change)";
+  r.config = kConfig;
   return r;
 }
 
 const std::string kMessage =
     "gpu-gate: pass in 4m 05s (120 passed, 0 failed, 3 skipped, 0 errors)\n"
     "\n"
-    "format: gatekit-gpu-gate/1\n"
+    "format: gatekit-gpu-gate/2\n"
     "verdict: pass\n"
     "duration-ms: 245000\n"
     "passed: 120\n"
@@ -50,7 +52,8 @@ const std::string kMessage =
     "driver: 12.4\n"
     "visible-devices: CUDA_VISIBLE_DEVICES=0,1\n"
     "scope: gate: 42 test files, 8 workers\n"
-    "stress: not needed (no concurrency change)\n";
+    "stress: not needed (no concurrency change)\n"
+    "config: sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n";
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -81,15 +84,39 @@ TEST_CASE("a record is written in the documented form and reads back the same") 
   CHECK(parsed->device.gpus.size() == 2);
   CHECK(parsed->device.driver_version == "12.4");
   CHECK(parsed->device.runtime_version.empty());
+  CHECK(parsed->config == kConfig);
+  CHECK(parsed->format == 2);
   CHECK(format_record(*parsed) == kMessage);
+}
+
+TEST_CASE("a record of the first format, without the configuration's digest, still reads") {
+  const std::string v1 = replace(replace(kMessage, "format: gatekit-gpu-gate/2", "format: gatekit-gpu-gate/1"),
+                                 "config: " + kConfig + "\n", "");
+  auto parsed = parse_record(v1);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->format == 1);
+  CHECK(parsed->config.empty());
+  CHECK(format_record(*parsed) == v1);
+  // Each format has exactly its own lines.
+  CHECK(parse_error(replace(kMessage, "format: gatekit-gpu-gate/2", "format: gatekit-gpu-gate/1")) ==
+        "the record has a config line, which format gatekit-gpu-gate/1 does not have");
+  CHECK(parse_error(replace(kMessage, "config: " + kConfig + "\n", "")) == "the record has no config line");
 }
 
 TEST_CASE("the record parser refuses every malformed or hostile message, saying where") {
   CHECK(parse_error(replace(kMessage, "passed: 120", "passed: 12x")) == "line 6: passed: not a count from 0 to 1000000000");
   CHECK(parse_error(replace(kMessage, "passed: 120", "passed: -1")) == "line 6: passed: not a count from 0 to 1000000000");
   CHECK(parse_error(replace(kMessage, "verdict: pass", "verdict: maybe")) == "line 4: verdict: must be pass or fail");
-  CHECK(parse_error(replace(kMessage, "format: gatekit-gpu-gate/1", "format: gatekit-gpu-gate/2")) ==
-        "line 3: format: unknown format (this gatekit reads gatekit-gpu-gate/1)");
+  CHECK(parse_error(replace(kMessage, "format: gatekit-gpu-gate/2", "format: gatekit-gpu-gate/3")) ==
+        "line 3: format: unknown format (this gatekit reads gatekit-gpu-gate/2 and gatekit-gpu-gate/1)");
+  CHECK(parse_error(replace(kMessage, "config: sha256:0123", "config: sha1:0123")) ==
+        "line 23: config: not a configuration digest like sha256:<64 hex digits>");
+  CHECK(parse_error(replace(kMessage, "config: sha256:0123", "config: sha256:0123a")) ==
+        "line 23: config: not a configuration digest like sha256:<64 hex digits>");
+  CHECK(parse_error(replace(kMessage, "config: sha256:0123", "config: sha256:A123")) ==
+        "line 23: config: not a configuration digest like sha256:<64 hex digits>");
+  CHECK(parse_error(replace(kMessage, "stress: not", "config: " + kConfig + "\nstress: not")) ==
+        "line 24: config: given twice");
   CHECK(parse_error(replace(kMessage, "tree: 4b825dc6", "tree: 4B825DC6")) == "line 11: tree: not a full object name");
   CHECK(parse_error(replace(kMessage, "time: 2025-12-01T10:00:00Z", "time: 2025-02-30T10:00:00Z")) ==
         "line 13: time: not a UTC time like 2026-12-01T10:00:00Z");

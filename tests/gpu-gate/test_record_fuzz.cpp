@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::string_view kTokens[] = {
     "\n", ": ", "gpu: ", "gpu-count: 9", "passed: ", "-1", "99999999999999999999", "refs/", "gatekit-gate",
-    "-mine", "/", "..", ".lock", "\x1b[31m", "\xc3\xa9", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "@{", " "};
+    "-mine", "/", "..", ".lock", "\x1b[31m", "\xc3\xa9", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "@{", " ",
+    "committer a <b> 1 +0000\n", "gpgsig ", "\n ", "parent "};
 
 }  // namespace
 

@@ -17,6 +17,8 @@ RunOutcome full_outcome() {
               {"CPU", 0, {3, 0, 3, 0}, std::chrono::milliseconds(1000), true}};
   o.map_note = "written to .git/gatekit/test-map.json: 9 tests, 4 files";
   o.duration = std::chrono::milliseconds(3500);
+  o.config_digest = "sha256:" + std::string(64, '0');
+  o.config_from = "origin/main (0123456789ab)";
   return o;
 }
 
@@ -36,6 +38,7 @@ TEST_CASE("run report: a full run passes with a pass that skipped all; a file ou
   CHECK(record.scope == "full: every test, nightly included, GPU then CPU; 0 files outside the scope");
   CHECK(record.stress == "not run (full run)");
   CHECK(record.gatekit_version == kVersion);
+  CHECK(record.config == o.config_digest);  // the configuration the run used, in the record
 
   o.violations.push_back({"tests/test_sneaky.py", {"tests/test_sneaky.py::test_needs_gpu"}, {}});
   CHECK(verdict_of(o) == Verdict::fail);
@@ -47,6 +50,7 @@ TEST_CASE("run report: a full run passes with a pass that skipped all; a file ou
                             "cpu[\"CPU pass: 3 passed, 0 failed, 3 skipped, 0 errors\"] --> check[\"scope check: 1 files "
                             "outside\"]\n```\n\n| pass | passed | failed | skipped | errors | duration |\n"));
   CHECK(summary.find("| GPU | 6 | 0 | 0 | 0 | 2.0s |") != std::string::npos);
+  CHECK(summary.find("\nConfiguration of origin/main (0123456789ab), `sha256:000000000000`\n") != std::string::npos);
   CHECK(summary.find("| `tests/test_sneaky.py` | 1 | 0 | `- tests/test_sneaky.py` |") != std::string::npos);
   CHECK(summary.ends_with("\nTest map written to .git/gatekit/test-map.json: 9 tests, 4 files\n"));
 }

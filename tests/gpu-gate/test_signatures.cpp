@@ -165,3 +165,79 @@ TEST_CASE("signatures are verified against the given allowed signers", "[signatu
     CHECK(refused.error().message == "not a commit object name: '--output=/tmp/x'");
   }
 }
+
+namespace {
+
+// An OpenSSH user certificate for `key`, signed by `ca` for principal alice@example.com,
+// valid in `validity` (ssh-keygen -V); signing with the returned key signs with the certificate.
+gatekit::testing::SshKey certify(CiScene& scene, const gatekit::testing::SshKey& ca,
+                                 const gatekit::testing::SshKey& key, const std::string& validity) {
+  gatekit::testing::run_checked({"ssh-keygen", "-q", "-s", ca.file.string(), "-I", "alice", "-n", "alice@example.com",
+                                 "-V", validity, key.file.string() + ".pub"},
+                                scene.tmp.path());
+  return {key.file.string() + "-cert.pub", key.public_line};
+}
+
+std::string ssh_day(std::int64_t seconds) {
+  std::string out;
+  for (char c : format_utc(seconds).substr(0, 10))
+    if (c != '-') out += c;
+  return out + "Z";
+}
+
+}  // namespace
+
+TEST_CASE("a certificate is judged now, not at the commit date the signer chose", "[signatures][git]") {
+  CiScene scene;
+  const auto ca = scene.key("ca");
+  const auto alice = scene.key("alice");
+  const std::string head = scene.commit("a change");
+  const std::int64_t now = gatekit::testing::now_seconds();
+  const std::int64_t day = 86'400;
+  SystemProcessRunner runner;
+  SystemFiles files;
+  Git git(runner, scene.dev);
+  const std::string signers = "alice@example.com cert-authority " + ca.public_line + "\n";
+
+  SECTION("a certificate that expired: git trusts a record dated inside its validity, gatekit does not") {
+    // Valid for January 2020 only; the record commit is dated 15 January 2020.
+    const auto cert = certify(scene, ca, alice, "20200101Z:20200201Z");
+    const std::int64_t jan_15 = 1'579'046'400;
+    const std::string record = scene.make_record(head, Verdict::pass, "alice-box", &cert, now - jan_15);
+    auto verdicts = verify_signatures(git, files, signers, {record}, now);
+    REQUIRE(verdicts.ok());
+    CHECK(verdicts->at(record).check == SignatureCheck::not_valid_now);
+    CHECK(verdicts->at(record).signer == "alice@example.com");
+    // Checked on 20 January 2020, it was valid.
+    auto then = verify_signatures(git, files, signers, {record}, jan_15 + 5 * day);
+    REQUIRE(then.ok());
+    CHECK(then->at(record).check == SignatureCheck::trusted);
+  }
+  SECTION("a certificate valid now is trusted; one valid only from tomorrow is not") {
+    const auto cert = certify(scene, ca, alice, ssh_day(now - 2 * day) + ":" + ssh_day(now + 2 * day));
+    const std::string record = scene.make_record(head, Verdict::pass, "alice-box", &cert);
+    auto verdicts = verify_signatures(git, files, signers, {record}, now);
+    REQUIRE(verdicts.ok());
+    CHECK(verdicts->at(record).check == SignatureCheck::trusted);
+    auto before = verify_signatures(git, files, signers, {record}, now - 3 * day);
+    REQUIRE(before.ok());
+    CHECK(before->at(record).check == SignatureCheck::not_valid_now);
+  }
+  SECTION("a plain key beside the certificate authority is judged as before") {
+    const auto bob = scene.key("bob");
+    const std::string record = scene.make_record(head, Verdict::pass, "bob-box", &bob);
+    auto verdicts = verify_signatures(git, files, signers + "bob@example.com " + bob.public_line + "\n", {record}, now);
+    REQUIRE(verdicts.ok());
+    CHECK(verdicts->at(record).check == SignatureCheck::trusted);
+    CHECK(verdicts->at(record).signer == "bob@example.com");
+  }
+}
+
+TEST_CASE("has_cert_authority finds the option on a line of the file", "[signatures]") {
+  const std::string key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOr ca";
+  CHECK(has_cert_authority("*@example.com cert-authority " + key + "\n"));
+  CHECK(has_cert_authority("a@b namespaces=\"git\",CERT-AUTHORITY " + key + "\n"));
+  CHECK_FALSE(has_cert_authority("a@b " + key + "\n"));
+  CHECK_FALSE(has_cert_authority("# cert-authority " + key + "\n"));
+  CHECK_FALSE(has_cert_authority("a@b namespaces=\"cert-authority\" " + key + "\n"));
+}

@@ -11,6 +11,8 @@
 #include "gatekit/glob.hpp"
 #include "gatekit/path_categories.hpp"
 #include "gatekit/regex.hpp"
+#include "gatekit/repo_path.hpp"
+#include "gatekit/sha256.hpp"
 #include "gatekit/test_run.hpp"
 #include "gatekit/text.hpp"
 #include "run/markers.hpp"
@@ -101,6 +103,19 @@ std::optional<std::vector<std::string>> read_list(const YAML::Node& map, std::st
   return read_string_list(e->value, field, errors, &e->key);
 }
 
+// A path from the configuration names a file inside the repository (gatekit/repo_path.hpp):
+// never one a write or a read could take outside it. `what` names the file.
+std::optional<std::string> read_repository_path(const Entry& e, const std::string& field, const std::string& what,
+                                                ConfigErrors& errors) {
+  auto v = read_string(e.value, field, errors, &e.key);
+  if (!v) return std::nullopt;
+  if (const auto problem = repository_path_problem(*v); problem != PathProblem::none) {
+    errors.add(e.value, field, "must be a path inside the repository (" + what + "): " + describe(problem), &e.key);
+    return std::nullopt;
+  }
+  return v;
+}
+
 void read_scope(const Entry& e, Config& config, ConfigErrors& errors) {
   if (!e.value.IsMap()) {
     errors.add(e.value, "scope", "expected a map with folders, modules, extras, got " + describe_node(e.value),
@@ -123,9 +138,9 @@ void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
   if (auto s = find_key(e.value, "sign"))
     if (auto v = read_bool(s->value, "signing.sign", errors, &s->key)) config.sign = *v;
   if (auto s = find_key(e.value, "allowed_signers"))
-    if (auto v = read_string(s->value, "signing.allowed_signers", errors, &s->key)) config.allowed_signers = *v;
+    if (auto v = read_repository_path(*s, "signing.allowed_signers", "the allowed-signers file", errors)) config.allowed_signers = *v;
   if (auto s = find_key(e.value, "revoked_keys"))
-    if (auto v = read_string(s->value, "signing.revoked_keys", errors, &s->key)) config.revoked_keys = *v;
+    if (auto v = read_repository_path(*s, "signing.revoked_keys", "the revoked keys", errors)) config.revoked_keys = *v;
 }
 
 // Branch names, as GitHub names them (release/1.x): no refs/ prefix, no commit, nothing git
@@ -196,11 +211,9 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
   }
   if (auto e = find_key(root, "namespace")) read_namespace(*e, config, errors);
   if (auto e = find_key(root, "test_map"))
-    if (auto v = read_string(e->value, "test_map", errors, &e->key)) config.test_map = *v;
+    if (auto v = read_repository_path(*e, "test_map", "the test map run --full writes", errors)) config.test_map = *v;
   if (auto e = find_key(root, "selection")) {
-    if (auto v = read_string(e->value, "selection", errors, &e->key)) {
-      if (v->empty() || v->front() == '/' || visible_controls(*v) != *v)
-        errors.add(e->value, "selection", "must be a path in the repository (the selection file)", &e->key);
+    if (auto v = read_repository_path(*e, "selection", "the selection file", errors)) {
       config.selection = *v;
       const auto at = yaml::position_of(e->value.Mark());
       config.selection_at = config.source.string() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
@@ -211,6 +224,29 @@ void read_strings(const YAML::Node& root, Config& config, ConfigErrors& errors) 
 }  // namespace
 
 int default_workers(const Environment& env) { return std::clamp(env.cpu_count(), 1, 1024); }
+
+std::string config_digest(const Config& config, const std::optional<std::string>& selection_text) {
+  // Each value length-prefixed, each field named: no two configurations write the same text.
+  std::string text = "gatekit-gpu-gate-config/1\n";
+  auto value = [&text](std::string_view field, std::string_view v) {
+    text += std::string(field) + " " + std::to_string(v.size()) + ":" + std::string(v) + "\n";
+  };
+  auto list = [&value](std::string_view field, const std::vector<std::string>& items) {
+    value(field, std::to_string(items.size()));
+    for (const auto& item : items) value(field, item);
+  };
+  list("command", config.command);
+  list("scope.folders", config.scope_folders);
+  list("scope.modules", config.modules);
+  list("scope.extras", config.extras);
+  value("nightly_marker", config.nightly_marker);
+  value("selection", config.selection);
+  value("selection.present", selection_text ? "yes" : "no");
+  value("selection.text", selection_text.value_or(""));
+  list("concurrency", config.concurrency_patterns);
+  value("stress_repeats", std::to_string(config.stress_repeats));
+  return "sha256:" + sha256_hex(text);
+}
 
 Config default_config() {
   Config config;

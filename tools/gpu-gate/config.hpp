@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 namespace gatekit::gpu_gate {
 
 inline constexpr const char* default_config_path = ".github/gatekit/gpu-gate.yml";
+inline constexpr const char* default_selection_path = ".github/gatekit/suite.yml";
 
 struct Config {
   // The test command, as argv (never a shell string), in test_run.hpp's template language:
@@ -35,7 +37,7 @@ struct Config {
   // The selection file (gatekit/selection.hpp), in the tested tree: its nightly rule in
   // contexts gate / gate-full decides what run / run --full leave out. Missing at the default
   // path: no selection file; missing when named here: an error.
-  std::string selection = ".github/gatekit/suite.yml";
+  std::string selection = default_selection_path;
   std::string selection_at;  // "file:line:col" where `selection` is set ("" = the default)
   std::string namespace_ = "gatekit-gate"; // refs/<namespace>/<tree>/<machine>
   std::chrono::hours expiry{24 * 28};      // results older than this are ignored (and pruned)
@@ -68,6 +70,16 @@ struct Config {
 // run on (Environment::cpu_count, as `nproc` counts them), 1..1024. More workers than CPUs
 // only queue for them (8 workers on 2 CPUs ran a suite in 16.9 s, 2 in 6.2 s).
 int default_workers(const Environment& env);
+
+// The digest of what decides which tests the gate runs, and how: the command, the scope
+// (folders, modules, extras), the nightly marker, the selection file's path and text
+// (`selection_text`: the file as read with the configuration; nullopt: none), the concurrency
+// patterns and stress_repeats. Not the workers, the namespace, the expiry or the signing
+// settings, which decide nothing about what runs. "sha256:<64 hex digits>". A run records it
+// (record.hpp, `config`); a reader counts a result only when it equals the digest of the
+// trusted base's configuration, so a pull request that narrows the gate in its own tree gains
+// nothing (docs/gpu-gate.md, "Where the configuration comes from"). Pure.
+std::string config_digest(const Config& config, const std::optional<std::string>& selection_text);
 
 // The defaults (no file): the command above, core docs and concurrency patterns.
 Config default_config();

@@ -9,6 +9,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/repo_path.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "gpu-gate.hpp"
@@ -36,15 +37,19 @@ std::optional<std::vector<std::string>> open_pull_heads(Context& context, const 
   return heads;
 }
 
-// The trees a head takes its status from: its own, and those of its docs-only ancestry.
+// The trees a head takes its status from: its own, and those of its docs-only ancestry. A
+// head this clone does not have (a fork's pull request, never fetched) cannot be read: it is
+// skipped, and named in `skipped`. Only expired results are deleted for lack of a reader, and
+// an expired result counts for no status, so no status changes by it.
 std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& config,
-                                      const std::vector<std::string>& heads) {
+                                      const std::vector<std::string>& heads, std::vector<std::string>& skipped) {
   std::set<std::string> trees;
   for (const auto& head : heads) {
-    auto present = git.has_commit(head);
-    if (!present || !*present) {
-      context.workflow.log("open pull request head " + head + " is not in this clone: fetch it, then prune again");
-      fail_could_not_evaluate("open pull request head " + head + " is not in this clone; prune deletes nothing it cannot check");
+    if (!value_or_throw(git.has_commit(head))) {
+      context.workflow.log("skipped open pull request head " + head +
+                           ": not in this clone (a fork's pull request?); its results are not kept for it");
+      skipped.push_back(head);
+      continue;
     }
     StatusQuery query;
     query.rev = head;
@@ -59,6 +64,9 @@ std::set<std::string> relied_on_trees(Context& context, Git& git, const Config& 
 std::optional<std::string> signing_file(Context& context, const PruneOptions& options, const std::string& path,
                                         const std::string& what) {
   if (path.empty()) return std::nullopt;
+  // Inside the checkout, through no link (gatekit/repo_path.hpp): a link could lead anywhere.
+  if (auto inside = check_inside_repository(context.files, options.repo_dir, path); !inside)
+    fail_bad_input("the " + what + " file: " + inside.error().message);
   const auto full = std::filesystem::path(options.repo_dir) / path;
   if (!context.files.exists(full)) fail_bad_input("the " + what + " file " + path + " is not in the checkout " + options.repo_dir);
   return value_or_throw(as_bad_input(context.files.read(full)));
@@ -110,7 +118,8 @@ void delete_on_remote(const Git& git, const std::string& remote, const std::vect
   }
 }
 
-std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const std::string& remote) {
+std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const std::string& remote,
+                       const std::vector<std::string>& skipped) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : d.remove)
     rows.push_back({dry_run ? "would delete" : "deleted", markdown_code(r.ref), format_utc(r.time), r.published() ? "here and on " + remote : "here"});
@@ -123,6 +132,13 @@ std::string summary_of(const PruneDecision& d, bool dry_run, bool checked, const
                    std::to_string(d.superseded.size()) + " superseded by a newer result of their tree and machine, " +
                    std::to_string(d.spared.size()) + " kept for open pull requests, " + std::to_string(d.kept) + " current.\n\n";
   if (!checked) md += "Open pull requests were not checked (no token or repository).\n\n";
+  if (!skipped.empty()) {
+    std::vector<std::string> shown;
+    for (const auto& head : skipped) shown.push_back(markdown_code(head.substr(0, 12)));
+    md += std::to_string(skipped.size()) + " open pull request" + (skipped.size() == 1 ? "" : "s") +
+          " skipped: the head is not in this clone (" + join(shown, ", ") +
+          "), so nothing is kept for it; fetch `refs/pull/<number>/head` first to keep what it relies on.\n\n";
+  }
   if (!d.unverified.empty())
     md += std::to_string(d.unverified.size()) +
           " published results whose signature does not verify against the allowed signers were judged apart: none of "
@@ -144,7 +160,8 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
   for (const auto& line : rejected) context.workflow.log("left alone (not a result gpu-gate can read): " + line);
   const auto heads = open_pull_heads(context, options);
   if (!heads) context.workflow.log("no token or repository: open pull requests are not checked");
-  const auto relied_on = heads ? relied_on_trees(context, git, config, *heads) : std::set<std::string>{};
+  std::vector<std::string> skipped;
+  const auto relied_on = heads ? relied_on_trees(context, git, config, *heads, skipped) : std::set<std::string>{};
   const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   const auto verified = verified_results(context, git, options, config, records, now);
   const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on, verified);
@@ -163,7 +180,7 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
     delete_here(git, gone);
     delete_on_remote(git, options.remote, published);
   }
-  context.workflow.append_summary(summary_of(decision, options.dry_run, heads.has_value(), options.remote));
+  context.workflow.append_summary(summary_of(decision, options.dry_run, heads.has_value(), options.remote, skipped));
   return ExitCode::pass;
 }
 

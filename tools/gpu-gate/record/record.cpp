@@ -160,7 +160,7 @@ std::string format_record(const GateRecord& r) {
   auto line = [&m](std::string_view key, const std::string& value) {
     m += std::string(key) + ": " + value + "\n";
   };
-  line("format", std::string(kRecordFormat));
+  line("format", std::string(r.format == 1 ? kRecordFormatV1 : kRecordFormat));
   line("verdict", std::string(to_string(r.verdict)));
   line("duration-ms", std::to_string(r.duration.count()));
   line("passed", std::to_string(r.counts.passed));
@@ -180,6 +180,7 @@ std::string format_record(const GateRecord& r) {
   if (!r.device.visible_devices.empty()) line("visible-devices", r.device.visible_devices);
   line("scope", r.scope);
   line("stress", r.stress);
+  if (r.format != 1) line("config", r.config);
   return m;
 }
 

@@ -17,6 +17,7 @@
 // disagrees with its ref name. The message format is documented in docs/gpu-gate.md.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,6 +66,10 @@ struct GateRecord {
   DeviceFacts device;
   std::string scope;            // the scope used: "gate", "full", "affected" ... and a detail
   std::string stress;           // "not needed", "passed 3x", "failed" ...
+  // The digest of the gate's configuration the run used (config_digest in config.hpp),
+  // "sha256:<64 hex>"; "" in a record of the first format, written before gatekit recorded it.
+  std::string config;
+  int format = 2;               // the record's format: 2, or 1 (no `config` line)
 
   // Where the record was read from (not part of the message).
   std::string ref;            // full ref name ("" for a record not read from git)
@@ -116,8 +121,12 @@ Status valid_namespace(std::string_view ns);
 // the id alphabet replaced by '-' (cut at 64).
 std::string machine_id_from_host(std::string_view host_name);
 
-// The first line of the message body names the format; a reader refuses any other.
-inline constexpr std::string_view kRecordFormat = "gatekit-gpu-gate/1";
+// The first line of the message body names the format; a reader refuses any other. Format 2
+// adds the `config` line (the digest of the configuration the run used); format 1 records,
+// written before it, still read (their `config` is ""), and a reader that checks the
+// configuration leaves them out (status_decide.hpp).
+inline constexpr std::string_view kRecordFormat = "gatekit-gpu-gate/2";
+inline constexpr std::string_view kRecordFormatV1 = "gatekit-gpu-gate/1";
 // The longest free-text value (GPU name, scope, stress) a record holds.
 inline constexpr std::size_t kMaxFactBytes = 200;
 // Outside text (a GPU name from the driver) as a record value: printable ASCII only (other
@@ -137,6 +146,22 @@ std::string format_record(const GateRecord& record);
 inline constexpr std::size_t kMaxRecordBytes = 16 * 1024;
 Result<GateRecord> parse_record(std::string_view message);
 
+// The record commit object, as gpu-gate writes it (write_record): a `tree` header, then
+// `author` and `committer` (NAME <EMAIL> SECONDS ZONE, both at the same second), then at most
+// one signature header (`gpgsig`, or `gpgsig-sha256` in a SHA-256 repository, its value on
+// continuation lines that start with a space), each once and in that order, nothing else (no
+// parent, no encoding, no mergetag, no header git does not write), then a blank line and the
+// message. git verifies a signature at the date of the first `committer` line; a second one
+// could carry another date for a reader that took the last. So any other shape is refused,
+// the error naming what differs ("the record commit is not in the form gpu-gate writes: ...").
+struct RecordCommit {
+  std::string tree;
+  std::int64_t committer_time = 0;  // seconds since the epoch
+  std::string signature;            // the signature header's value, its lines joined with \n ("" = unsigned)
+  std::string_view message;         // a view into the object given
+};
+Result<RecordCommit> parse_record_commit(std::string_view object);
+
 // Creates the record commit (its tree the tested tree, no parent, the message
 // format_record writes, author and committer "gatekit gpu-gate" at record.time) and points a
 // new ref of `half` (mine, or no_gpu for a result that must stay local) to it:
@@ -145,6 +170,10 @@ Result<GateRecord> parse_record(std::string_view message);
 // unsigned record. The ref is created, never moved: an existing one is an error.
 Result<std::string> write_record(const Git& git, const std::string& ns, const GateRecord& record, bool sign,
                                  RefHalf half = RefHalf::mine);
+
+// The raw objects of the given commits (full object names), by name: one `git cat-file
+// --batch`. An object that is not a commit, or larger than a record commit can be, is an error.
+Result<std::map<std::string, std::string>> read_commit_objects(const Git& git, const std::vector<std::string>& commits);
 
 // How much of a ref name a message shows: a whole result ref name (namespace, tree, machine
 // and run id together stay under it), and no more of a hostile one.

@@ -134,8 +134,20 @@ std::optional<Status> apply_text(const Line& l, GateRecord& r) {
 // The keys with a fixed vocabulary or syntax.
 std::optional<Status> apply_fixed(const Line& l, GateRecord& r) {
   if (l.key == "format") {
-    if (l.value == kRecordFormat) return Status{};
-    return at(l.number, l.key, "unknown format (this gatekit reads " + std::string(kRecordFormat) + ")");
+    if (l.value == kRecordFormat) r.format = 2;
+    else if (l.value == kRecordFormatV1) r.format = 1;
+    else
+      return at(l.number, l.key, "unknown format (this gatekit reads " + std::string(kRecordFormat) + " and " +
+                                     std::string(kRecordFormatV1) + ")");
+    return Status{};
+  }
+  if (l.key == "config") {
+    const std::string_view hex = std::string_view(l.value).substr(std::min<std::size_t>(7, l.value.size()));
+    bool ok = l.value.starts_with("sha256:") && hex.size() == 64;
+    for (char c : hex) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    if (!ok) return at(l.number, l.key, "not a configuration digest like sha256:<64 hex digits>");
+    r.config = l.value;
+    return Status{};
   }
   if (l.key == "verdict") {
     if (l.value != "pass" && l.value != "fail") return at(l.number, l.key, "must be pass or fail");
@@ -216,6 +228,9 @@ Result<GateRecord> parse_record(std::string_view message) {
   for (auto key : kRequired)
     if (seen[std::string(key)] == 0) return bad_input("the record has no " + std::string(key) + " line");
   if (seen["stress"] == 0) return bad_input("the record has no stress line");
+  if (record.format == 2 && seen["config"] == 0) return bad_input("the record has no config line");
+  if (record.format == 1 && seen["config"] != 0)
+    return bad_input("the record has a config line, which format " + std::string(kRecordFormatV1) + " does not have");
   if (record.device.gpus.size() > static_cast<std::size_t>(record.device.count))
     return bad_input("the record names more GPUs than its gpu-count");
   // Anything else (order, subject line, spacing) must be exactly as format_record writes it:

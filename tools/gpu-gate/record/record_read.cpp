@@ -65,35 +65,12 @@ Result<std::vector<Listed>> keep_small_commits(Git& git, std::vector<Listed> lis
   return kept;
 }
 
-// Splits a commit object into its tree header, its committer date and its message.
-bool split_commit(std::string_view object, std::string& tree, std::optional<std::int64_t>& committed,
-                  std::string_view& message) {
-  const auto end = object.find("\n\n");
-  if (!object.starts_with("tree ") || end == std::string_view::npos) return false;
-  tree = std::string(object.substr(5, object.find('\n') - 5));
-  message = object.substr(end + 2);
-  for (const auto& line : split_lines(object.substr(0, end))) {
-    if (!line.starts_with("committer ")) continue;
-    // committer NAME <EMAIL> SECONDS ZONE
-    const auto zone = line.rfind(' ');
-    const auto seconds = zone == std::string::npos || zone == 0 ? std::string::npos : line.rfind(' ', zone - 1);
-    std::int64_t value = 0;
-    if (seconds == std::string::npos ||
-        std::from_chars(line.data() + seconds + 1, line.data() + zone, value).ec != std::errc())
-      return false;
-    committed = value;
-  }
-  return committed.has_value();
-}
-
 Result<GateRecord> record_of(const Listed& entry, std::string_view object) {
-  std::string tree;
-  std::optional<std::int64_t> committed;
-  std::string_view message;
-  if (!split_commit(object, tree, committed, message)) return bad_input("not a commit with a committer date");
-  auto record = parse_record(message);
+  auto commit = parse_record_commit(object);
+  if (!commit) return commit.error();
+  auto record = parse_record(commit->message);
   if (!record) return record.error();
-  if (record->tree != entry.parts.tree || tree != entry.parts.tree)
+  if (record->tree != entry.parts.tree || commit->tree != entry.parts.tree)
     return bad_input("the record's tree is not the tree its ref names");
   if (record->machine != entry.parts.machine) return bad_input("the record's machine is not the machine its ref names");
   if (!entry.parts.run.empty() && entry.parts.run != run_id(record->time, entry.object))
@@ -101,7 +78,7 @@ Result<GateRecord> record_of(const Listed& entry, std::string_view object) {
   record->ref = entry.ref;
   record->record_commit = entry.object;
   record->half = entry.parts.half;
-  record->committer_time = committed;
+  record->committer_time = commit->committer_time;
   return record;
 }
 
@@ -127,6 +104,31 @@ Result<std::vector<GateRecord>> read_messages(Git& git, const std::vector<Listed
 }
 
 }  // namespace
+
+Result<std::map<std::string, std::string>> read_commit_objects(const Git& git, const std::vector<std::string>& commits) {
+  std::string list;
+  for (const auto& commit : commits) {
+    if (!is_object_name(commit)) return could_not_evaluate("not a commit object name: " + quote_for_message(commit));
+    list += commit + "\n";
+  }
+  std::map<std::string, std::string> objects;
+  if (commits.empty()) return objects;
+  auto out = git.run(GitCommand{"cat-file", "--batch"}.input(list));
+  if (!out) return out.error();
+  std::string_view rest = *out;
+  for (const auto& commit : commits) {
+    const auto header_end = rest.find('\n');
+    const std::string expect = commit + " commit ";
+    std::size_t size = 0;
+    if (header_end == std::string_view::npos || !rest.starts_with(expect) ||
+        std::from_chars(rest.data() + expect.size(), rest.data() + header_end, size).ec != std::errc() ||
+        size > kMaxRecordBytes + 4096 || rest.size() < header_end + 1 + size + 1)
+      return could_not_evaluate("git cat-file --batch: " + commit + " is not a record commit");
+    objects[commit] = std::string(rest.substr(header_end + 1, size));
+    rest.remove_prefix(header_end + 1 + size + 1);
+  }
+  return objects;
+}
 
 Result<std::vector<ResultRef>> list_result_refs(Git& git, const std::string& ns, std::vector<std::string>* rejected) {
   return list_refs(git, ns, rejected);

@@ -1,6 +1,11 @@
 #include "record/signatures.hpp"
 
+#include <algorithm>
+#include <chrono>
+
+#include "common.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/process.hpp"
 #include "gatekit/text.hpp"
 #include "record/record.hpp"
 
@@ -122,6 +127,18 @@ Result<SignersAtTime> signers_valid_at(std::string_view text, std::int64_t now, 
   return out;
 }
 
+bool has_cert_authority(std::string_view text) {
+  for (const auto& line : split_lines(text)) {
+    std::string_view rest = line;
+    const auto principals = next_token(rest);
+    const auto second = next_token(rest);
+    if (principals.empty() || principals.starts_with('#') || second.empty() || key_type(second)) continue;
+    for (const auto option : split_options(second))
+      if (lower(option) == "cert-authority") return true;
+  }
+  return false;
+}
+
 std::string_view to_string(SignatureCheck check) {
   switch (check) {
     case SignatureCheck::trusted: return "trusted";
@@ -195,6 +212,58 @@ Result<std::map<std::string, SignatureVerdict>> verify_with(const Git& git, File
   return verdicts;
 }
 
+// ssh-keygen's form of a time for -Overify-time, in UTC: 20261201100000Z.
+std::string ssh_utc(std::int64_t seconds) {
+  std::string out;
+  for (char c : format_utc(seconds))
+    if (c != '-' && c != ':' && c != 'T') out += c;
+  return out;
+}
+
+// Each trusted result asked again of ssh-keygen at `now`: git judged its certificate at the
+// committer date, which the signer chose. A result whose key finds no principal of the
+// file now (the certificate expired, or is not valid yet) is not_valid_now.
+Status judge_certificates_now(const Git& git, Files& files, std::string_view signers_now, std::int64_t now,
+                              std::map<std::string, SignatureVerdict>& verdicts) {
+  std::vector<std::string> trusted;
+  for (const auto& [commit, verdict] : verdicts)
+    if (verdict.check == SignatureCheck::trusted) trusted.push_back(commit);
+  if (trusted.empty()) return {};
+  auto objects = read_commit_objects(git, trusted);
+  if (!objects) return objects.error();
+  auto folder = files.make_temp_folder("gatekit-signers-");
+  if (!folder) return folder.error();
+  const auto signers = *folder / "allowed-signers";
+  const auto signature = *folder / "signature";
+  if (auto written = files.write(signers, signers_now); !written) return written.error();
+  auto configured = config_values(git, "gpg.ssh.program");
+  if (!configured) return configured.error();
+  const std::string program = configured->empty() || configured->back().empty() ? "ssh-keygen" : configured->back();
+  for (const auto& commit : trusted) {
+    auto& verdict = verdicts[commit];
+    auto parsed = parse_record_commit(objects->at(commit));
+    if (!parsed || parsed->signature.empty()) {
+      verdict.check = SignatureCheck::unverifiable;
+      continue;
+    }
+    if (auto written = files.write(signature, parsed->signature + "\n"); !written) return written.error();
+    ProcessSpec spec;
+    spec.argv = {program, "-Y", "find-principals", "-s", signature.string(), "-f", signers.string(),
+                 "-Overify-time=" + ssh_utc(now)};
+    spec.timeout = std::chrono::seconds(60);
+    spec.capture_limit = 64 * 1024;
+    auto found = git.runner().run(spec);
+    if (!found) return could_not_evaluate("cannot run " + program + " to check a certificate's validity: " + found.error().message);
+    if (found->timed_out || found->signal != 0)
+      return could_not_evaluate(program + " -Y find-principals " + found->describe(spec.timeout));
+    const auto principals = split_lines(found->out);
+    const bool now_valid = found->exit_code == 0 &&
+                           std::find(principals.begin(), principals.end(), verdict.signer) != principals.end();
+    if (!now_valid) verdict.check = SignatureCheck::not_valid_now;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,
@@ -211,7 +280,10 @@ Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git
     revisions += commit + "\n";
   }
   auto verdicts = verify_with(git, files, valid->text, revoked, commits, revisions);
-  if (!verdicts || valid->left_out.empty()) return verdicts;
+  if (!verdicts) return verdicts;
+  if (has_cert_authority(valid->text))
+    if (auto judged = judge_certificates_now(git, files, valid->text, now, *verdicts); !judged) return judged.error();
+  if (valid->left_out.empty()) return verdicts;
   auto whole = verify_with(git, files, allowed_signers, revoked, commits, revisions);
   if (!whole) return whole.error();
   for (auto& [commit, verdict] : *verdicts) {

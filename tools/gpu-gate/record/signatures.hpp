@@ -12,6 +12,13 @@
 // signers_valid_at takes out every line whose validity excludes the check's `now` (the
 // Context's clock); a result that only such a line would trust is `not_valid_now`.
 //
+// A certificate is judged now too. git also checks a certificate (signed by a `cert-authority`
+// line's key) at the committer date, and a certificate carries its own validity, which no
+// line of the file can narrow. So when the file (as it stands now) has a `cert-authority`
+// line, each result git trusts is asked again of ssh-keygen itself, `-Y find-principals` at
+// `now` (`-Overify-time`, UTC) with the signature taken from the record commit: a result whose
+// certificate expired (or is not valid yet) finds no principal, and is `not_valid_now`.
+//
 // Verification is git's own: `git -c gpg.ssh.allowedSignersFile=<temp copy> log --no-walk
 // --stdin` with the signature placeholders, one git process for every result (object names go
 // through stdin, never argv). Nothing here decides a status: ci_status.cpp drops what is not
@@ -46,6 +53,9 @@ struct SignatureVerdict {
   std::string key;     // the key's fingerprint, when there is a signature
 };
 
+// Pure: whether the allowed-signers text has a line with the `cert-authority` option.
+bool has_cert_authority(std::string_view text);
+
 // Pure: git's `%G?` letter and `%GT` trust level to a verdict. Only a good signature (G) of
 // full or ultimate trust (for SSH: a principal of the allowed-signers file matched) is
 // trusted; U (good, key not listed), X/Y/R (expired signature or key, revoked key) are
@@ -74,7 +84,10 @@ Result<SignersAtTime> signers_valid_at(std::string_view text, std::int64_t now, 
 // stands at `now`. The text is written to a temporary file through `files` (git needs a path)
 // and removed afterwards. An empty allowed-signers text trusts nobody. Every commit gets a
 // verdict. When lines were taken out for their validity, a second check against the whole
-// file names the results only those lines would have trusted (`not_valid_now`). `revoked`:
+// file names the results only those lines would have trusted (`not_valid_now`); with a
+// `cert-authority` line, a trusted result whose key ssh-keygen finds no principal for at
+// `now` (an expired certificate) is `not_valid_now` too (one ssh-keygen per such result, the
+// program git's gpg.ssh.program names, default ssh-keygen). `revoked`:
 // the revoked keys (a KRL or public keys, one a line), given to ssh-keygen through git's
 // gpg.ssh.revocationFile; a result signed by one of them is never trusted.
 Result<std::map<std::string, SignatureVerdict>> verify_signatures(const Git& git, Files& files,

@@ -63,7 +63,7 @@ void warn_unless_ignored(const Git& git, Workflow& workflow, const std::string& 
 // The test map step: written (and checked for the next run) or a warning saying why not.
 std::string test_map_step(Context& context, const Git& git, const std::filesystem::path& repo, const Config& config,
                           const GateWorktree& worktree, const std::string& commit) {
-  const auto place = test_map_place(git, config, repo);
+  const auto place = test_map_place(git, context.files, config, repo);
   const std::string note =
       write_test_map(context, config, place, coverage_data_file(worktree.scratch()), worktree.tree(), commit);
   context.workflow.log("Test map " + note);

@@ -106,6 +106,8 @@ PassSpec full_pass(const Config& config, Device device, int workers) {
   pass.every_test = true;
   pass.env = {{"GATEKIT_DEVICE", std::string(to_string(device))}, {"GATEKIT_NIGHTLY", "1"}};
   pass.coverage = device == Device::gpu;
+  pass.gpu_pass = device == Device::gpu;  // the full run's GPU pass must show GPU tests that ran
+  pass.context = "gate-full";
   if (device == Device::gpu && is_pytest_command(config.command)) {
     pass.extra_args = coverage_arguments();
     pass.usage_hint = "pytest refused its arguments: the GPU pass adds pytest-cov's --cov options, is pytest-cov installed?";

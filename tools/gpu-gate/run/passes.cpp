@@ -39,6 +39,8 @@ void run_stress(Context& context, const Config& config, const PassSpec& gate, co
     pass.paths = outcome.stress_targets.tests;
     pass.workers = gate.workers * 2;
     pass.env["GATEKIT_STRESS"] = "1";
+    pass.gpu_pass = false;  // the stress targets may be any tests: they prove the tree, not the GPU
+    pass.packages = outcome.packages;
     outcome.stress.push_back(value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(), pass)));
     if (!outcome.stress.back().passed()) return;
   }
@@ -52,6 +54,8 @@ void run_passes(Context& context, const Config& config, const RunPlan& plan, con
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     PassSpec pass = plan.passes[i];
     if (!pass.every_test) pass.paths = outcome.paths;
+    pass.packages = outcome.packages;
+    pass.gpu_markers = outcome.gpu_markers;
     if (plan.scope_check) pass.on_case = collect_into(outcome.cases[i]);
     outcome.passes.push_back(value_or_throw(run_test_pass(context, config, worktree.tree(), worktree.scratch(), pass)));
   }

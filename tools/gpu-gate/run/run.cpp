@@ -11,6 +11,7 @@
 #include "gpu-gate.hpp"
 #include "record/publish.hpp"
 #include "run/device_facts.hpp"
+#include "run/evidence.hpp"
 #include "run/run_pass.hpp"
 #include "run/steps.hpp"
 #include "status/status_decide.hpp"
@@ -49,7 +50,7 @@ void plan_stress(Context& context, const Git& git, const RunOptions& options, co
                  RunOutcome& outcome, const std::vector<FileChange>& change) {
   outcome.stress_needed = touches(config.concurrency_patterns, change, &outcome.stress_touched);
   if (!outcome.stress_needed) return;
-  outcome.stress_targets = find_stress_targets(context, test_map_place(git, config, options.repo_dir),
+  outcome.stress_targets = find_stress_targets(context, test_map_place(git, context.files, config, options.repo_dir),
                                                touched_paths(config.concurrency_patterns, change), scope);
 }
 
@@ -101,20 +102,30 @@ ExitCode run_run(const RunOptions& options, Context& context) {
     fail_bad_input("--publish does not apply to --full: a full run's result is recorded here and goes out with the "
                    "next `git push` (after gpu-gate setup)");
   check_remote(options.remote);
-  Config config = load_gate_config(context, options.repo_dir, options.config);
+  Git git(context.processes, options.repo_dir);
+  // The scope, the command and the selection: the trusted base's, never the tested tree's own.
+  const GateConfig gate_config = read_gate_config(context, git, options.repo_dir, options.config, options.remote);
+  Config config = gate_config.config;
   const std::string machine = resolve_machine(context, options.machine);
   const RunPlan plan = plan_run(options, config);
-  Git git(context.processes, options.repo_dir);
   refuse_uncommitted_changes(git);
+  announce_config(context, gate_config, options.config, options.remote);
+  if (plan.test_map) (void)test_map_place(git, context.files, config, options.repo_dir);  // refused before anything runs
   RunOutcome outcome = outcome_of_head(git, machine, plan.workers);
+  outcome.config_digest = gate_config.digest;
+  outcome.config_from = gate_config.from;
   const auto started = context.clock.now();
   outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
   const auto change = plan.stress ? change_since_base(context, git, options) : std::vector<FileChange>{};
 
   GateWorktree worktree(git, context.files, outcome.commit, &context.workflow);
-  use_selection(context, worktree.tree(), config, plan.full);  // the nightly tests: out of `run`, in `--full`
+  // the nightly tests: out of `run`, in `--full`
+  outcome.gpu_markers = use_selection(context, gate_config.selection_text, gate_config.selection_origin, config, plan.full);
   const auto scope = value_or_throw(scope_of_checkout(context.processes, context.files, worktree.tree(), config));
   outcome.paths = scope.paths();
+  std::vector<std::string> python_files;
+  for (const auto& [file, edges] : scope.imports) python_files.push_back(file);
+  outcome.packages = repository_packages(python_files);
   plan_stress(context, git, options, config, scope, outcome, change);
   announce(context, plan, config, scope, outcome);
   run_passes(context, config, plan, worktree, outcome);

@@ -1,5 +1,9 @@
 #include "run/run_pass.hpp"
 
+#include "gatekit/files.hpp"
+#include "gatekit/text.hpp"
+#include "run/evidence.hpp"
+
 #include "run/coverage.hpp"
 #include "run/full.hpp"
 #include "gatekit/gpu.hpp"
@@ -42,14 +46,57 @@ std::vector<std::string> pass_command(const Config& config, const std::string& j
   return argv;
 }
 
+namespace {
+
+// What the pass proves (evidence.hpp): it imported the tested tree, and a GPU pass ran GPU
+// tests. The line for the log and the summary, or a could_not_evaluate Error.
+Result<std::string> prove(Context& context, const std::filesystem::path& worktree, const std::filesystem::path& file,
+                          const PassSpec& pass, const std::string& name) {
+  if (!context.files.exists(file))
+    return could_not_evaluate("the " + name + " left no evidence of what it ran and imported: gpu-gate loads a pytest "
+                              "plugin into every pass (PYTEST_PLUGINS, PYTHONPATH), and a test command that is not "
+                              "pytest, or that drops those variables, cannot show that it tested this tree; nothing is "
+                              "recorded");
+  auto text = context.files.read(file, std::size_t{256} << 20);
+  if (!text) return text.error();
+  auto evidence = parse_evidence(*text, file.string());
+  if (!evidence) return evidence.error();
+  auto real = context.files.canonical(worktree);
+  if (!real) return real.error();
+  if (const auto foreign = foreign_import(*evidence, *real); !foreign.empty())
+    return could_not_evaluate("the " + name + " did not test this tree: " + foreign +
+                              ". A copy installed from elsewhere (pip install -e of another clone, or a release) "
+                              "shadows the tree's own package: make the tests import the tree under test (pytest's "
+                              "pythonpath = [\"src\"], or pip install -e of this checkout), then run again; nothing is "
+                              "recorded");
+  std::string line = std::to_string(evidence->modules.size()) + " modules of the repository, all from the tested tree";
+  if (!pass.gpu_pass) return line;
+  if (!evidence->errors.empty())
+    return could_not_evaluate("the " + name + " cannot show its GPU tests: " + evidence->errors.front() + "; nothing is recorded");
+  const auto gpu = gpu_evidence(*evidence, pass.gpu_markers, pass.context);
+  if (gpu.verdict.code != ExitCode::pass) {
+    std::vector<std::string> why;
+    for (const auto& r : gpu.skipped) why.push_back(r.reason + ": " + std::to_string(r.count));
+    return could_not_evaluate("no GPU evidence: " + gpu.verdict.headline + (why.empty() ? "" : "; skipped: " + join(why, ", ")) +
+                              ". A GPU pass passes only with GPU tests that ran: the test environment may not see the "
+                              "GPU the probe saw; nothing is recorded");
+  }
+  return gpu.verdict.headline + "; " + line;
+}
+
+}  // namespace
+
 Result<PassResult> run_test_pass(Context& context, const Config& config, const std::filesystem::path& worktree,
                                  const std::filesystem::path& scratch, const PassSpec& pass) {
+  auto evidence = plan_evidence(context.files, scratch, pass.name, pass.packages, pass.gpu_markers, context.env);
+  if (!evidence) return evidence.error();
   test_run::TestPass run;
   run.name = pass.name + " pass";
   run.junit = (scratch / ("junit-" + safe_name(pass.name) + ".xml")).string();
   run.argv = pass_command(config, run.junit, pass);
   run.cwd = worktree;
   run.env = pass.env;
+  for (const auto& [name, value] : evidence->env) run.env[name] = value;
   if (pass.coverage) run.env["COVERAGE_FILE"] = coverage_data_file(scratch).string();
   run.group = group_title(pass, run.argv);
   run.on_case = pass.on_case;
@@ -66,6 +113,10 @@ Result<PassResult> run_test_pass(Context& context, const Config& config, const s
                     {static_cast<std::int64_t>(stats.passed), static_cast<std::int64_t>(stats.failures),
                      static_cast<std::int64_t>(stats.skipped), static_cast<std::int64_t>(stats.errors)},
                     ran->process.duration, pass.every_test};
+  auto proven = prove(context, worktree, evidence->file, pass, run.name);
+  if (!proven) return proven.error();
+  result.evidence = *proven;
+  context.workflow.log("evidence of the " + run.name + ": " + *proven);
   return result;
 }
 

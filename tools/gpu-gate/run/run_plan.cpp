@@ -91,6 +91,7 @@ RunPlan plan_run(const RunOptions& options, const Config& config) {
   gate.name = "gate";
   gate.workers = plan.workers;
   gate.env = {{"GATEKIT_DEVICE", "gpu"}};
+  gate.gpu_pass = true;
   plan.passes = {gate};
   plan.stress = true;
   plan.needs_scope = true;

@@ -27,6 +27,12 @@ struct PassSpec {
   bool coverage = false;                    // COVERAGE_FILE in the run's scratch folder (the test map's data)
   junit::CaseHandler on_case;               // each test case of the report (may be empty)
   std::string usage_hint;                   // added to the error when the command exits 4 (pytest: usage)
+  // What the pass must prove (evidence.hpp): that it imported the tested tree (every pass), and
+  // for a GPU pass (the gate pass, the full run's GPU pass) that GPU tests ran.
+  bool gpu_pass = false;
+  std::vector<std::string> packages;        // the repository's top-level packages (repository_packages)
+  std::string gpu_markers;                  // the GPU legs' expression ("" = every test is a GPU test)
+  std::string context = "gate";             // the selection context, in messages
 };
 
 // What one `gpu-gate run` does, decided from its options and configuration before anything
@@ -79,6 +85,7 @@ struct PassResult {
   std::chrono::milliseconds duration{0};
   bool may_pass_empty = false;  // a pass of every test (--full): none passing is no failure (the CPU
                                 // pass of a GPU-only suite skips them all)
+  std::string evidence;         // what the pass proved (evidence.hpp): "12 of 40 GPU tests ran; ..."
   bool passed() const {
     return exit_code == 0 && counts.failed == 0 && counts.errors == 0 && (may_pass_empty || counts.passed > 0);
   }

@@ -97,6 +97,7 @@ std::string full_summary(const RunOutcome& o, const GateRecord& r, const std::st
                     std::to_string(c.errors), format_duration(p.duration)});
   }
   md += markdown_table({"pass", "passed", "failed", "skipped", "errors", "duration"}, rows);
+  md += "\nConfiguration of " + markdown_text(o.config_from, false) + ", " + markdown_code(r.config.substr(0, 19)) + "\n";
   return md + violations_table(o, config_file) + "\nTest map " + markdown_text(o.map_note, false) + "\n";
 }
 
@@ -120,6 +121,7 @@ std::string gate_summary(const RunOutcome& o, const GateRecord& r) {
                                 (r.device.gpus.empty() ? "" : ": " + join(r.device.gpus, ", ")))},
       {"scope", markdown_text(r.scope)},
       {"stress", markdown_text(r.stress)},
+      {"configuration", markdown_text(o.config_from) + " " + markdown_code(r.config.substr(0, 19))},
       {"record", markdown_code(o.ref)},
       {"published", markdown_text(o.publish_note)},
   });
@@ -146,6 +148,7 @@ GateRecord record_of(const RunOutcome& o, const RunPlan& plan, const Config& con
   r.time = now;
   r.machine = o.machine;
   r.device = o.device;
+  r.config = o.config_digest;
   if (plan.full) {
     r.scope = clean_fact("full: every test, nightly included, GPU then CPU; " + std::to_string(o.violations.size()) +
                          " files outside the scope");

@@ -27,6 +27,11 @@ struct RunOutcome {
   std::vector<ScopeViolation> violations;  // --full: files outside the scope that depend on the device
   std::string map_note;            // --full: "written to ...: N tests, M files" or "not written: why"
   std::chrono::milliseconds duration{0};
+  std::vector<std::string> packages;  // the repository's top-level packages (evidence.hpp)
+  std::string gpu_markers;         // the GPU legs' expression ("" = every test is a GPU test)
+  std::vector<std::string> evidence;  // per pass, what its evidence showed (log and summary)
+  std::string config_digest;       // config_digest of the configuration the run used (the record's `config`)
+  std::string config_from;         // where it was read: "origin/main (3c787c61b44d)", "this checkout (...)"
   std::string ref;                 // where the record went
   std::string publish_note;
 };

@@ -2,6 +2,7 @@
 #include "run/test_map_place.hpp"
 
 #include "gatekit/files.hpp"
+#include "gatekit/repo_path.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -15,8 +16,13 @@ TestMapPlace test_map_place_of(const Config& config, const std::filesystem::path
           repo / kOldTestMapPath, false};
 }
 
-TestMapPlace test_map_place(const Git& git, const Config& config, const std::filesystem::path& repo) {
-  if (!config.test_map.empty()) return test_map_place_of(config, repo, "");
+TestMapPlace test_map_place(const Git& git, const Files& files, const Config& config, const std::filesystem::path& repo) {
+  if (!config.test_map.empty()) {
+    if (auto inside = check_inside_repository(files, repo, config.test_map); !inside)
+      fail_bad_input((config.source.empty() ? std::string(default_config_path) : config.source.string()) + ": test_map: " +
+                     inside.error().message);
+    return test_map_place_of(config, repo, "");
+  }
   const auto out = value_or_throw(git.run(GitCommand{"rev-parse", "--git-common-dir"}));
   const std::string dir = trim(out);
   if (dir.empty() || dir.find('\n') != std::string::npos)

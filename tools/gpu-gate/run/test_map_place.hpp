@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "gatekit/context.hpp"
+#include "gatekit/files.hpp"
 #include "gatekit/git.hpp"
 
 namespace gatekit::gpu_gate {
@@ -27,8 +28,11 @@ struct TestMapPlace {
 // Pure. `common_dir`: `git rev-parse --git-common-dir`'s line (relative to `repo`, or absolute).
 TestMapPlace test_map_place_of(const Config& config, const std::filesystem::path& repo, const std::string& common_dir);
 
-// The place for the repository at `repo`, asking git for its common directory.
-TestMapPlace test_map_place(const Git& git, const Config& config, const std::filesystem::path& repo);
+// The place for the repository at `repo`, asking git for its common directory. A configured
+// `test_map` must stay inside the repository (gatekit/repo_path.hpp: checked when the
+// configuration is read, and here that it passes through no symbolic link of the checkout,
+// which a write would follow): else a bad_input Failure naming the configuration's entry.
+TestMapPlace test_map_place(const Git& git, const Files& files, const Config& config, const std::filesystem::path& repo);
 
 // The file to read: `path` when it exists; else the old default when it exists (logged: the
 // next `run --full` writes the new place); else none.

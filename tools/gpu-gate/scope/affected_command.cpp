@@ -103,7 +103,7 @@ ExitCode run_affected(const AffectedOptions& options, Context& context) {
                    "the change is compared with)");
   }
   const auto changes = the_change(git, rev);
-  const auto place = test_map_place(git, config, repo);
+  const auto place = test_map_place(git, context.files, config, repo);
   const auto map_path = test_map_to_read(context, place);
   if (!map_path) {
     Affected all;

@@ -161,6 +161,7 @@ Evaluated evaluate(const CiStatusOptions& o, Context& context, Git& git, const R
   query.base = trusted.rev;
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
+  query.config_digest = trusted_config_digest(git, trusted.rev, config);  // the scope is the base's too
   auto gathered = value_or_throw(gather_status_input(git, config, query));
 
   std::optional<std::map<std::string, SignatureVerdict>> verdicts;

@@ -69,8 +69,10 @@ std::set<std::string> stale_refs(const std::vector<GateRecord>& records, const s
 }
 
 std::string json_of(const GateStatus& s, const std::string& commit, const std::optional<bool>& published,
-                    bool has_mine, const std::vector<std::string>& ignored) {
+                    bool has_mine, const std::vector<std::string>& ignored, const GateConfig& gate_config) {
   boost::json::object o;
+  o["config"] = gate_config.digest;  // what a result must have been recorded with to count
+  o["config_from"] = gate_config.from;
   o["state"] = std::string(to_string(s.state));
   o["description"] = s.description;
   o["commit"] = commit;
@@ -107,12 +109,17 @@ std::string published_text(const std::optional<bool>& published, bool has_mine, 
 
 ExitCode run_status(const StatusOptions& options, Context& context) {
   check_remote(options.remote);
-  const Config config = load_gate_config(context, options.repo_dir, options.config);
-  const std::string machine = resolve_machine(context, options.machine);
   Git git(context.processes, options.repo_dir);
+  // As `run` reads it: the remote's default branch's configuration, whose digest a result must carry.
+  const GateConfig gate_config = read_gate_config(context, git, options.repo_dir, options.config, options.remote);
+  const Config& config = gate_config.config;
+  const std::string machine = resolve_machine(context, options.machine);
   StatusQuery query;
+  query.config_digest = gate_config.digest;
   query.rev = options.rev;
-  query.base = resolve_base(git, options.base, options.remote);
+  // The base for "no code change": the option, else the remote's default branch, as read above.
+  query.base = !options.base.empty() || !options.config.empty() ? resolve_base(git, options.base, options.remote)
+                                                               : gate_config.base_rev;
   query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const auto remote = remote_results(git, options.remote, config.namespace_);
@@ -135,7 +142,7 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
       mine != nullptr && remote ? std::optional<bool>(on(*remote, published_name(config.namespace_, mine->ref), mine->record_commit))
                                 : std::nullopt;
   if (options.json) {
-    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored) << '\n';
+    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored, gate_config) << '\n';
     return ExitCode::pass;
   }
   for (const auto& line : ignored) context.workflow.log("ignored result ref " + line);
@@ -154,6 +161,7 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
                        status.description + "\"");
   if (status.record) context.workflow.log("  counted result: " + status.record->ref);
   context.workflow.log("  this machine (" + machine + "): " + published_text(published, mine != nullptr, options.remote, config.namespace_));
+  context.workflow.log("  configuration: " + gate_config.from + ", digest " + gate_config.digest.substr(0, 19));
   context.workflow.append_summary("## gpu-gate status\n\n" + markdown_table({"", ""}, rows));
   return ExitCode::pass;
 }

@@ -5,6 +5,7 @@
 // changed paths, the change since the merge base). The walk takes a second process only
 // past 64 docs-only commits.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct StatusQuery {
   // then skipped). A caller that drops records afterwards (the CI side, by signature) sets
   // false, so the inherited candidates and the "no code change" fact are gathered too.
   bool stop_at_exact = true;
+  // The trusted base's configuration digest a result must carry (StatusInput::config_digest).
+  std::optional<std::string> config_digest;
 };
 
 struct GatheredStatus {

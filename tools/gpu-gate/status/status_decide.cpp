@@ -73,6 +73,13 @@ std::optional<std::string> ignore_reason(const GateRecord& record, const StatusI
   if (without_gpu(record.device) && !input.cpu_gate)
     return std::string("recorded without a GPU (gpu-count " + std::to_string(record.device.count) +
                        "): only a GPU machine's result counts (the configuration does not set cpu_gate)");
+  if (input.config_digest && record.config.empty())
+    return "recorded before results named their configuration (format " + std::string(kRecordFormatV1) +
+           "): run the gate again";
+  if (input.config_digest && record.config != *input.config_digest)
+    return "recorded with another configuration of the gate (" + record.config.substr(0, 19) + ") than the base branch's (" +
+           input.config_digest->substr(0, 19) + "): the scope, the command or the selection file differ; run the gate again "
+           "(it reads the base branch's configuration)";
   if (record.committer_time && (*record.committer_time > record.time + skew || *record.committer_time < record.time - skew))
     return "its commit date (" + format_utc(*record.committer_time) + ") is not its time (" + format_utc(record.time) +
            "): " + allowed;

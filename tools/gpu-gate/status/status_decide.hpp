@@ -17,7 +17,8 @@
 // Results are ignored, each with its reason in GateStatus::ignored, when they are older than
 // the expiry, dated more than the allowed clock skew ahead of `now`, recorded at a committer
 // date that differs from their time by more than that skew, or recorded without a GPU (unless
-// cpu_gate lets a CPU machine gate: then the description says "no GPU"). Among the rest for
+// cpu_gate lets a CPU machine gate: then the description says "no GPU"), or recorded with a
+// configuration other than the trusted base's (StatusInput::config_digest). Among the rest for
 // one tree (reruns, machines) the newest counts. Only commits reached through docs-only steps are searched for an
 // inherited result, so an exact-tree result always wins and a code change stops inheritance.
 #include <chrono>
@@ -61,6 +62,10 @@ struct StatusInput {
   std::chrono::hours expiry{24 * 28};
   std::chrono::minutes clock_skew{5};  // the configuration's clock_skew_minutes
   bool cpu_gate = false;               // results recorded without a GPU count
+  // The digest of the trusted base's configuration (config_digest in config.hpp): a result
+  // recorded with another configuration (a narrower scope, another command or selection), or
+  // before records carried one, does not count. nullopt: not checked.
+  std::optional<std::string> config_digest;
 };
 
 struct GateStatus {

@@ -108,6 +108,7 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
   out.input.expiry = config.expiry;
   out.input.clock_skew = config.clock_skew;
   out.input.cpu_gate = config.cpu_gate;
+  out.input.config_digest = query.config_digest;
   auto resolved = resolve(git, query.rev);
   if (!resolved) return resolved.error();
   out.commit = resolved->commit;

@@ -144,6 +144,9 @@ class Git {
   Result<std::vector<std::string>> list_files(const std::string& pathspec) const;
 
   const std::filesystem::path& repo() const { return repo_; }
+  // The process seam git runs through, for the programs git itself hands work to (gpu-gate
+  // runs ssh-keygen, as git's signature check does, to judge a certificate at another time).
+  ProcessRunner& runner() const { return runner_; }
 
   // Any other command (gpu-gate's worktrees, commit-tree, cat-file --batch): runs
   // `git -C repo ARGS` (no prompts, C locale) with the command's input and environment. The
