@@ -235,7 +235,7 @@ Status judge_certificates_now(const Git& git, Files& files, std::string_view sig
   if (!folder) return folder.error();
   const auto signers = *folder / "allowed-signers";
   const auto signature = *folder / "signature";
-  if (auto written = files.write(signers, signers_now); !written) return written.error();
+  if (auto written = files.create(signers, signers_now); !written) return written.error();
   auto configured = config_values(git, "gpg.ssh.program");
   if (!configured) return configured.error();
   const std::string program = configured->empty() || configured->back().empty() ? "ssh-keygen" : configured->back();
@@ -246,7 +246,7 @@ Status judge_certificates_now(const Git& git, Files& files, std::string_view sig
       verdict.check = SignatureCheck::unverifiable;
       continue;
     }
-    if (auto written = files.write(signature, parsed->signature + "\n"); !written) return written.error();
+    if (auto written = files.replace(signature, parsed->signature + "\n"); !written) return written.error();
     ProcessSpec spec;
     spec.argv = {program, "-Y", "find-principals", "-s", signature.string(), "-f", signers.string(),
                  "-Overify-time=" + ssh_utc(now)};
