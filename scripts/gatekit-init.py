@@ -231,8 +231,13 @@ def render_gpu(o: argparse.Namespace) -> str:
     if o.gpu_install_deps:
         # Before a release lists its archive, a self-hosted runner builds the tools; it may
         # install the build packages itself (root or passwordless sudo).
-        for job in ["gpu-tests", *(["workload-regression"] if o.smokes else [])]:
-            text = in_job(text, job, "      - uses: ./actions/setup-gatekit\n",
+        # The shard job holds issues: write and sets its tools up verified: true (never tools
+        # on PATH): it builds them in a fresh folder every time until a release lists its archive.
+        text = in_job(text, "gpu-tests", "        uses: ./actions/setup-gatekit\n        with:\n          verified: 'true'\n",
+                      "        uses: ./actions/setup-gatekit\n        with:\n          verified: 'true'\n"
+                      "          install-deps: true  # build packages, until a release lists its archive\n")
+        if o.smokes:
+            text = in_job(text, "workload-regression", "      - uses: ./actions/setup-gatekit\n",
                           "      - uses: ./actions/setup-gatekit\n        with:\n"
                           "          install-deps: true  # build packages, until a release lists its archive\n")
     return pin_actions(text, o.gatekit_sha)

@@ -4,7 +4,14 @@
 set -euo pipefail
 source "$GITHUB_ACTION_PATH/../lib/find-tool.sh"
 gatekit_action flaky-tracker result
-gatekit_require_tool tool flaky-tracker
+# `issues` holds a token that writes issues: its tool comes from the gatekit-bin input only
+# (setup-gatekit's bin output with verified: true), never from GATEKIT_BIN or a PATH lookup
+# (docs/actions/setup-gatekit.md, "Verified tools"). rerun and stress hold no token.
+if [ "$INPUT_COMMAND" = issues ]; then
+  gatekit_require_verified_tool tool flaky-tracker
+else
+  gatekit_require_tool tool flaky-tracker
+fi
 # A command input: one line is a template split at spaces; several lines are one word each
 # (for words with spaces, such as a marker expression), passed after `--`.
 command_args() {
@@ -43,7 +50,16 @@ case "$INPUT_COMMAND" in
     while IFS= read -r login; do
       if [ -n "$login" ]; then args+=(--creator "$login"); fi
     done <<< "$INPUT_CREATOR"
-    if [ "$INPUT_JOURNAL" = true ]; then args+=(--pending "$RUNNER_TEMP/gatekit-flaky-journal.json"); fi ;;
+    # The journal step (the Actions cache) runs only in the default branch's own runs; in any
+    # other run nothing is restored or kept (docs/actions/flaky-tracker.md, "The journal and
+    # the Actions cache").
+    if [ "$INPUT_JOURNAL" = true ]; then
+      if [ "${JOURNAL_STEP:-}" = success ]; then
+        args+=(--pending "$RUNNER_TEMP/gatekit-flaky-journal.json")
+      else
+        echo "journal: none in this run (${GITHUB_EVENT_NAME:-no event} on ${GITHUB_REF:-no ref}): only the default branch's own runs (schedule; push and workflow_dispatch of the default branch) keep one: there the Actions cache holds nothing but what runs of the default branch saved (docs/actions/flaky-tracker.md)"
+      fi
+    fi ;;
   stress)
     [ -n "$INPUT_STRESS_COMMAND" ] || usage "input stress-command is required for stress"
     args=(stress --times "${INPUT_TIMES:-10}" --parallel "$INPUT_PARALLEL" --hog "$INPUT_HOG"

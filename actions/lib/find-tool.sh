@@ -32,8 +32,9 @@ gatekit_fail() {
   exit "$1"
 }
 
-# gatekit_require_verified_tool VAR NAME: gatekit_require_tool for a step that posts with a
-# token (docs/actions/setup-gatekit.md, "Verified tools"): the tool NAME only from the
+# gatekit_require_verified_tool VAR NAME: gatekit_require_tool for a step that writes with a
+# token (gpu-gate-status posting, flaky-tracker issues; docs/actions/setup-gatekit.md,
+# "Verified tools"): the tool NAME only from the
 # gatekit-bin input, an absolute folder (setup-gatekit's `bin` output), never from GATEKIT_BIN
 # nor a PATH lookup; without the input, the tools set up first as `verified: true` does (the
 # release archive checked against checksums.txt, else a build of this checkout in a fresh
@@ -47,7 +48,7 @@ gatekit_require_verified_tool() {
     exit "$rc"
   fi
   if [ -z "$found" ]; then
-    gatekit_fail 3 "$2 not found in the gatekit-bin input's folder: a step that posts runs its tool from there (setup-gatekit's bin output) or sets the tools up itself (setup: auto), never from GATEKIT_BIN or PATH"
+    gatekit_fail 3 "$2 not found in the gatekit-bin input's folder: a step that writes with a token runs its tool from there (setup-gatekit's bin output) or sets the tools up itself (setup: auto), never from GATEKIT_BIN or PATH"
   fi
   printf -v "$1" '%s' "$found"
 }
@@ -115,7 +116,7 @@ gatekit_ensure_tool() {
     case "$bin_dir" in
       '' | /*) ;;
       *)
-        echo "::error title=$title::$(gatekit_command_data "input gatekit-bin must be an absolute folder in a step that posts (setup-gatekit's bin output), got '$bin_dir'")" >&2
+        echo "::error title=$title::$(gatekit_command_data "input gatekit-bin must be an absolute folder in a step that writes with a token (setup-gatekit's bin output), got '$bin_dir'")" >&2
         return 2 ;;
     esac
     tool=""
@@ -134,7 +135,7 @@ gatekit_ensure_tool() {
     return 3
   fi
   if [ "$verified" = true ]; then
-    echo "$name not found in the gatekit-bin input's folder: setting the gatekit tools up with setup-gatekit, verified: true (input setup: auto; a step that posts never runs a tool from GATEKIT_BIN or PATH)" >&2
+    echo "$name not found in the gatekit-bin input's folder: setting the gatekit tools up with setup-gatekit, verified: true (input setup: auto; a step that writes with a token never runs a tool from GATEKIT_BIN or PATH)" >&2
   else
     echo "$name not found (gatekit-bin input, GATEKIT_BIN or PATH): setting the gatekit tools up with setup-gatekit (input setup: auto)" >&2
   fi

@@ -243,7 +243,7 @@ def test_a_step_that_posts_sets_its_tools_up_verified_and_never_runs_a_look_alik
     assert not marker.exists(), marker.read_text()
     assert job.server.requests == [PATH]
     assert ("gpu-gate not found in the gatekit-bin input's folder: setting the gatekit tools up with setup-gatekit, "
-            "verified: true (input setup: auto; a step that posts never runs a tool from GATEKIT_BIN or PATH)\n"
+            "verified: true (input setup: auto; a step that writes with a token never runs a tool from GATEKIT_BIN or PATH)\n"
             ) in done.stderr
     [fresh] = job.temp.glob("gatekit-verified.*")
     assert (fresh / "bin" / "gpu-gate").read_bytes() == (BUILD / "tools" / "gpu-gate" / "gpu-gate").read_bytes()

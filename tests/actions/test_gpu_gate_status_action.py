@@ -254,8 +254,8 @@ def test_a_step_that_posts_takes_its_tool_from_gatekit_bin_only(repo, tmp_path):
                              INPUT_SETUP="false", GATEKIT_BIN=str(look_alike_gpu_gate(tmp_path / "env-bin", marker)))
     assert done.returncode == 3
     assert done.stdout == ("::error title=gpu-gate-status::gpu-gate not found in the gatekit-bin input's folder: a step "
-                           "that posts runs its tool from there (setup-gatekit's bin output) or sets the tools up "
-                           "itself (setup: auto), never from GATEKIT_BIN or PATH\n")
+                           "that writes with a token runs its tool from there (setup-gatekit's bin output) or sets "
+                           "the tools up itself (setup: auto), never from GATEKIT_BIN or PATH\n")
     assert outputs == {"result": "error"}
     assert not marker.exists()
     # The same step computing only (post: false) may take the tool from GATEKIT_BIN.
@@ -268,7 +268,7 @@ def test_a_step_that_posts_needs_an_absolute_gatekit_bin(repo, tmp_path):
     done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_BASE="main", INPUT_GATEKIT_BIN="bin")
     assert done.returncode == 2
     assert done.stderr == ("::error title=gpu-gate-status::input gatekit-bin must be an absolute folder in a step that "
-                           "posts (setup-gatekit's bin output), got 'bin'\n")
+                           "writes with a token (setup-gatekit's bin output), got 'bin'\n")
     assert outputs == {"result": "error"}
 
 

@@ -20,10 +20,12 @@ How GitHub is emulated (nothing here contacts any address but 127.0.0.1):
   one of gatekit's actions, get a copy of this source tree;
 - the tools come from the build (GATEKIT_BUILD_DIR) through PATH, so setup-gatekit takes
   its PATH path; Python is a venv of this machine's Python with pip offline;
-- a job that holds a token sets its tools up `verified: true`, which never takes them from
-  PATH: a run with `serve_release=True` lists a release archive of the built tools in the
-  gatekit copies' checksums.txt and serves it on 127.0.0.1 (GATEKIT_RELEASE_URL), as
-  tests/actions/test_release_end_to_end.py does, so those jobs download and check it.
+- a job that holds a token that writes (gate.yml's posting jobs, the test legs with
+  `issues: write`, the daily flaky run) sets its tools up `verified: true`, which never takes
+  them from PATH: every run (unless `serve_release=False`) lists a release archive of the
+  built tools in the gatekit copies' checksums.txt and serves it on 127.0.0.1
+  (GATEKIT_RELEASE_URL), as tests/actions/test_release_end_to_end.py does, so those jobs
+  download and check it.
 """
 from __future__ import annotations
 
@@ -356,15 +358,16 @@ class Scenario:
     def run(self, *, fork: bool = False, matrix: str | None = None, env: dict | None = None,
             files: list[str] | None = None, workflow: str | None = None, timeout: int = 300,
             event_name: str = "pull_request", payload: dict | None = None, server_token: str = TOKEN,
-            secrets: dict | None = None, variables: dict | None = None, serve_release: bool = False,
+            secrets: dict | None = None, variables: dict | None = None, serve_release: bool = True,
             tools_on_path: bool = True, path_first: list[Path] | None = None,
-            server_state: dict | None = None) -> Outcome:
+            server_state: dict | None = None, job: str | None = None) -> Outcome:
         """act pull_request over the copy's workflows but gate.yml (or one, `workflow`); files: what the
         pull-request files API lists (default: git's diff of base and head). Another event:
         `event_name` with its `payload`; `secrets` and `variables` (the `vars` context) are
         added to GITHUB_TOKEN; the API test server accepts `server_token` only, and starts with
         `server_state` (tests/github_api/README.md: the token's `login`, statuses...) when given. serve_release:
-        list and serve a release archive of the built tools (the module docstring);
+        list and serve a release archive of the built tools (the module docstring); job: run only
+        that job (act -j);
         tools_on_path: the built tools on the runner's PATH; path_first: folders put before
         everything else on the runner's PATH (a self-hosted runner's look-alikes)."""
         self._prepare(fork)
@@ -374,7 +377,7 @@ class Scenario:
                              workflow=workflow, timeout=timeout, event_name=event_name, payload=payload,
                              server_token=server_token, secrets=secrets, variables=variables,
                              tools_on_path=tools_on_path, path_first=path_first or [],
-                             server_state=server_state)
+                             server_state=server_state, job=job)
 
     def _serve_release(self, stack: contextlib.ExitStack) -> dict:
         """Lists the build's release archive in every gatekit copy's checksums.txt (the demo's
@@ -394,7 +397,7 @@ class Scenario:
         return {"GATEKIT_RELEASE_URL": f"{server.url}/release"}
 
     def _run(self, *, fork, matrix, env, files, workflow, timeout, event_name, payload, server_token, secrets,
-             variables, tools_on_path, path_first, server_state) -> Outcome:
+             variables, tools_on_path, path_first, server_state, job) -> Outcome:
         if payload is not None:
             (self.root / "event.json").write_text(json.dumps(payload))
         if files is None:
@@ -402,8 +405,8 @@ class Scenario:
         actions = list((SOURCE / "actions").rglob("action.yml"))
         labels = set()
         for wf in self.workflows():
-            for job in (yaml.safe_load(wf.read_text()).get("jobs") or {}).values():
-                runs_on = job.get("runs-on", [])
+            for definition in (yaml.safe_load(wf.read_text()).get("jobs") or {}).values():
+                runs_on = definition.get("runs-on", [])
                 labels.update([runs_on] if isinstance(runs_on, str) else runs_on)
         cmd = [act_binary(), event_name, "-e", str(self.root / "event.json"),
                "-W", str(self.repo / ".github" / "workflows" / workflow) if workflow else self._ci_workflows(),
@@ -421,6 +424,8 @@ class Scenario:
             cmd += ["--local-repository", f"{repo}@{sha}={local_folder(repo, sub, self.root)}"]
         if matrix:
             cmd += ["--matrix", matrix]
+        if job:
+            cmd += ["-j", job]
         run_env = {"E2E_REPOS": str(self.root / "repos"), "E2E_ARTIFACTS": str(self.root / "artifacts"),
                    "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
                    **(env or {})}
