@@ -119,7 +119,7 @@ Result<EvidencePlan> plan_evidence(Files& files, const std::filesystem::path& sc
                                    const Environment& existing) {
   const auto folder = scratch / "evidence-plugin";
   if (auto made = files.make_directories(folder); !made) return made.error();
-  if (auto written = files.write(folder / (std::string(kPluginModule) + ".py"), kPlugin); !written) return written.error();
+  if (auto written = files.replace(folder / (std::string(kPluginModule) + ".py"), kPlugin); !written) return written.error();
   EvidencePlan plan;
   std::string name(pass);
   for (char& c : name)
