@@ -195,11 +195,11 @@ def gpu_job(tools: dict, repo: Path, work: Path, summary: Path) -> str:
     """One GPU shard of gpu-tests.yml on a simulated CUDA runner: its result."""
     code, select = run([tools["suite-report"], "nightly", "--selection", SELECTION, "--leg", "gpu", "--context", "pr"],
                        repo, outputs=work / "gpu-select")
-    shard = work / "gpu-shard"
-    shard.mkdir(exist_ok=True)
+    shard = work / "gpu-shards" / "gpu-shard-1-attempt1"  # the folder gpu-suite downloads it into
+    shard.mkdir(parents=True, exist_ok=True)
     code2, planned = run([tools["suite-report"], "shard", "--selection", SELECTION, "--leg", "gpu", "--context", "pr",
-                          "--shards", "1", "--index", "1", "--out", shard / "list.txt", "--python", sys.executable],
-                         repo, GPU_RUNNER, outputs=work / "gpu-shard-output")
+                          "--shards", "1", "--index", "1", "--out", shard / "list.txt", "--plan", shard / "plan.json",
+                          "--python", sys.executable], repo, GPU_RUNNER, outputs=work / "gpu-shard-output")
     if code or code2:
         return "failure"
     junit = shard / "junit.xml"
@@ -212,6 +212,15 @@ def gpu_job(tools: dict, repo: Path, work: Path, summary: Path) -> str:
                   "--report", junit, "--python", sys.executable], repo, GPU_RUNNER, outputs=work / "gpu-ran",
                  summary=summary)
     return "success" if flaky == 0 and ran == 0 else "failure"
+
+
+def gpu_suite_job(tools: dict, repo: Path, work: Path, summary: Path) -> str:
+    """gpu-tests.yml's gpu-suite: shard-report's proof that the shards ran the leg's selection,
+    each test once (its result is one GPU tests needs)."""
+    code, _ = run([tools["suite-report"], "shard-report", "--leg", "gpu", "--shards", "1", "--reports",
+                   work / "gpu-shards", "--out", work / "gpu-junit.xml"], repo, outputs=work / "gpu-suite",
+                  summary=summary)
+    return "success" if code == 0 else "failure"
 
 
 def required_check(tools: dict, repo: Path, work: Path, workflow: str, title: str, results: dict, gate: dict,
@@ -264,6 +273,8 @@ def gate_change(tools: dict, repo: Path, work: Path, key: str, summary: Path) ->
         results["tests"] = cpu_job(tools, repo, work, gate, "3.12", summary)
     if runs.get("gpu-tests"):
         results["gpu-tests"] = gpu_job(tools, repo, work, summary)
+    if runs.get("gpu-suite") and "gpu-tests" in results:  # if: always() && gpu-tests ran
+        results["gpu-suite"] = gpu_suite_job(tools, repo, work, summary)
     print(f"    jobs: {', '.join(f'{job} {result}' for job, result in results.items()) or 'none ran'}")
     checks = {"CPU tests": required_check(tools, repo, work, "cpu-tests.yml", "CPU tests", results, gate, summary),
               "GPU tests": required_check(tools, repo, work, "gpu-tests.yml", "GPU tests", results, gate, summary)}

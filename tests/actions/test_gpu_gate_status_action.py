@@ -95,7 +95,7 @@ def test_the_step_posts_the_status_of_the_head_with_the_token_in_git_s_environme
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
         done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_PR="3", INPUT_BASE="main",
-                                 INPUT_POSTER_LOGIN="gatekit-gate[bot]", GITHUB_API_URL=server.base_url,
+                                 INPUT_POSTER="gatekit-gate[bot]", GITHUB_API_URL=server.base_url,
                                  GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
         posts = [r for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
@@ -117,7 +117,7 @@ def test_the_step_posts_the_status_of_the_head_with_the_token_in_git_s_environme
 def test_pr_alone_sets_the_status_of_its_head(repo, tmp_path):
     with FakeGitHub(token="t0ken") as server:
         server.load_state({"repos": {"o/r": {}}})
-        done, outputs = run_step(repo["ci"], tmp_path, INPUT_PR="3", INPUT_POSTER_LOGIN="gatekit-gate[bot]",
+        done, outputs = run_step(repo["ci"], tmp_path, INPUT_PR="3", INPUT_POSTER="gatekit-gate[bot]",
                                  GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_dispatch")
         paths = [r["path"] for r in server.requests if r["method"] == "POST"]
     assert done.returncode == 0, done.stdout + done.stderr
@@ -180,7 +180,7 @@ def test_strict_mode_posts_only_with_the_app_s_login_as_its_poster(repo, tmp_pat
         server.load_state({"repos": {"o/r": {}}})
         done, outputs = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], GITHUB_API_URL=server.base_url,
                                  GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
-        odd, _ = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POSTER_LOGIN="--upload-pack=touch x",
+        odd, _ = run_step(repo["ci"], tmp_path, INPUT_SHA=repo["head"], INPUT_POSTER="--upload-pack=touch x",
                           GITHUB_API_URL=server.base_url, GITHUB_TOKEN="t0ken", GITHUB_EVENT_NAME="workflow_run")
     assert done.returncode == 2
     assert done.stderr == ("gpu-gate: error: posting needs --poster, the login that creates gatekit's statuses (strict "
@@ -284,6 +284,6 @@ def test_inputs_reach_the_script_through_env_only():
     assert "${{" not in s["run"]
     assert all(v.startswith("${{ inputs.") for v in s["env"].values())
     assert s["env"]["INPUT_SETUP"] == "${{ inputs.setup }}"
-    assert s["env"]["INPUT_POSTER_LOGIN"] == "${{ inputs.poster }}"
+    assert s["env"]["INPUT_POSTER"] == "${{ inputs.poster }}"
     assert "gatekit_require_tool tool gpu-gate" in s["run"]
     assert "gatekit_require_verified_tool tool gpu-gate" in s["run"]

@@ -44,7 +44,7 @@ def test_the_ml_project_gets_the_right_verdicts_from_the_scaffolded_pipeline(tmp
     for row in ("| docs-only | Document the configuration file's sections | cpu=false gpu=false docs=true | tests success "
                 "| pass | pass |",
                 "| kernel-bug | A 'faster' fused op that adds the bias after the ReLU | cpu=true gpu=true docs=false | "
-                "partition success, tests success, gpu-tests failure | pass | fail |"):
+                "partition success, tests success, gpu-tests failure, gpu-suite success | pass | fail |"):
         assert row in summary
     # The scaffold wrote the project's gatekit files; the project ships none.
     assert not (SOURCE / "examples" / "ml-project" / ".github").exists()

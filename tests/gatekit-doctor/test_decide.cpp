@@ -241,8 +241,8 @@ TEST_CASE("decide: each broken part gives its one finding, table-driven") {
        {"gate-not-required gate/gpu"}},
       // 5. aggregators that do not cover every leg
       {"an aggregator that does not need a gated leg",
-       [](Texts& t) { edit(t.gpu, "    needs: [changes, gpu-tests, workload-regression]\n",
-                           "    needs: [changes, gpu-tests]\n"); },
+       [](Texts& t) { edit(t.gpu, "    needs: [changes, gpu-tests, gpu-suite, workload-regression]\n",
+                           "    needs: [changes, gpu-tests, gpu-suite]\n"); },
        none, {"aggregator-needs GPU tests"}},
       {"an aggregator whose gated: leaves out a leg it needs",
        [](Texts& t) { edit(t.cpu, "gated: partition=cpu,tests=cpu", "gated: tests=cpu"); }, none,
