@@ -367,9 +367,9 @@ TEST_CASE("files: list_folder names what a folder holds, sorted, and says why it
     const auto base = tmp / subject.name;
     REQUIRE(files->make_directories(base / "workflows" / "nested").ok());
     REQUIRE(files->make_directories(base / "workflows" / "empty").ok());
-    REQUIRE(files->write(base / "workflows" / "gate.yml", "a").ok());
-    REQUIRE(files->write(base / "workflows" / "ci.yml", "b").ok());
-    REQUIRE(files->write(base / "workflows" / "nested" / "deep.yml", "c").ok());
+    REQUIRE(files->create(base / "workflows" / "gate.yml", "a").ok());
+    REQUIRE(files->create(base / "workflows" / "ci.yml", "b").ok());
+    REQUIRE(files->create(base / "workflows" / "nested" / "deep.yml", "c").ok());
     const auto names = files->list_folder(base / "workflows");
     REQUIRE(names.ok());
     CHECK(*names == std::vector<std::string>{"ci.yml", "empty", "gate.yml", "nested"});
