@@ -13,9 +13,9 @@
 //   elements becomes a <flakyFailure>/<flakyError> with the same attributes, its text inside
 //   a <stackTrace> (where Surefire puts an attempt's trace), as does each <rerunFailure>/
 //   <rerunError> Surefire recorded (its content kept), and every <testsuite>/<testsuites>
-//   around it declares that many fewer `failures`/`errors` (their start tags are written
-//   again: the same attributes in the same order, the counts lowered; a count absent or not a
-//   number is left alone);
+//   around it declares that many fewer `failures`/`errors` (the start tag of one that declares
+//   such a count is written again: the same attributes in the same order, the counts lowered;
+//   a count absent or not a number is left alone, and a tag with none stays as it was);
 // - the attempts it adds go just before its </testcase>, one element each (write_attempt):
 //   <flakyFailure>/<flakyError> when it passed, <rerunFailure>/<rerunError> when not.
 // The case's start tag, its other children and its text stay as they were.

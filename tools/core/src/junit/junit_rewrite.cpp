@@ -204,12 +204,16 @@ class WriteTap final : public detail::Tap {
     const auto found = recounts_.find(begin);
     if (found == recounts_.end()) return;
     const Recount& by = found->second;
+    auto count = [&](std::string_view key, std::string_view value) {
+      if (key == "failures" && by.failures > 0) return lowered(value, by.failures);
+      if (key == "errors" && by.errors > 0) return lowered(value, by.errors);
+      return std::optional<std::string>();
+    };
+    bool changes = false;
+    for (std::size_t i = 0; attributes[i] != nullptr; i += 2) changes = changes || count(attributes[i], attributes[i + 1]);
+    if (!changes) return;  // it declares no count this lowers: as it was
     const char* name = element == detail::TapElement::suites ? "testsuites" : "testsuite";
-    replace(begin, end, start_tag(name, attributes, is_empty(end), [&](std::string_view key, std::string_view value) {
-              if (key == "failures" && by.failures > 0) return lowered(value, by.failures);
-              if (key == "errors" && by.errors > 0) return lowered(value, by.errors);
-              return std::optional<std::string>();
-            }));
+    replace(begin, end, start_tag(name, attributes, is_empty(end), count));
     ++recounted;
   }
 
