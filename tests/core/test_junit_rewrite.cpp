@@ -3,10 +3,12 @@
 // and with every failed case edited, read back and compared with the input case by case.
 #include <algorithm>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
+#include "fuzz_corpus.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/junit_reader.hpp"
 #include "gatekit/junit_rewrite.hpp"
@@ -277,4 +279,71 @@ TEST_CASE("rewrite: memory holds one piece of the report and one tag, whatever i
   // before (a tag); the case's 5 MB of text went out as it came.
   CHECK(done->held_peak <= 2 * 64 * 1024);
   CHECK(largest_piece <= 2 * 64 * 1024);
+}
+
+namespace {
+
+constexpr std::string_view kTokens[] = {"<testsuite failures=\"1\">", "</testsuite>", "<testcase name=\"t\">",
+                                        "</testcase>", "<failure message=\"m\">", "</failure>", "<failure/>",
+                                        "<error/>", "<skipped/>", "<![CDATA[", "]]>", "&amp;", "\xff", "\xc3\xa9",
+                                        "<a/>", "\"", "<", ">", "<system-out>", "<rerunFailure/>", "<!-- c -->",
+                                        "<testsuites errors='2'>", "\r\n", "<property name='go.version'/>"};
+
+// The property, for any input: where the reader accepts it, the report written again with no
+// edit is what the reader read (the input itself when it is clean UTF-8), and with every
+// failed case edited it is still a report the reader accepts, with the same cases, the others
+// unchanged.
+std::string property_violation(const std::string& input) {
+  std::vector<TestCase> before;
+  ReadStats stats;
+  {
+    auto read = read_text(input, "r.xml", [&](const TestCase& c) { before.push_back(c); });
+    if (!read) return "";
+    stats = *read;
+  }
+  MemoryFiles files{{"r.xml", input}};
+  std::string out;
+  if (auto done = rewrite_into(out, files, "r.xml", {}); !done) return "no edit: " + done.error().message;
+  if (stats.replaced_chars == 0 && out != input) return "no edit: not the input";
+  std::vector<CaseEdit> edits;
+  for (const auto& c : before)
+    if (c.outcome == JunitOutcome::failure || c.outcome == JunitOutcome::error)
+      edits.push_back(edit_of(c, edits.size() % 2 == 0, {{false, "again <&>", "T", "]]> trace"}}));
+  if (auto done = rewrite_into(out, files, "r.xml", edits); !done) return "edits: " + done.error().message;
+  std::vector<TestCase> after;
+  if (auto read = read_text(out, "m.xml", [&](const TestCase& c) { after.push_back(c); }); !read)
+    return "edits: the report written is refused: " + read.error().message;
+  if (after.size() != before.size()) return "edits: the cases changed in number";
+  for (std::size_t i = 0, e = 0; i < before.size(); ++i) {
+    const bool edited = e < edits.size() && edits[e].byte_offset == before[i].byte_offset;
+    if (edited) {
+      const bool passed = edits[e++].passed;
+      if (passed != (after[i].outcome == JunitOutcome::passed)) return "edits: case " + std::to_string(i) + "'s outcome";
+      continue;
+    }
+    if (after[i].id() != before[i].id() || after[i].outcome != before[i].outcome || after[i].detail != before[i].detail ||
+        after[i].system_out != before[i].system_out || after[i].flaky_attempts != before[i].flaky_attempts)
+      return "edits: case " + std::to_string(i) + " changed";
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("rewrite: the pass-through property holds on the JUnit fuzz corpus and 3000 seeded mutations") {
+  const auto inputs = gatekit::testing::read_corpus("junit_reader");
+  std::vector<std::string> pool = inputs;
+  for (const auto& name : real_reports()) pool.push_back(*SystemFiles{}.read(kData + name));
+  for (const auto& input : pool) {
+    CAPTURE(input);
+    CHECK(property_violation(input).empty());
+  }
+  std::mt19937 rng(20261206);
+  for (int i = 0; i < 3000; ++i) {
+    const auto input = gatekit::testing::mutate(pool, kTokens, rng);
+    if (const auto violation = property_violation(input); !violation.empty()) {
+      CAPTURE(input, violation);
+      FAIL("property violated");
+    }
+  }
 }
