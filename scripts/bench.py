@@ -42,6 +42,7 @@ BENCHES = [
     ("path gate vs picomatch", "path-classifier/run.py", ["path-classifier"]),
     ("path gate vs bash case", "path-classifier/case_gate.py", ["path-classifier"]),
     ("JUnit, 1M cases (flaky-tracker)", "flaky*/*.py", ["flaky-tracker"]),
+    ("flaky-tracker rerun --output and stress: time and memory", "flaky-tracker/merge.py", ["flaky-tracker"]),
     ("JUnit shapes vs raw expat", "junit/bench.py", ["junit-read", "junit-raw-expat"]),
     ("suite report and JUnit anchors", "suite-report/bench.py", ["suite-report"]),
     ("growth, 1M cases: time and memory", "suite-report/growth_memory.py", ["suite-report"]),

@@ -315,6 +315,74 @@ TEST_CASE("files: replace swaps the whole content in and leaves no temporary fil
   }
 }
 
+// A file larger than memory is written as it is made (a merged report streamed from its run's):
+// create_streamed and replace_streamed keep create's and replace's guarantees.
+TEST_CASE("files: create_streamed writes the pieces in order, a new file only, nothing left on failure, both implementations") {
+  testing::TempDir tmp;
+  for (const auto& subject : subjects()) {
+    INFO(subject.name);
+    auto files = subject.make();
+    const auto path = tmp / (subject.name + "-streamed.xml");
+    std::string expected;
+    REQUIRE(files->create_streamed(path, [&](const Files::Sink& write) -> Status {
+      for (int i = 0; i < 3000; ++i) {  // small pieces and large ones, past several buffers
+        const std::string piece = i % 1000 == 0 ? std::string(100000, static_cast<char>('a' + i / 1000)) : std::to_string(i) + ",";
+        expected += piece;
+        if (auto written = write(piece); !written) return written;
+      }
+      return {};
+    }).ok());
+    CHECK(*files->read(path) == expected);
+    // Never over what is there.
+    const auto exists = files->create_streamed(path, [](const Files::Sink& write) { return write("x"); });
+    REQUIRE_FALSE(exists.ok());
+    CHECK(exists.error().message == "cannot write " + path.string() + ": File exists");
+    CHECK(*files->read(path) == expected);
+    // The producer's Error is returned, and what it wrote is gone.
+    const auto broken = tmp / (subject.name + "-broken.xml");
+    const auto failed = files->create_streamed(broken, [](const Files::Sink& write) -> Status {
+      if (auto written = write(std::string(200000, 'x')); !written) return written;
+      return could_not_evaluate("r.xml:3:1: the report ends early");
+    });
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.error().message == "r.xml:3:1: the report ends early");
+    CHECK_FALSE(files->exists(broken));
+    // replace_streamed: the whole new content, then no temporary file.
+    REQUIRE(files->replace_streamed(path, [](const Files::Sink& write) -> Status {
+      if (auto written = write("new "); !written) return written;
+      return write("content");
+    }).ok());
+    CHECK(*files->read(path) == "new content");
+    CHECK_FALSE(files->exists(path.string() + ".tmp"));
+    const auto kept = files->replace_streamed(path, [](const Files::Sink&) -> Status { return could_not_evaluate("no"); });
+    REQUIRE_FALSE(kept.ok());
+    CHECK(*files->read(path) == "new content");
+    CHECK_FALSE(files->exists(path.string() + ".tmp"));
+  }
+}
+
+TEST_CASE("files: replace_streamed on a disk that fills up mid-write keeps the earlier file whole") {
+  MemoryFiles files{{"/full/report.xml", "the run's report"}};
+  files.disk = "/full";
+  files.space_left = 10;
+  int pieces_after_full = 0;
+  const auto full = files.replace_streamed("/full/report.xml", [&](const Files::Sink& write) -> Status {
+    for (int i = 0; i < 4; ++i)
+      if (auto written = write("12345"); !written) {
+        // The sink keeps saying so: a producer that goes on writes nothing more.
+        pieces_after_full += !write("6").ok();
+        return written;
+      }
+    return {};
+  });
+  REQUIRE_FALSE(full.ok());
+  CHECK(full.error().message == "cannot write /full/report.xml.tmp: No space left on device");
+  CHECK(pieces_after_full == 1);
+  CHECK(*files.read("/full/report.xml") == "the run's report");
+  CHECK_FALSE(files.exists("/full/report.xml.tmp"));
+  CHECK(*files.space_left == 10);  // what the failed write took is given back
+}
+
 TEST_CASE("files: rename moves files and folders and names both paths when it cannot, both implementations") {
   testing::TempDir tmp;
   for (const auto& subject : subjects()) {

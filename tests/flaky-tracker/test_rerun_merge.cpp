@@ -1,4 +1,4 @@
-// decide_verdict and merge_reruns (pure), and fold_in_process_reruns.
+// decide_verdict and merge_edits (pure), the merge through junit::rewrite, and fold_in_process_reruns.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/junit_reader.hpp"
+#include "gatekit/junit_rewrite.hpp"
 #include "report.hpp"
 #include "rerun_merge.hpp"
 #include "rerun_plan.hpp"
@@ -73,13 +74,39 @@ TEST_CASE("verdict: breakage names every failure with the reason nothing was rer
   CHECK(v.failed[1].reason == plan.broken);
 }
 
-TEST_CASE("merge: Surefire's record of the reruns, read back by the core reader") {
-  const std::vector<junit::TestCase> cases = {make("ok", JunitOutcome::passed), make("flaky", JunitOutcome::failure, "boom"),
-                                              make("broken", JunitOutcome::failure, "bad")};
+TEST_CASE("merge: Surefire's record of the reruns, written into the report as it was, read back by the core reader") {
+  const std::string xml =
+      "<testsuites><testsuite name=\"pytest\" failures=\"2\">"
+      "<testcase classname=\"t\" name=\"ok\" file=\"t.py\"/>"
+      "<testcase classname=\"t\" name=\"flaky\" file=\"t.py\"><failure message=\"boom\">trace of flaky</failure></testcase>"
+      "<testcase classname=\"t\" name=\"broken\" file=\"t.py\"><failure message=\"bad\">trace of broken</failure></testcase>"
+      "</testsuite></testsuites>";
+  MemoryFiles files{{"r.xml", xml}};
+  const auto cases = read_back(xml);
   Histories histories;
   histories["t.py::flaky"] = {{}, 1};
   histories["t.py::broken"] = {{{false, "bad again", "AssertionError", "trace 2"}}, 0};
-  const auto back = read_back(write_junit(merge_reruns(cases, histories)));
+  const auto edits = merge_edits(cases, histories);
+  REQUIRE(edits.size() == 2);
+  CHECK(edits[0].byte_offset == xml.find("<testcase classname=\"t\" name=\"flaky\""));
+  CHECK(edits[0].base_id == "t.py::flaky");
+  CHECK(edits[0].passed);
+  CHECK(edits[1].base_id == "t.py::broken");
+  CHECK_FALSE(edits[1].passed);
+  std::string merged;
+  REQUIRE(junit::rewrite(files, "r.xml", edits, [&](std::string_view piece) -> Status {
+            merged += piece;
+            return {};
+          }).ok());
+  CHECK(merged ==
+        "<testsuites><testsuite name=\"pytest\" failures=\"1\">"
+        "<testcase classname=\"t\" name=\"ok\" file=\"t.py\"/>"
+        "<testcase classname=\"t\" name=\"flaky\" file=\"t.py\"><flakyFailure message=\"boom\"><stackTrace>trace of "
+        "flaky</stackTrace></flakyFailure></testcase>"
+        "<testcase classname=\"t\" name=\"broken\" file=\"t.py\"><failure message=\"bad\">trace of broken</failure>"
+        "<rerunFailure message=\"bad again\" type=\"AssertionError\"><stackTrace>trace 2</stackTrace></rerunFailure>"
+        "</testcase></testsuite></testsuites>");
+  const auto back = read_back(merged);
   REQUIRE(back.size() == 3);
   CHECK(back[0].outcome == JunitOutcome::passed);
   CHECK(back[0].flaky_attempts == 0);
@@ -93,6 +120,32 @@ TEST_CASE("merge: Surefire's record of the reruns, read back by the core reader"
   CHECK(back[2].node_id == "t.py::broken");
   CHECK(observe(back[1]) == Observation::flaky);
   CHECK(observe(back[2]) == Observation::failed);
+}
+
+TEST_CASE("merge: a rerun test folded from pytest-rerunfailures' attempts is edited at its last case, which decides it") {
+  const std::string xml = R"(<testsuites><testsuite name="pytest" failures="1">
+<testcase classname="test_t" name="flip"/>
+<testcase classname="test_t" name="flip"><failure message="boom">x</failure></testcase>
+</testsuite></testsuites>)";
+  MemoryFiles files{{"r.xml", xml}};
+  const auto folded = fold_in_process_reruns(read_back(xml), "r.xml");
+  REQUIRE(folded.ok());
+  Histories histories;
+  histories["test_t.py::flip"] = {{}, 1};
+  const auto edits = merge_edits(*folded, histories);
+  REQUIRE(edits.size() == 1);
+  CHECK(edits[0].byte_offset == xml.find("<testcase classname=\"test_t\" name=\"flip\"><failure"));
+  std::string merged;
+  REQUIRE(junit::rewrite(files, "r.xml", edits, [&](std::string_view piece) -> Status {
+            merged += piece;
+            return {};
+          }).ok());
+  const auto again = fold_in_process_reruns(read_back(merged), "m.xml");
+  REQUIRE(again.ok());
+  REQUIRE(again->size() == 1);
+  CHECK((*again)[0].outcome == JunitOutcome::passed);
+  CHECK((*again)[0].flaky_attempts == 2);  // the plugin's attempt, then the one the rerun followed
+  CHECK(observe((*again)[0]) == Observation::flaky);
 }
 
 TEST_CASE("pytest-rerunfailures' repeated cases fold into one, counted as attempts") {

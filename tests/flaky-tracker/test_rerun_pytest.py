@@ -47,8 +47,8 @@ def test_failures_that_pass_alone_are_flaky_warnings_and_the_leg_passes(tmp_path
     assert flaky.find("flakyFailure").get("message").startswith("AssertionError: failed the first time")
     assert "test_mixed.py" in flaky.find("flakyFailure/stackTrace").text
     assert merged[("test_mixed", "test_ok")].find("flakyFailure") is None
-    root = ET.parse(project / "report.xml").getroot()
-    assert root.get("failures") == "0" and root.get("tests") == "5"
+    suite = ET.parse(project / "report.xml").getroot().find("testsuite")  # pytest's root declares no counts
+    assert suite.get("failures") == "0" and suite.get("tests") == "5"
     assert "Pass, with a warning" in run.summary and "`test_mixed.py::test_flaky_param[--help]`" in run.summary
 
 
@@ -89,14 +89,18 @@ def test_with_pytest_rerunfailures_the_in_process_reruns_are_surfaced_not_hidden
     project = copy_suite("mixed", tmp_path / "p")
     first = pytest_run(project, project / "report.xml", "--reruns", "1", *NOT_BROKEN)
     assert first.returncode == 0, first.stdout  # the plugin hid the flakes: the run is green
+    written = (project / "report.xml").read_bytes()
     run = rerun(project)
     assert run.code == 0, run.stdout + run.stderr
     assert run.outputs["flaky"] == "4"
     assert "test_mixed.py::test_flaky is flaky: failed, then passed after 1 earlier attempt recorded in the report" in run.stdout
     assert not (project / "rerun-1.xml").exists()  # nothing left to rerun
-    merged = cases(project / "report.xml")
-    assert len(merged) == 5  # one case per test, not one per attempt
-    assert merged[("test_mixed", "test_flaky")].find("flakyFailure") is not None
+    # Nothing to change: the report stays as the plugin wrote it, one case per attempt, which
+    # every later reader folds the same way (the issues see the flakes too).
+    assert (project / "report.xml").read_bytes() == written
+    assert len(case_list(project / "report.xml")) == 9
+    again = rerun(project)
+    assert again.code == 0 and again.outputs["flaky"] == "4"
 
 
 @pytest.mark.parametrize("family", ["xunit1", "xunit2"])
@@ -232,8 +236,11 @@ def test_mixin_flakes_are_told_apart_per_class_and_every_test_keeps_its_case(tmp
         "tests/test_tf.py::TestTF::test_flip", "tests/test_torch.py::TestTorch::test_flip"]
     assert "failed: tests/test_tf.py::TestTF::test_shared (failed again on 1 rerun" in run.stdout
     merged = case_list(project / "report.xml")
-    assert len(merged) == len(MIXIN_IDS)  # one case per test: attempts folded, no test lost
+    # No test lost, none merged into another; pytest-rerunfailures' attempts stay as it wrote
+    # them (one case each), the others one case per test.
     assert len({(c.get("classname"), c.get("name")) for c in merged}) == len(MIXIN_IDS)
+    if "reruns" not in shape:
+        assert len(merged) == len(MIXIN_IDS)
 
 
 @pytest.mark.parametrize("family", ["xunit1", "xunit2"])
@@ -248,12 +255,13 @@ def test_a_failed_call_then_a_teardown_error_is_one_test_that_failed(tmp_path, f
     pytest_run(tmp_path, tmp_path / "report.xml", *(reruns or NO_RERUNS), "-o", f"junit_family={family}")
     written = [c.get("name") for c in case_list(tmp_path / "report.xml")]
     assert written.count("test_fail_td") == (3 if reruns else 2)  # pytest's own shape: two cases for one test
+    before = (tmp_path / "report.xml").read_bytes()
     run = rerun(tmp_path)
     assert run.code == 1, run.stdout + run.stderr
     assert run.outputs["failed"] == "1" and run.outputs["flaky"] == "0"
     assert ("failed: test_td.py::test_fail_td (an error (collection, setup or teardown) is never flaky: failed on "
             "teardown with \"RuntimeError: teardown boom\")") in run.stdout
-    assert [c.get("name") for c in case_list(tmp_path / "report.xml")] == ["test_fail_td", "test_ok"]
+    assert (tmp_path / "report.xml").read_bytes() == before  # nothing rerun: nothing to change
 
 
 @pytest.mark.parametrize("family", ["xunit1", "xunit2"])

@@ -33,6 +33,10 @@ class CountingFiles final : public Files {
     changes.push_back("create " + p.string());
     return inner_.create(p, content);
   }
+  Status create_streamed(const std::filesystem::path& p, const Producer& produce) override {
+    changes.push_back("create " + p.string());
+    return inner_.create_streamed(p, produce);
+  }
   Status append(const std::filesystem::path& p, std::string_view content) override {
     changes.push_back("append " + p.string());
     if (!failing_prefix.empty() && p.string().rfind(failing_prefix, 0) == 0 && appends_allowed-- <= 0)

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -99,12 +100,19 @@ std::size_t case_bytes(const junit::TestCase& c) {
 }  // namespace
 
 Result<Report> load_report(const Files& files, const std::string& path, const std::string& junit_prefix) {
-  auto text = files.read(path);
-  if (!text) return could_not_evaluate(text.error().message + " (the JUnit report)");
   std::vector<junit::TestCase> cases;
   junit::ReadOptions options;
   options.junit_prefix = junit_prefix;
-  auto stats = junit::read_text(*text, path, [&](const junit::TestCase& c) { cases.push_back(c); }, options);
+  // Streamed: the report's text is never held whole, only its cases.
+  junit::Reader reader(path, [&](const junit::TestCase& c) { cases.push_back(c); }, options);
+  bool reader_failed = false;
+  auto read = files.read_pieces(path, [&](std::string_view piece) -> Status {
+    auto fed = reader.feed(piece);
+    reader_failed = !fed;
+    return fed;
+  }, std::numeric_limits<std::size_t>::max());
+  if (!read) return reader_failed ? read.error() : could_not_evaluate(read.error().message + " (the JUnit report)");
+  auto stats = reader.finish();
   if (!stats) return stats.error();
   return finish_report(std::move(cases), *stats, path);
 }

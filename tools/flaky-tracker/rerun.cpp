@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "flaky-tracker.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/junit_rewrite.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "report.hpp"
@@ -117,13 +118,26 @@ void report_verdict(const RerunVerdict& verdict, Context& ctx) {
   ctx.workflow.set_output("flaky-tests", join(ids, "\n"));
 }
 
-// A report with nothing to rerun or merge, rewritten in place: nothing to do but say so.
-ExitCode all_passed(const RerunOptions& o, const Scan& scan, Context& ctx) {
+// A report with nothing to rerun or merge: nothing to do but say so (and copy it to --output).
+ExitCode all_passed(const RerunOptions& o, const std::string& output, const Scan& scan, Context& ctx) {
   ctx.workflow.log(o.report + ": " + std::to_string(scan.stats.cases) + " tests, no failure to rerun");
-  ctx.workflow.set_output("report", o.report);
+  ctx.workflow.set_output("report", output);
   report_verdict(RerunVerdict{}, ctx);
   ctx.workflow.append_summary(rerun_summary(RerunVerdict{}, RerunPlan{}, scan.stats.cases, o.times));
   return ExitCode::pass;
+}
+
+// The merged report: the run's report as it was, with `edits` made, streamed from the report
+// to `output` (written beside it, then renamed over it: junit::rewrite, Files::replace_streamed).
+void write_merged(const RerunOptions& o, const std::string& output, const std::vector<junit::CaseEdit>& edits,
+                  Context& ctx) {
+  junit::ReadOptions options;
+  options.junit_prefix = o.junit_prefix;  // as the report was read: the ids depend on it
+  throw_if_error(ctx.files.replace_streamed(output, [&](const Files::Sink& write) -> Status {
+    auto written = junit::rewrite(ctx.files, o.report, edits, write, options);
+    if (!written) return written.error();
+    return {};
+  }));
 }
 
 // A report that is missing or unreadable (pytest crashed before writing it) is the run's
@@ -144,7 +158,11 @@ ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
   const TargetForm form = checked.form;
   auto scan = scan_report(ctx.files, o.report, o.junit_prefix);
   if (!scan) refuse_report(scan.error(), ctx);
-  if (!scan->needs_merge && (o.output.empty() || o.output == o.report)) return all_passed(o, *scan, ctx);
+  const std::string output = o.output.empty() ? o.report : o.output;
+  if (!scan->needs_merge) {
+    if (output != o.report) write_merged(o, output, {}, ctx);  // a copy, byte for byte
+    return all_passed(o, output, *scan, ctx);
+  }
   // Read once: the scan kept the cases, unless they were too many to hold.
   auto report = scan->cases ? finish_report(std::move(*scan->cases), scan->stats, o.report)
                             : load_report(ctx.files, o.report, o.junit_prefix);
@@ -154,11 +172,14 @@ ExitCode run_rerun(const RerunOptions& o, Context& ctx) {
                    " failed; " + (plan.broken.empty() ? std::to_string(plan.targets.size()) + " to rerun" : plan.broken));
   const Histories histories = rerun_targets(plan, words, form, o, ctx);
   const RerunVerdict verdict = decide_verdict(report->cases, plan, histories, o.times);
-  const std::string output = o.output.empty() ? o.report : o.output;
-  throw_if_error(ctx.files.replace(output, write_junit(merge_reruns(report->cases, histories))));
+  const std::vector<junit::CaseEdit> edits = merge_edits(report->cases, histories);
+  const std::size_t tests = report->cases.size();
+  std::vector<junit::TestCase>().swap(report->cases);  // the merge streams: it needs none of them
+  // A report nothing changed stays as it was; --output gets its copy.
+  if (!edits.empty() || output != o.report) write_merged(o, output, edits, ctx);
   ctx.workflow.set_output("report", output);
   report_verdict(verdict, ctx);
-  ctx.workflow.append_summary(rerun_summary(verdict, plan, report->cases.size(), o.times));
+  ctx.workflow.append_summary(rerun_summary(verdict, plan, tests, o.times));
   return verdict.code;
 }
 

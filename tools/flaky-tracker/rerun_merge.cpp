@@ -18,30 +18,6 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// The attempts the report already recorded (Surefire, or folded pytest-rerunfailures cases):
-// the reader keeps the text of the first flaky one only.
-std::vector<JunitAttempt> recorded_attempts(const junit::TestCase& c) {
-  std::vector<JunitAttempt> out;
-  for (int i = 0; i < c.flaky_attempts; ++i)
-    out.push_back(i == 0 ? JunitAttempt{false, c.message, c.type, c.detail} : JunitAttempt{false, "failed (an earlier attempt)"});
-  for (int i = 0; i < c.rerun_failures; ++i) out.push_back({false, "failed again (an earlier rerun)"});
-  return out;
-}
-
-JunitCase merged_case(const junit::TestCase& c, const TargetHistory* history) {
-  JunitCase j{c.classname, c.name, c.time_s, c.outcome, c.message, c.type, c.detail, c.system_out, c.file, c.line,
-              recorded_attempts(c)};
-  if (c.outcome == JunitOutcome::passed) j.message = j.type = j.detail = "";
-  if (history == nullptr) return j;
-  if (history->passed_on > 0) {
-    j.attempts.push_back({c.outcome == JunitOutcome::error, c.message, c.type, c.detail});
-    j.outcome = JunitOutcome::passed;
-    j.message = j.type = j.detail = "";
-  }
-  j.attempts.insert(j.attempts.end(), history->failed_attempts.begin(), history->failed_attempts.end());
-  return j;
-}
-
 }  // namespace
 
 RerunVerdict decide_verdict(const std::vector<junit::TestCase>& cases, const RerunPlan& plan,
@@ -72,18 +48,16 @@ RerunVerdict decide_verdict(const std::vector<junit::TestCase>& cases, const Rer
   return verdict;
 }
 
-std::vector<JunitSuite> merge_reruns(const std::vector<junit::TestCase>& cases, const Histories& histories) {
-  std::vector<JunitSuite> suites;
-  std::unordered_map<std::string, std::size_t> index;
+std::vector<junit::CaseEdit> merge_edits(const std::vector<junit::TestCase>& cases, const Histories& histories) {
+  std::vector<junit::CaseEdit> edits;
+  if (histories.empty()) return edits;
+  std::string scratch;
   for (const auto& c : cases) {
-    auto [it, inserted] = index.emplace(c.suite, suites.size());
-    if (inserted) suites.push_back(JunitSuite{c.suite});
-    JunitSuite& suite = suites[it->second];
-    auto h = histories.find(c.id());
-    suite.cases.push_back(merged_case(c, h == histories.end() ? nullptr : &h->second));
-    suite.time_s += c.time_s;
+    const auto h = histories.find(std::string(c.id(scratch)));
+    if (h == histories.end()) continue;
+    edits.push_back({c.byte_offset, std::string(c.base_id(scratch)), h->second.passed_on > 0, h->second.failed_attempts});
   }
-  return suites;
+  return edits;
 }
 
 }  // namespace gatekit::flaky_tracker

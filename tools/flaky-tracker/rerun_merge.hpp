@@ -6,6 +6,7 @@
 
 #include "gatekit/exit_code.hpp"
 #include "gatekit/junit_reader.hpp"
+#include "gatekit/junit_rewrite.hpp"
 #include "gatekit/junit_writer.hpp"
 #include "rerun_plan.hpp"
 
@@ -42,9 +43,11 @@ struct RerunVerdict {
 RerunVerdict decide_verdict(const std::vector<junit::TestCase>& cases, const RerunPlan& plan,
                             const Histories& histories, int times);
 
-// The report with every rerun recorded the way Surefire does: a test that passed on rerun
-// passes, with its failed runs as <flakyFailure>; one that kept failing keeps its <failure>
-// and gains a <rerunFailure> per rerun. Suites keep their names and order.
-std::vector<JunitSuite> merge_reruns(const std::vector<junit::TestCase>& cases, const Histories& histories);
+// How the merged report records the reruns, the way Surefire does (junit::rewrite writes
+// them into the report as it was, changing nothing else): a test that passed on rerun passes,
+// its failure and each failed rerun a <flakyFailure>; one that kept failing keeps its
+// <failure> and gains a <rerunFailure> per rerun. One edit per rerun test, at its case in the
+// report (the last of its attempts, which decides it).
+std::vector<junit::CaseEdit> merge_edits(const std::vector<junit::TestCase>& cases, const Histories& histories);
 
 }  // namespace gatekit::flaky_tracker

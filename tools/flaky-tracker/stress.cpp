@@ -12,7 +12,6 @@
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "report.hpp"
-#include "rerun_merge.hpp"
 #include "stress_merge.hpp"
 #include "summary.hpp"
 #include "test_pass.hpp"
@@ -45,16 +44,24 @@ class CpuHog {
   std::vector<std::thread> threads_;
 };
 
+// How a copy ended; its cases went into the fold as it ended.
 struct Copy {
-  std::string how;                      // "exit code 1", or why it did not start
-  std::vector<junit::TestCase> cases;   // its report's, when it left one
-  std::string no_report;                // else why not
+  std::string how;        // "exit code 1", or why it did not start
+  std::string no_report;  // why it left no report it could read; empty: it did
+};
+
+// What the copies share: their reports are read and folded one at a time, so that memory
+// holds the fold and one copy's cases, whatever the number of copies.
+struct Copies {
+  std::mutex reading;
+  StressFold fold;
+  std::size_t read = 0;  // copies whose report was read
 };
 
 // One copy, through the core's test pass. The copies run side by side on threads, which
 // share no log: the pass writes nothing to the workflow and its output is dropped; the
 // caller logs how each copy ended.
-Copy run_copy(int n, const StressOptions& o, const fs::path& dir, Context& ctx) {
+Copy run_copy(int n, const StressOptions& o, const fs::path& dir, Context& ctx, Copies& shared) {
   test_run::TestPass pass;
   pass.name = "stress copy " + std::to_string(n);
   pass.junit = (dir / ("stress-" + std::to_string(n) + ".xml")).string();
@@ -66,17 +73,22 @@ Copy run_copy(int n, const StressOptions& o, const fs::path& dir, Context& ctx) 
   pass.timeout = std::chrono::seconds(o.timeout_s);
   pass.read_options.junit_prefix = o.junit_prefix;
   pass.log_output = false;
-  auto ran = run_pass(ctx, std::move(pass));
-  if (!ran) return {ran.error().message, {}, ran.error().message};
-  if (!ran->report) return {ran->how, {}, ran->report_error + " (" + ran->how + ")"};
-  return {ran->how, std::move(ran->report->cases), ""};
+  std::unique_lock<std::mutex> reading(shared.reading, std::defer_lock);
+  auto ran = run_pass(ctx, std::move(pass), &reading);
+  if (!ran) return {ran.error().message, ran.error().message};
+  if (!ran->report) return {ran->how, ran->report_error + " (" + ran->how + ")"};
+  if (!reading.owns_lock()) reading.lock();
+  shared.fold.add(ran->report->cases);
+  ++shared.read;
+  ran->report.reset();  // its cases go before the next copy's are read
+  return {ran->how, ""};
 }
 
-std::vector<Copy> run_copies(const StressOptions& o, const fs::path& dir, Context& ctx) {
+std::vector<Copy> run_copies(const StressOptions& o, const fs::path& dir, Context& ctx, Copies& shared) {
   std::vector<Copy> copies(static_cast<std::size_t>(o.times));
   std::mutex log;
   auto one = [&](int n) {
-    copies[static_cast<std::size_t>(n - 1)] = run_copy(n, o, dir, ctx);
+    copies[static_cast<std::size_t>(n - 1)] = run_copy(n, o, dir, ctx, shared);
     std::lock_guard lock(log);
     ctx.workflow.log("copy " + std::to_string(n) + " of " + std::to_string(o.times) + ": " +
                      copies[static_cast<std::size_t>(n - 1)].how);
@@ -123,26 +135,24 @@ ExitCode run_stress(const StressOptions& given, Context& ctx) {
   const fs::path output(o.output);
   const fs::path dir = value_or_throw(
       ctx.files.absolute(!o.work_dir.empty() ? fs::path(o.work_dir) : output.has_parent_path() ? output.parent_path() : fs::path(".")));
+  Copies shared;
   std::vector<Copy> copies;
   {
     CpuHog hog(o.hog);
     ctx.workflow.begin_group("stress: " + std::to_string(o.times) + " copies, " + std::to_string(o.parallel) + " at a time");
-    copies = run_copies(o, dir, ctx);
+    copies = run_copies(o, dir, ctx, shared);
     ctx.workflow.end_group();
   }
-  std::vector<std::vector<junit::TestCase>> reports;
-  for (auto& copy : copies) {
-    if (copy.no_report.empty()) reports.push_back(std::move(copy.cases));
-    else ctx.workflow.annotate({Severity::warning, copy.no_report, "Stress copy without a report"});
-  }
-  const StressResult result = fold_copies(reports);
-  if (auto written = ctx.files.replace(o.output, write_junit(merge_reruns(result.cases, {}))); !written)
+  for (const auto& copy : copies)
+    if (!copy.no_report.empty()) ctx.workflow.annotate({Severity::warning, copy.no_report, "Stress copy without a report"});
+  const StressResult result = shared.fold.finish();
+  if (auto written = ctx.files.replace(o.output, write_junit(stress_report(result.cases))); !written)
     ctx.workflow.annotate({Severity::warning, written.error().message, "Stress report not written"});
   for (const auto& t : result.flaky)
     ctx.workflow.log("flaky: " + t.id + " failed in " + std::to_string(t.failed) + " of " + std::to_string(t.ran) + " copies");
   ctx.workflow.set_output("flaky", std::to_string(result.flaky.size()));
   ctx.workflow.set_output("report", o.output);
-  ctx.workflow.append_summary(stress_summary(result, o, reports.size()));
+  ctx.workflow.append_summary(stress_summary(result, o, shared.read));
   return ExitCode::pass;
 }
 

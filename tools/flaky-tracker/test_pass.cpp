@@ -5,9 +5,12 @@
 
 namespace gatekit::flaky_tracker {
 
-Result<PassReport> run_pass(Context& context, test_run::TestPass pass) {
+Result<PassReport> run_pass(Context& context, test_run::TestPass pass, std::unique_lock<std::mutex>* reading) {
   std::vector<junit::TestCase> cases;
-  pass.on_case = [&cases](const junit::TestCase& c) { cases.push_back(c); };
+  pass.on_case = [&cases, reading](const junit::TestCase& c) {
+    if (reading != nullptr && !reading->owns_lock()) reading->lock();
+    cases.push_back(c);
+  };
   auto ran = test_run::run_test_pass(context, pass);
   if (!ran) return ran.error();
   PassReport out{std::move(ran->process), "", std::nullopt, std::move(ran->report_error)};

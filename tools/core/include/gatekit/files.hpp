@@ -120,6 +120,15 @@ class Files {
   // returns; when the disk cannot take it all ("No space left on device"), the part written is
   // removed, so a failed create leaves nothing behind.
   virtual Status create(const std::filesystem::path& path, std::string_view content) = 0;
+  // A new file as create() makes it, its content made piece by piece by `produce`, which
+  // hands each piece, in order, to the Sink it is given (a merged report written as its input
+  // is read): the content is never held whole. The same rules as create(): a new file only,
+  // flushed to the disk before it returns, and nothing left behind on failure, whether the
+  // disk refused a piece or `produce` returned an Error (that Error is returned). A Sink that
+  // failed keeps returning its Error; `produce` returns it.
+  using Sink = std::function<Status(std::string_view piece)>;
+  using Producer = std::function<Status(const Sink& write)>;
+  virtual Status create_streamed(const std::filesystem::path& path, const Producer& produce) = 0;
   // Adds to the end of the file (creating it): a log or a stream written piece by piece. A
   // failure may leave part of `content` written, as on any disk.
   virtual Status append(const std::filesystem::path& path, std::string_view content) = 0;
@@ -128,6 +137,9 @@ class Files {
   // kill mid-write or a full disk never sees half a file. On failure the sibling is removed
   // and PATH is as it was.
   Status replace(const std::filesystem::path& path, std::string_view content);
+  // replace() with the content made piece by piece (create_streamed into PATH.tmp, then the
+  // rename): a file larger than memory replaces another with the same guarantees.
+  Status replace_streamed(const std::filesystem::path& path, const Producer& produce);
   // Takes the lock of the file at PATH (made, empty, when missing) without waiting: nullopt
   // when someone else holds it. "cannot lock P: REASON" when the file cannot be opened.
   virtual Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) = 0;
@@ -170,6 +182,7 @@ class Files {
 class SystemFiles final : public Files {
  public:
   Status create(const std::filesystem::path& path, std::string_view content) override;
+  Status create_streamed(const std::filesystem::path& path, const Producer& produce) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
   Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) override;
   Result<FileStatus> stat(const std::filesystem::path& path) const override;
@@ -197,6 +210,7 @@ class MemoryFiles final : public Files {
   MemoryFiles() = default;
   MemoryFiles(std::initializer_list<std::pair<const std::string, std::string>> initial) : files(initial) {}
   Status create(const std::filesystem::path& path, std::string_view content) override;
+  Status create_streamed(const std::filesystem::path& path, const Producer& produce) override;
   Status append(const std::filesystem::path& path, std::string_view content) override;
   Result<std::optional<FileLock>> try_lock(const std::filesystem::path& path) override;
   Result<FileStatus> stat(const std::filesystem::path& path) const override;
@@ -229,6 +243,8 @@ class MemoryFiles final : public Files {
 
  protected:
   Result<std::string> do_read(const std::filesystem::path& path, std::size_t limit) const override;
+  // In pieces of the stored content, without a copy of it (as SystemFiles streams).
+  Status do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece, std::size_t limit) const override;
   Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
 
  private:

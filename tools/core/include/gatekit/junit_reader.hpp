@@ -49,6 +49,10 @@ class Files;
 
 namespace gatekit::junit {
 
+namespace detail {
+class Tap;  // junit_tap.hpp, private to the core
+}
+
 // Which runner wrote a case, as far as the report says (docs/junit.md, "Families"). It
 // decides the case's id and what the same id twice in one report means.
 enum class Family {
@@ -88,6 +92,10 @@ struct TestCase {
   // The k-th case of its report with this id, in a family whose repeats are distinct tests
   // (Occurrences sets it; the reader leaves 1): the id then ends in " #k".
   std::size_t occurrence = 1;
+  // Where its <testcase> start tag begins, in bytes from the start of the report as the
+  // reader reads it (after its UTF-8 repairs, which change no byte of valid UTF-8): the case
+  // is found again by it when the report is written again (junit::rewrite).
+  std::uint64_t byte_offset = 0;
 
   // The identity other tools key on: the node id when there is one; else `classname::name`
   // (or the name alone when there is no classname), preceded by `suite::` where suite_in_id();
@@ -180,6 +188,8 @@ using CaseHandler = std::function<void(const TestCase&)>;
 class Reader {
  public:
   Reader(std::string origin, CaseHandler on_case, ReadOptions options = {});
+  // The same, also telling `tap` what it reads (the core's pass-through writer, rewrite()).
+  Reader(std::string origin, CaseHandler on_case, ReadOptions options, detail::Tap* tap);
   ~Reader();
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;

@@ -45,6 +45,10 @@ struct JunitSuite {
   std::vector<JunitCase> cases;
 };
 
+// One earlier run as Surefire writes it, on one line: <flakyFailure>/<flakyError> for a test
+// that passed in the end (`passed`), <rerunFailure>/<rerunError> for one that did not.
+std::string write_attempt(const JunitAttempt& attempt, bool passed);
+
 // The whole document, UTF-8, counts computed from the cases.
 std::string write_junit(const std::vector<JunitSuite>& suites);
 

@@ -56,18 +56,33 @@ Status TempFolder::remove() {
   return files->remove_tree(path_);
 }
 
-Status Files::replace(const std::filesystem::path& path, std::string_view content) {
+namespace {
+
+// Writes PATH.tmp through `create`, then renames it over PATH; on failure the sibling is
+// removed and PATH is as it was.
+Status replace_through(Files& files, const std::filesystem::path& path,
+                       const std::function<Status(const std::filesystem::path& tmp)>& create) {
   const std::filesystem::path tmp(path.string() + ".tmp");
-  if (exists(tmp)) (void)remove(tmp);  // a killed run's; if it stays, create names it
-  if (auto written = create(tmp, content); !written) {
-    (void)remove(tmp);
+  if (files.exists(tmp)) (void)files.remove(tmp);  // a killed run's; if it stays, create names it
+  if (auto written = create(tmp); !written) {
+    (void)files.remove(tmp);
     return written;
   }
-  if (auto renamed = rename(tmp, path); !renamed) {
-    (void)remove(tmp);
+  if (auto renamed = files.rename(tmp, path); !renamed) {
+    (void)files.remove(tmp);
     return renamed;
   }
   return {};
+}
+
+}  // namespace
+
+Status Files::replace(const std::filesystem::path& path, std::string_view content) {
+  return replace_through(*this, path, [&](const std::filesystem::path& tmp) { return create(tmp, content); });
+}
+
+Status Files::replace_streamed(const std::filesystem::path& path, const Producer& produce) {
+  return replace_through(*this, path, [&](const std::filesystem::path& tmp) { return create_streamed(tmp, produce); });
 }
 
 bool Files::exists(const std::filesystem::path& path) const {
@@ -194,17 +209,38 @@ Status Files::for_each_line(const std::filesystem::path& path, const std::functi
 }
 
 Status SystemFiles::create(const std::filesystem::path& path, std::string_view content) {
+  return create_streamed(path, [content](const Sink& write) { return write(content); });
+}
+
+Status SystemFiles::create_streamed(const std::filesystem::path& path, const Producer& produce) {
   // O_EXCL: never over an existing file (nor through a link planted at the path).
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) return write_error(path, std::strerror(errno));
-  int failed = write_all(fd, content);
+  int failed = 0;
+  std::string buffer;  // small pieces are gathered into writes of kPiece
+  auto drain = [&] {
+    if (failed == 0 && !buffer.empty()) failed = write_all(fd, buffer);
+    buffer.clear();
+  };
+  const Sink sink = [&](std::string_view piece) -> Status {
+    if (failed == 0 && buffer.size() + piece.size() > kPiece) drain();
+    if (failed == 0) {
+      if (piece.size() >= kPiece) failed = write_all(fd, piece);
+      else buffer.append(piece);
+    }
+    if (failed != 0) return write_error(path, std::strerror(failed));
+    return {};
+  };
+  const Status produced = produce(sink);
+  drain();
   // fsync: a full disk, a quota or a delayed allocation can refuse the data only here, and a
   // replace must not rename a file whose blocks the disk could not take.
-  if (failed == 0 && ::fsync(fd) != 0 && errno != EINVAL) failed = errno;
+  if (produced && failed == 0 && ::fsync(fd) != 0 && errno != EINVAL) failed = errno;
   const int closed = close_checked(fd);
   if (failed == 0) failed = closed;
-  if (failed == 0) return {};
+  if (produced && failed == 0) return {};
   (void)::unlink(path.c_str());  // no half file is left behind
+  if (!produced) return produced;
   return write_error(path, std::strerror(failed));
 }
 
@@ -354,6 +390,17 @@ Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std:
   return it->second;
 }
 
+Status MemoryFiles::do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece,
+                                   std::size_t limit) const {
+  auto it = files.find(path.string());
+  if (it == files.end()) return do_read(path, limit).error();
+  const std::string_view text = it->second;
+  if (text.size() > limit) return read_error(path, too_large(limit));
+  for (std::size_t at = 0; at < text.size(); at += kPiece)
+    if (auto handled = on_piece(text.substr(at, kPiece)); !handled) return handled;
+  return {};
+}
+
 std::string MemoryFiles::failure_at(const std::filesystem::path& path) const {
   if (write_failure.empty()) return {};
   const std::string key = path.string();
@@ -383,6 +430,32 @@ Status MemoryFiles::create(const std::filesystem::path& path, std::string_view c
     return taken;
   }
   files[path.string()] = std::string(content);
+  return {};
+}
+
+Status MemoryFiles::create_streamed(const std::filesystem::path& path, const Producer& produce) {
+  if (auto failure = failure_at(path); !failure.empty()) return write_error(path, failure);
+  if (stat(path)->exists()) return write_error(path, std::strerror(EEXIST));
+  std::string content;
+  std::size_t taken = 0;
+  Status full;
+  const Sink sink = [&](std::string_view piece) -> Status {
+    if (!full) return full;
+    std::size_t fits = 0;
+    full = take_space(path, piece.size(), fits);
+    taken += fits;
+    if (full) content.append(piece);
+    return full;
+  };
+  if (auto produced = produce(sink); !produced) {
+    give_space(path, taken);  // the part written is removed again
+    return produced;
+  }
+  if (!full) {
+    give_space(path, taken);
+    return full;
+  }
+  files[path.string()] = std::move(content);
   return {};
 }
 

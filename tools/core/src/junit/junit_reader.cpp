@@ -11,6 +11,7 @@
 
 #include "gatekit/files.hpp"
 #include "junit_node_id.hpp"
+#include "junit_tap.hpp"
 #include "junit_text.hpp"
 
 namespace gatekit::junit {
@@ -158,6 +159,7 @@ struct Reader::Impl {
   std::string origin;
   CaseHandler on_case;
   ReadOptions options;
+  detail::Tap* tap = nullptr;
   XML_Parser parser = nullptr;
   detail::Utf8Sanitizer sanitizer;
   std::string buffer;
@@ -245,7 +247,25 @@ struct Reader::Impl {
       kind = Elem::err;
       target = &err;
     }
+    if (tap != nullptr) tap->start(tap_element(kind, name), atts, event_begin(), event_length());
     stack.push_back(kind);
+  }
+
+  std::uint64_t event_begin() const { return static_cast<std::uint64_t>(XML_GetCurrentByteIndex(parser)); }
+  std::uint64_t event_length() const { return static_cast<std::uint64_t>(XML_GetCurrentByteCount(parser)); }
+
+  static detail::TapElement tap_element(Elem kind, std::string_view name) {
+    switch (kind) {
+      case Elem::suites: return detail::TapElement::suites;
+      case Elem::suite: return detail::TapElement::suite;
+      case Elem::test: return detail::TapElement::test;
+      case Elem::result:
+        return name == "failure" ? detail::TapElement::failure
+               : name == "error" ? detail::TapElement::error
+                                 : detail::TapElement::other;
+      case Elem::rerun: return name == "rerunFailure" ? detail::TapElement::rerun_failure : detail::TapElement::rerun_error;
+      default: return detail::TapElement::other;
+    }
   }
 
   // An attribute that is part of a test's identity: whole, or the report is refused. Assigned
@@ -311,6 +331,7 @@ struct Reader::Impl {
     current.line = parse_line(found.line);
     current.time_s = detail::parse_seconds(found.time);
     current.report_line = static_cast<int>(XML_GetCurrentLineNumber(parser));
+    current.byte_offset = event_begin();
     if (found.status.size() <= 16) ctest_status.assign(found.status);
     else ctest_status = detail::bounded(found.status, 16);
   }
@@ -370,8 +391,9 @@ struct Reader::Impl {
     target = &detail;
   }
 
-  void end() {
+  void end(std::string_view name) {
     const Elem kind = stack.back();
+    if (tap != nullptr) tap->end(tap_element(kind, name), event_begin(), event_length());
     stack.pop_back();
     target = nullptr;
     if (kind == Elem::suite || kind == Elem::suites) {
@@ -437,12 +459,13 @@ struct Reader::Impl {
   static void on_start(void* self, const XML_Char* name, const XML_Char** atts) {
     if (auto* impl = static_cast<Impl*>(self); !impl->error) impl->start(name, atts);
   }
-  static void on_end(void* self, const XML_Char*) {
-    if (auto* impl = static_cast<Impl*>(self); !impl->error) impl->end();
+  static void on_end(void* self, const XML_Char* name) {
+    if (auto* impl = static_cast<Impl*>(self); !impl->error) impl->end(name);
   }
   static void on_text(void* self, const XML_Char* text, int length) {
     auto* impl = static_cast<Impl*>(self);
     if (impl->target != nullptr) impl->target->append(std::string_view(text, static_cast<std::size_t>(length)));
+    if (impl->tap != nullptr) impl->tap->text(impl->event_begin() + impl->event_length());
   }
   static void on_entity_decl(void* self, const XML_Char*, int, const XML_Char*, int, const XML_Char*,
                              const XML_Char*, const XML_Char*, const XML_Char*) {
@@ -450,6 +473,7 @@ struct Reader::Impl {
   }
 
   Status parse(std::string_view bytes, bool final) {
+    if (tap != nullptr && !bytes.empty()) tap->bytes(bytes);
     const auto status = XML_Parse(parser, bytes.data(), static_cast<int>(bytes.size()), final ? 1 : 0);
     buffer.clear();
     if (thrown) std::rethrow_exception(thrown);
@@ -470,6 +494,10 @@ struct Reader::Impl {
 
 Reader::Reader(std::string origin, CaseHandler on_case, ReadOptions options)
     : impl_(std::make_unique<Impl>(std::move(origin), std::move(on_case), options)) {}
+Reader::Reader(std::string origin, CaseHandler on_case, ReadOptions options, detail::Tap* tap)
+    : Reader(std::move(origin), std::move(on_case), options) {
+  impl_->tap = tap;
+}
 Reader::~Reader() = default;
 
 Status Reader::feed(std::string_view bytes) {
@@ -519,9 +547,7 @@ Result<ReadStats> read_text(std::string_view text, const std::string& origin, co
   return reader.finish();
 }
 
-Result<ReadStats> read_file(const Files& files, const std::string& path, const CaseHandler& on_case,
-                            const ReadOptions& options) {
-  Reader reader(path, on_case, options);
+Result<ReadStats> detail::read_into(Reader& reader, const Files& files, const std::string& path) {
   bool read_any = false;
   bool reader_failed = false;
   // No limit on the file: the reader holds a bounded amount whatever its size.
@@ -537,6 +563,12 @@ Result<ReadStats> read_file(const Files& files, const std::string& path, const C
     return could_not_evaluate(path + ": read error");
   }
   return reader.finish();
+}
+
+Result<ReadStats> read_file(const Files& files, const std::string& path, const CaseHandler& on_case,
+                            const ReadOptions& options) {
+  Reader reader(path, on_case, options);
+  return detail::read_into(reader, files, path);
 }
 
 }  // namespace gatekit::junit

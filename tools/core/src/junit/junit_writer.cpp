@@ -16,18 +16,19 @@ std::string format_time(double seconds) {
 
 std::string attempt_elements(const JunitCase& c) {
   std::string out;
-  const bool passed = c.outcome == JunitOutcome::passed;
-  for (const auto& a : c.attempts) {
-    const std::string element = std::string(passed ? "flaky" : "rerun") + (a.error ? "Error" : "Failure");
-    out += "      <" + element + " message=\"" + xml_escape(a.message, true) + "\"";
-    if (!a.type.empty()) out += " type=\"" + xml_escape(a.type, true) + "\"";
-    if (a.detail.empty()) out += "/>\n";
-    else out += "><stackTrace>" + xml_escape(a.detail, false) + "</stackTrace></" + element + ">\n";
-  }
+  for (const auto& a : c.attempts) out += "      " + write_attempt(a, c.outcome == JunitOutcome::passed) + "\n";
   return out;
 }
 
 }  // namespace
+
+std::string write_attempt(const JunitAttempt& attempt, bool passed) {
+  const std::string element = std::string(passed ? "flaky" : "rerun") + (attempt.error ? "Error" : "Failure");
+  std::string out = "<" + element + " message=\"" + xml_escape(attempt.message, true) + "\"";
+  if (!attempt.type.empty()) out += " type=\"" + xml_escape(attempt.type, true) + "\"";
+  if (attempt.detail.empty()) return out + "/>";
+  return out + "><stackTrace>" + xml_escape(attempt.detail, false) + "</stackTrace></" + element + ">";
+}
 
 std::string xml_escape(std::string_view text, bool attribute) {
   std::string out;
