@@ -248,6 +248,51 @@ TEST_CASE("a result whose outputs could not be written is exit 3, never a pass")
   CHECK(r.err.empty());
 }
 
+TEST_CASE("a verdict whose summary could not be written leaves result=error, the no verdict's outputs, exit 3") {
+  // The step's outputs must agree with its exit code: `result=pass` beside exit 3 would read
+  // as a pass to every later step that looks at the output. The frame reports the no verdict
+  // as for any exit 3: `result=error` (the runner keeps an output's last value), then the hook.
+  for (const ExitCode verdict : {ExitCode::pass, ExitCode::verdict_fail}) {
+    std::string hooked;
+    ToolInfo info{"demo-tool", "A demo."};
+    info.no_verdict = NoVerdict{true, [&hooked](const Error& error, Context& context) {
+                                  hooked = error.message;
+                                  context.workflow.set_output("reasons", "{}");
+                                }};
+    FakeSeams seams;
+    auto r = run(seams, {"demo-tool"}, [&](Context& context) {
+      context.workflow.set_output("result", verdict == ExitCode::pass ? "pass" : "fail");
+      context.workflow.set_output("reasons", "{\"tests\": \"passed\"}");
+      seams.workflow.unwritten.push_back("cannot write out/summary.md: Is a directory");
+      return verdict;
+    }, info);
+    CHECK(r.code == 3);
+    CHECK(seams.workflow.outputs.at("result") == "error");
+    CHECK(seams.workflow.outputs.at("reasons") == "{}");
+    CHECK(hooked == "the result could not be reported: cannot write out/summary.md: Is a directory (downstream jobs "
+                    "would read empty outputs)");
+  }
+  // A tool whose run mode writes its own `result` (smoke-runner: no `result` in its NoVerdict):
+  // the `result` it wrote is written again, as `error`.
+  FakeSeams seams;
+  auto r = run(seams, {"demo-tool"}, [&](Context& context) {
+    context.workflow.set_output("result", "passed");
+    seams.workflow.unwritten.push_back("cannot write out/summary.md: Is a directory");
+    return ExitCode::pass;
+  });
+  CHECK(r.code == 3);
+  CHECK(seams.workflow.outputs.at("result") == "error");
+  // A tool with no `result` output gets none.
+  FakeSeams plain;
+  r = run(plain, {"demo-tool"}, [&](Context& context) {
+    context.workflow.set_output("count", "3");
+    plain.workflow.unwritten.push_back("cannot write out/summary.md: Is a directory");
+    return ExitCode::pass;
+  });
+  CHECK(r.code == 3);
+  CHECK(plain.workflow.outputs.count("result") == 0);
+}
+
 TEST_CASE("messages quoting outside text cannot act as workflow commands") {
   auto r = run({"demo-tool"}, [](Context&) -> ExitCode { fail_bad_input("bad name 'a\n::error::x'"); });
   CHECK(r.code == 2);

@@ -222,6 +222,19 @@ TEST_CASE("an output name GITHUB_OUTPUT cannot carry is a write error, not a cor
   CHECK(slurp(tmp / "out") == "ok-name_2=1\n");
 }
 
+TEST_CASE("has_output: the outputs set, through either call, written or not") {
+  MapEnvironment env({{"GITHUB_OUTPUT", "/nonexistent-dir/out"}});
+  std::ostringstream log;
+  auto wf = make_workflow(env, log, disk);
+  CHECK_FALSE(wf->has_output("result"));
+  wf->set_output("result", "pass");
+  wf->set_outputs({{"count", "2"}});
+  CHECK(wf->has_output("result"));
+  CHECK(wf->has_output("count"));
+  CHECK_FALSE(wf->has_output("posted"));
+  CHECK(wf->write_errors().size() == 2);  // set all the same: the frame overwrites a verdict it cannot trust
+}
+
 TEST_CASE("set_outputs writes what set_output writes for each, in one append") {
   // The same outputs (a plain one, a multi-line one, a masked value, a name GITHUB_OUTPUT
   // cannot carry) through both calls: the same file, the same write errors.

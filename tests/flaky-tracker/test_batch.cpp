@@ -138,13 +138,18 @@ TEST_CASE("journal: a journalled flake keeps a bounded part of its output") {
 
 TEST_CASE("journal: damaged files are refused with what is wrong") {
   const std::vector<std::pair<std::string, std::string>> table = {
-      {"not json", "not a flaky-tracker journal (no \"runs\" list)"},
+      {"not json", "line 1, column 1: not JSON (syntax error)"},
+      {"{\"version\": 1,\n \"runs\": [{\"key\": \"k\", \"fla", "line 2, column 28: not JSON (incomplete JSON)"},  // cut short: where more was due
+      {"{\"runs\": []}\n{}", "line 2, column 1: not JSON (extra data)"},
+      {"", "line 1, column 1: not JSON (incomplete JSON)"},
+      {R"([1, 2])", "not a flaky-tracker journal (no \"runs\" list)"},
       {R"({"runs": {}})", "not a flaky-tracker journal (no \"runs\" list)"},
-      {R"({"runs": [1]})", "a run in the journal is not a JSON object"},
-      {R"({"runs": [{"flakes": []}]})", "a run in the journal has no key"},
+      {R"({"runs": [{"key": "a"}, 1]})", "run 2 in the journal is not a JSON object"},
+      {R"({"runs": [{"flakes": []}]})", "run 1 in the journal has no key"},
       {R"({"runs": [{"key": "k", "flakes": [{"message": "m"}]}]})", "a flake of run k in the journal has no test id"},
-      {R"({"runs": [], "comments": [{"id": "t", "body": "b"}]})", "a comment in the journal has no issue number or body"},
-      {R"({"runs": [], "comments": [{"issue": 0, "body": "b"}]})", "a comment in the journal has no issue number or body"},
+      {R"({"runs": [], "comments": [{"id": "t", "body": "b"}]})", "comment 1 in the journal has no issue number or body"},
+      {R"({"runs": [], "comments": [{"issue": 1, "body": "b"}, {"issue": 0, "body": "b"}]})",
+       "comment 2 in the journal has no issue number or body"},
   };
   for (const auto& [text, message] : table) {
     INFO(text);

@@ -87,3 +87,36 @@ TEST_CASE("issues: a disk that fills up mid-write leaves the journal as it was, 
   CHECK(seams.files.files.at("/state/pending.json") == journal);  // whole: no flake of r1 is lost
   CHECK(seams.files.files.count("/state/pending.json.tmp") == 0);
 }
+
+TEST_CASE("issues: an unreadable journal that cannot be set aside stops the run before anything is written") {
+  FakeSeams seams;
+  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.env.set("GITHUB_TOKEN", "t0ken");
+  int requests = 0;
+  seams.make_transport = [&requests] {
+    ++requests;
+    return std::make_unique<Refusing>();
+  };
+  IssuesOptions o;
+  o.reports = {"/run/r1.xml"};
+  o.kind = RunKind::pr;
+  o.run_key = "r1";
+  o.pending = "/state/pending.json";
+  seams.files.files["/run/r1.xml"] = report_with_flakes(0, 1);
+  seams.files.files["/state/pending.json"] = "{\"runs\": [{\"key\": \"r0\", \"fla";
+  seams.files.disk = "/state";
+  seams.files.write_failure = "Read-only file system";
+  try {
+    auto context = seams.context();
+    run_issues(o, context);
+    FAIL("a journal that can be neither read nor set aside must stop the run");
+  } catch (const Failure& failure) {
+    CHECK(failure.error().message ==
+          "/state/pending.json: line 1, column 29: not JSON (incomplete JSON); it could not be set aside (cannot "
+          "rename /state/pending.json to /state/pending.json.bad: Read-only file system), so nothing was applied or "
+          "written: move it away by hand");
+    CHECK(failure.error().kind == ErrorKind::could_not_evaluate);
+  }
+  CHECK(seams.files.files.at("/state/pending.json") == "{\"runs\": [{\"key\": \"r0\", \"fla");
+  CHECK(requests == 0);  // no API call
+}

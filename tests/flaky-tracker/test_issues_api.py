@@ -322,3 +322,150 @@ def test_a_run_opens_at_most_max_new_issues_and_keeps_the_rest_for_the_next_runs
         by_test = {marker_of(it): state_of(it) for it in issues}
         assert by_test["<!-- gatekit-flaky-test: tests/test_m.py::test_00 -->"]["flakes"] == 2
         assert all(s["flakes"] == 1 for m, s in by_test.items() if not m.endswith("test_00 -->"))
+
+
+def test_a_journalled_comment_is_posted_only_to_the_issue_the_tracker_finds_for_its_test(tmp_path):
+    """The journal comes back from a cache: each comment names an issue by number, and only the
+    issue the listing shows as the comment's test's (opened by flaky-tracker's identity, its
+    marker naming that test) gets it. Every other is set aside (its text in the log), named in a
+    warning and the summary."""
+    pending = tmp_path / "pending.json"
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1").code == 0  # #1: A
+        assert issues_run(tmp_path, srv, "pr", {B: "flaky"}, "2").code == 0  # #2: B
+        srv.add_issue("o/r", f"Flaky test: {A}", copied_body(A, {"v": 1}), labels=["flaky"], user="mallory")  # #3
+        srv.add_issue("o/r", "Add a flag", "", pull_request=True)  # #4: a pull request
+        srv.add_issue("o/r", "A question", "<!-- gatekit-flaky-test: tests/test_a.py::test_flaky -->\n",
+                      user="octocat")  # #5: the marker, without the label
+        comments = [{"issue": 2, "id": A, "body": "to B's issue"},
+                    {"issue": 3, "id": A, "body": "to an outsider's copy"},
+                    {"issue": 4, "id": A, "body": "to a pull request"},
+                    {"issue": 5, "id": A, "body": "to an issue without the label"},
+                    {"issue": 1, "id": A, "body": "kept from run 0"}]
+        pending.write_text(json.dumps({"version": 1, "runs": [], "comments": comments}))
+        run = issues_run(tmp_path, srv, "pr", {A: "passed", B: "passed"}, "3", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        issues = {it["number"]: it for it in flaky_issues(srv)}
+        assert [c["body"] for c in issues[1]["comments"]] == ["kept from run 0"]
+        assert all(issues[n]["comments"] == [] for n in (2, 3, 4, 5))
+        assert [r["path"] for r in srv.requests if r["method"] == "POST"][-1:] == ["/repos/o/r/issues/1/comments"]
+        assert ("::warning title=Flaky-test comments set aside::4 comment(s) kept in the journal are set aside, not "
+                "posted (their text is in the log group 'flaky-tracker journalled comments set aside'): each names "
+                "an issue that is not the one flaky-tracker keeps for its test: "
+                f"#2 (tests/test_a.py::test_flaky): its marker names another test, {B}; "
+                "#3 (tests/test_a.py::test_flaky): it was opened by 'mallory', not by flaky-tracker's identity; "
+                "#4 (tests/test_a.py::test_flaky): no issue labelled 'flaky' with a flaky-test marker has that number; "
+                "#5 (tests/test_a.py::test_flaky): no issue labelled 'flaky' with a flaky-test marker has that number"
+                ) in run.stdout
+        assert ("::group::flaky-tracker journalled comments set aside\n"
+                f"flaky-tracker: a journalled comment for #2 (tests/test_a.py::test_flaky): its marker names another "
+                f"test, {B}: set aside, not posted; its text:\nto B's issue\n") in run.stdout  # nothing is lost
+        assert ("flaky-tracker: a journalled comment for #5 (tests/test_a.py::test_flaky): no issue labelled 'flaky' "
+                "with a flaky-test marker has that number: set aside, not posted; its text:\n"
+                "to an issue without the label\n::endgroup::\n") in run.stdout
+        assert "### Journalled comments set aside" in run.summary
+        assert ("| \\#3 | `tests/test_a.py::test_flaky` | it was opened by 'mallory', not by flaky-tracker's "
+                "identity |") in run.summary
+        assert json.loads(pending.read_text())["comments"] == []  # set aside in the log, not kept for ever
+
+
+def test_journalled_comments_wait_while_the_issues_cannot_be_read(tmp_path):
+    pending = tmp_path / "pending.json"
+    kept = {"issue": 1, "id": A, "body": "kept from run 0"}
+    pending.write_text(json.dumps({"version": 1, "runs": [], "comments": [kept]}))
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1").code == 0  # #1: A, no journal yet
+        srv.add_fault("GET", r"/issues$", "status", times=None, status=503)
+        run = issues_run(tmp_path, srv, "pr", {A: "passed"}, "2", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "false", run.stdout + run.stderr
+        assert json.loads(pending.read_text())["comments"] == [kept]  # not posted blind, not lost
+        assert flaky_issues(srv)[0]["comments"] == []
+        with srv.lock:
+            srv.faults.clear()
+        run = issues_run(tmp_path, srv, "pr", {A: "passed"}, "3", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        assert [c["body"] for c in flaky_issues(srv)[0]["comments"]] == ["kept from run 0"]
+
+
+def test_an_unreadable_journal_is_set_aside_whole_and_the_run_goes_on(tmp_path):
+    pending = tmp_path / "pending.json"
+    damaged = '{"version": 1, "runs": [{"key": "r0", "flakes": [{"id": "tests/x.py::t", "mess'
+    pending.write_text(damaged)
+    (tmp_path / "pending.json.bad").write_text("set aside by an earlier run")
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1", "--pending", pending)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        assert len(flaky_issues(srv)) == 1  # the run went on without it
+    assert (tmp_path / "pending.json.bad.2").read_text() == damaged  # whole
+    assert (tmp_path / "pending.json.bad").read_text() == "set aside by an earlier run"
+    assert (f"::warning title=flaky-tracker journal unreadable::{pending}: line 1, column 79: not JSON (incomplete "
+            f"JSON); it is set aside as {pending}.bad.2 (its content is in the log) and this run goes on without "
+            "it") in run.stdout
+    assert f"::group::flaky-tracker journal set aside: {pending}.bad.2\n{damaged}\n::endgroup::\n" in run.stdout
+    assert (f"> [!WARNING]\n> The journal `{pending}` could not be read (line 1, column 79: not JSON (incomplete "
+            f"JSON)): it is set aside, whole, as `{pending}.bad.2` (its content is in the log), and this run went on "
+            "without it: what it held was not applied.\n") in run.summary
+    # A readable (empty) journal takes its place, so the Actions cache's next entry is not the damaged one.
+    assert json.loads(pending.read_text()) == {"version": 1, "runs": [], "comments": []}
+
+
+def test_a_journal_over_the_read_limit_is_set_aside_unread(tmp_path):
+    pending = tmp_path / "pending.json"
+    pending.write_bytes(b"x" * ((4 << 20) + 1))
+    with FakeGitHub(token="another", state={"repos": {"o/r": {}}}) as srv:  # 401: this run's flake is journalled
+        run = issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1", "--pending", pending)
+    assert run.code == 0 and run.outputs["updated"] == "false", run.stdout + run.stderr
+    assert (tmp_path / "pending.json.bad").stat().st_size == (4 << 20) + 1
+    assert (f"::group::flaky-tracker journal set aside: {pending}.bad\n(its content is not shown: cannot read "
+            f"{pending}: larger than the limit of 4194304 bytes)\n::endgroup::") in run.stdout
+    assert [f["id"] for r in json.loads(pending.read_text())["runs"] for f in r["flakes"]] == [A]
+
+
+def test_an_issue_whose_marker_is_edited_to_name_another_test_is_never_written_for_the_listed_one(tmp_path):
+    """Anyone who can edit an issue (or act as flaky-tracker's identity) can change its marker
+    between the run's listing and its read before the write. The issue is then another test's:
+    the run leaves it alone for the listed test, which gets an issue of its own."""
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}) as srv:
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1").code == 0  # #1: A
+        edited = copied_body(B, {"v": 1, "flakes": 7})
+        srv.add_fault("GET", r"/issues/1$", "delay", seconds=2)  # the read before the write answers late
+
+        def edit_meanwhile():
+            for _ in range(1000):
+                with srv.lock:
+                    if any(r["method"] == "GET" and r["path"] == "/repos/o/r/issues/1" for r in srv.requests):
+                        srv.repos["o/r"]["issues"][1]["body"] = edited
+                        return
+                threading.Event().wait(0.01)
+
+        editor = threading.Thread(target=edit_meanwhile)
+        editor.start()
+        run = issues_run(tmp_path, srv, "main", {A: "flaky"}, "2")
+        editor.join()
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        first, second = flaky_issues(srv)
+        assert first["body"] == edited and first["comments"] == [] and first["state"] == "open"
+        assert marker_of(second) == f"<!-- gatekit-flaky-test: {A} -->" and state_of(second)["flakes"] == 1
+        assert ("::warning title=Flaky-test issue changed::#1 was listed as the issue of tests/test_a.py::test_flaky, "
+                f"but read again its marker names {B} (its body was edited meanwhile): "
+                "it is left alone for tests/test_a.py::test_flaky") in run.stdout
+        assert "### Issues changed under the run" in run.summary
+
+
+def test_with_an_app_as_creator_an_issue_planted_as_github_actions_bot_is_left_alone(tmp_path):
+    """The trust model's mitigation (docs/guides/flaky-tests.md, "Who can steer the issues"):
+    with a GitHub App's token and `--creator 'SLUG[bot]'`, an issue that a branch's workflow
+    planted as github-actions[bot], with a state one green from closing and a lower number, is
+    neither written, commented on nor allowed to close the App's own issue as its duplicate."""
+    with FakeGitHub(token="t0ken", state={"repos": {"o/r": {}}}, login="gate-app[bot]", installation=True) as srv:
+        planted = copied_body(A, {"v": 1, "greens": 19, "absences": 0, "flakes": 1, "applied": []})
+        srv.add_issue("o/r", f"Flaky test: {A}", planted, labels=["flaky"], user="github-actions[bot]")  # #1
+        app = ("--creator", "gate-app[bot]")
+        assert issues_run(tmp_path, srv, "pr", {A: "flaky"}, "1", *app).code == 0  # #2: the App's own
+        run = issues_run(tmp_path, srv, "main", {A: "passed"}, "2", *app)
+        assert run.code == 0 and run.outputs["updated"] == "true", run.stdout + run.stderr
+        planted_issue, own = flaky_issues(srv)
+        assert planted_issue["body"] == planted and planted_issue["state"] == "open" and planted_issue["comments"] == []
+        assert own["user"] == "gate-app[bot]" and own["state"] == "open"
+        assert state_of(own)["flakes"] == 1 and state_of(own)["greens"] == 1
+        assert "opened by 'github-actions[bot]'" in run.stdout

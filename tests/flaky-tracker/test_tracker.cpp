@@ -281,8 +281,8 @@ TEST_CASE("comments: a failed POST is kept for the next run, which posts it firs
   // Applying r2 again would add nothing (its key is in the state): the comment lives on only
   // through the journal.
   Tracker next(store, "flaky", Rules{3, 2}, kCreators);
-  REQUIRE(next.post_journalled(kept).ok());
   REQUIRE(next.load().ok());
+  REQUIRE(next.post_journalled(kept).ok());
   REQUIRE(next.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());
   REQUIRE(store.comments[1].size() == 1);
   CHECK(store.comments[1][0] == kept[0].body);
@@ -304,26 +304,88 @@ TEST_CASE("comments: a closing comment that fails is kept too; the issue is clos
 TEST_CASE("comments: journalled ones stop at an API failure (kept) and give up on a gone issue (named)") {
   MemoryIssueStore store;
   REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());
-  const std::vector<PendingComment> journal = {{9, "gone.py::t", "to a deleted issue"}, {1, kId, "first"}, {1, kId, "second"}};
+  REQUIRE(apply(store, batch("r2", RunKind::pr, {{"gone.py::t", Observation::flaky}})).ok());  // #2
+  const std::vector<PendingComment> journal = {{2, "gone.py::t", "to an issue deleted after the listing"},
+                                               {1, kId, "first"}, {1, kId, "second"}};
   {
     store.comment_fails = 2;  // the deleted issue's answer comes first: 503 is not "gone"
     store.comment_status = 503;
     Tracker tracker(store, "flaky", Rules{}, kCreators);
+    REQUIRE(tracker.load().ok());
     const Status s = tracker.post_journalled(journal);
     REQUIRE_FALSE(s.ok());
     CHECK(tracker.unposted().size() == 3);  // all kept, in order
     CHECK(tracker.unposted()[0].id == "gone.py::t");
-    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/9/comments: HTTP 503");
+    CHECK(tracker.comment_error() == "POST /repos/o/r/issues/2/comments: HTTP 503");
     CHECK(tracker.given_up().empty());
   }
   store.comment_fails = 0;
   Tracker tracker(store, "flaky", Rules{}, kCreators);
+  REQUIRE(tracker.load().ok());
+  store.issues.erase(2);  // deleted between the listing and the POST
   REQUIRE(tracker.post_journalled(journal).ok());
   CHECK(store.comments[1] == std::vector<std::string>{"first", "second"});
   REQUIRE(tracker.given_up().size() == 1);
   CHECK(tracker.given_up()[0].comment.id == "gone.py::t");
-  CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/9/comments: HTTP 404: Not Found");
+  CHECK(tracker.given_up()[0].reason == "POST /repos/o/r/issues/2/comments: HTTP 404: Not Found");
   CHECK(tracker.unposted().empty());
+  CHECK(tracker.refused().empty());
+}
+
+TEST_CASE("comments: a journalled comment goes only to the issue the listing shows for its test") {
+  // The journal is read back from a cache: hostile. Each entry below names an issue that is
+  // not the one flaky-tracker keeps for the entry's test.
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());          // #1: kId
+  REQUIRE(apply(store, batch("r2", RunKind::pr, {{"b.py::t", Observation::flaky}})).ok());    // #2: b.py::t
+  store.issues[3] = {3, "Flaky test: " + kId, marker_line(kId) + "\n", "open", "u3", "mallory"};  // not adopted
+  store.issues[4] = {4, "A question", "no marker", "open", "u4", "gatekit-bot"};
+  const std::vector<PendingComment> journal = {
+      {2, kId, "to another test's issue"}, {3, kId, "to an outsider's copy"}, {4, kId, "to an issue without a marker"},
+      {77, kId, "to a number nothing holds (a pull request, say)"}, {1, "", "without a test"}, {1, kId, "kept"}};
+  Tracker tracker(store, "flaky", Rules{}, kCreators);
+  REQUIRE(tracker.load().ok());
+  REQUIRE(tracker.post_journalled(journal).ok());
+  CHECK(store.comments[1] == std::vector<std::string>{"kept"});
+  for (const std::int64_t n : {2, 3, 4}) CHECK(store.comments[n].empty());
+  CHECK(std::none_of(store.calls.begin(), store.calls.end(), [](const std::string& c) { return c == "comment #77"; }));
+  REQUIRE(tracker.refused().size() == 5);
+  CHECK(tracker.refused()[0].reason == "its marker names another test, b.py::t");
+  CHECK(tracker.refused()[1].reason == "it was opened by 'mallory', not by flaky-tracker's identity");
+  CHECK(tracker.refused()[2].reason == "no issue labelled 'flaky' with a flaky-test marker has that number");
+  CHECK(tracker.refused()[3].reason == "no issue labelled 'flaky' with a flaky-test marker has that number");
+  CHECK(tracker.refused()[4].reason == "its marker names another test, " + kId);
+  CHECK(tracker.unposted().empty());
+  CHECK(tracker.given_up().empty());
+}
+
+TEST_CASE("an issue whose marker names another test when read again is left alone for the listed test") {
+  MemoryIssueStore store;
+  REQUIRE(apply(store, batch("r1", RunKind::pr, {{kId, Observation::flaky}})).ok());  // #1
+  Tracker tracker(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(tracker.load().ok());
+  // Between the listing and the read before the write, #1's body is edited to name another test.
+  const std::string edited = marker_line("b.py::t") + "\n" + state_line(IssueState{}) + "\n";
+  store.issues.at(1).body = edited;
+  REQUIRE(tracker.apply(batch("r2", RunKind::main, {{kId, Observation::flaky}})).ok());
+  CHECK(store.issues.at(1).body == edited);  // never written over for kId
+  CHECK(store.comments[1].empty());
+  REQUIRE(tracker.changed().size() == 1);
+  CHECK(tracker.changed()[0].number == 1);
+  CHECK(tracker.changed()[0].id == kId);
+  CHECK(tracker.changed()[0].marker == "b.py::t");
+  REQUIRE(store.issues.size() == 2);  // kId's flake went to an issue of its own
+  CHECK(marker_id(store.issues.at(2).body) == kId);
+  CHECK(state(store.issues.at(2)).flakes == 1);
+  CHECK(tracker.issues().at(kId).number == 2);
+  // A green (no flake) for a test whose issue changed writes nothing.
+  Tracker green(store, "flaky", Rules{3, 2}, kCreators);
+  REQUIRE(green.load().ok());
+  store.issues.at(2).body = edited;
+  REQUIRE(green.apply(batch("g1", RunKind::main, {{kId, Observation::passed}})).ok());
+  CHECK(store.issues.at(2).body == edited);
+  CHECK(store.issues.size() == 2);
+  CHECK(green.changed().size() == 1);
 }
 
 TEST_CASE("two tests whose ids differ only after 4 KB get two issues, each found again by its marker") {

@@ -299,6 +299,27 @@ TEST_CASE("ci-status fails closed: a named allowed-signers file missing on the b
   CHECK(seams.workflow.outputs.at("posted") == "false");
 }
 
+TEST_CASE("ci-status: a status posted whose summary cannot be written is exit 3, result=error, posted=true",
+          "[ci-status][git][api]") {
+  // The frame turns the pass into exit 3 and writes `result=error` over the run's `pass`; the
+  // status GitHub holds was posted all the same, and `posted` keeps saying so.
+  CiScene scene;
+  const std::string head = open_pull_request(scene, "feature", 1, [&] { scene.write("src/a.py", "A = 1\n"); });
+  scene.publish(head, Verdict::pass, "gpu-box");
+  GitHubServer server(kState);
+  CiSeams seams(server.url());
+  seams.workflow.unwritten.push_back("cannot write summary.md: Is a directory");
+  auto context = seams.context();
+  const auto ran = gatekit::testing::ci_status_framed(options_for(scene.ci_clone(), head), context);
+  CHECK(ran.code == 3);
+  CHECK(ran.err == "gpu-gate: error: the result could not be reported: cannot write summary.md: Is a directory "
+                   "(downstream jobs would read empty outputs)\n");
+  REQUIRE(posted(server).size() == 1);
+  CHECK(posted(server)[0].state == "success");
+  CHECK(seams.workflow.outputs.at("result") == "error");
+  CHECK(seams.workflow.outputs.at("posted") == "true");
+}
+
 TEST_CASE("ci-status refuses options that could reach git as options", "[ci-status]") {
   gatekit::FakeSeams seams;
   auto context = seams.context();

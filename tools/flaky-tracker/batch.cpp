@@ -1,5 +1,7 @@
 #include "batch.hpp"
 
+#include <algorithm>
+
 #include "gatekit/json.hpp"
 #include "summary.hpp"
 
@@ -129,20 +131,42 @@ JournalText journal_json(const Journal& journal, std::size_t max_bytes) {
   return out;
 }
 
-Result<Journal> parse_journal(std::string_view json) {
+namespace {
+
+// The JSON in `text`, or where it stops being JSON: "line L, column C: not JSON (why)" (a
+// journal cut short stops at its end).
+Result<boost::json::value> parse_json_at(std::string_view text) {
+  boost::json::stream_parser parser;
   boost::system::error_code ec;
-  auto value = boost::json::parse(json, ec);
-  const boost::json::value* runs = !ec && value.is_object() ? json_find(value.get_object(), "runs") : nullptr;
+  std::size_t used = parser.write(text.data(), text.size(), ec);
+  if (!ec) parser.finish(ec);
+  if (!ec) return parser.release();
+  used = std::min(used, text.size());
+  const std::string_view before = text.substr(0, used);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  return could_not_evaluate("line " + std::to_string(line) + ", column " + std::to_string(used - start + 1) +
+                            ": not JSON (" + ec.message() + ")");
+}
+
+}  // namespace
+
+Result<Journal> parse_journal(std::string_view json) {
+  auto parsed = parse_json_at(json);
+  if (!parsed) return parsed.error();
+  const boost::json::value& value = *parsed;
+  const boost::json::value* runs = value.is_object() ? json_find(value.get_object(), "runs") : nullptr;
   if (runs == nullptr || !runs->is_array()) return could_not_evaluate("not a flaky-tracker journal (no \"runs\" list)");
   Journal journal;
   for (const auto& r : runs->get_array()) {
-    if (!r.is_object()) return could_not_evaluate("a run in the journal is not a JSON object");
+    const std::string nth = "run " + std::to_string(journal.runs.size() + 1);
+    if (!r.is_object()) return could_not_evaluate(nth + " in the journal is not a JSON object");
     const auto& o = r.get_object();
     Batch batch;
     batch.run = {json_string_at(o, "key").value_or(""), json_string_at(o, "url").value_or(""),
                  json_string_at(o, "time").value_or(""), kind_of(json_string_at(o, "kind").value_or("pr")),
                  json_string_at(o, "scope").value_or("")};
-    if (batch.run.key.empty()) return could_not_evaluate("a run in the journal has no key");
+    if (batch.run.key.empty()) return could_not_evaluate(nth + " in the journal has no key");
     if (const auto* flakes = json_find(o, "flakes"); flakes && flakes->is_array())
       for (const auto& f : flakes->get_array()) {
         const auto* fo = f.if_object();
@@ -161,7 +185,9 @@ Result<Journal> parse_journal(std::string_view json) {
       const auto* co = c.if_object();
       const auto issue = co ? json_int_at(*co, "issue") : std::nullopt;
       const auto body = co ? json_string_at(*co, "body") : std::nullopt;
-      if (!issue || *issue <= 0 || !body) return could_not_evaluate("a comment in the journal has no issue number or body");
+      if (!issue || *issue <= 0 || !body)
+        return could_not_evaluate("comment " + std::to_string(journal.comments.size() + 1) +
+                                  " in the journal has no issue number or body");
       journal.comments.push_back({*issue, json_string_at(*co, "id").value_or(""), *body});
     }
   return journal;

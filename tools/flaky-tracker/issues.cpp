@@ -57,16 +57,69 @@ Batch this_run(const IssuesOptions& o, Context& ctx) {
 
 using github::kActionsBot;
 
-// Runs and comments journalled by earlier runs whose API calls failed; a damaged journal is
-// reported and replaced (its entries cannot be read back).
-Journal journalled(const IssuesOptions& o, Context& ctx) {
+// What was read back from --pending: the runs and comments earlier runs journalled, and
+// whether a journal that could not be read was set aside (a new one is then written, so that
+// the Actions cache's next entry holds it instead of the unreadable one).
+struct ReadJournal {
+  Journal journal;
+  bool set_aside = false;
+  std::string set_aside_as;  // where it went
+  std::string why;           // why it could not be read
+};
+
+// A name beside the journal that nothing holds yet: FILE.bad, else FILE.bad.2, FILE.bad.3, ...
+std::optional<std::string> free_bad_name(const std::string& pending, const Files& files) {
+  constexpr int kMaxSetAside = 100;
+  for (int i = 1; i <= kMaxSetAside; ++i) {
+    std::string name = pending + ".bad" + (i == 1 ? "" : "." + std::to_string(i));
+    if (!files.exists(name)) return name;
+  }
+  return std::nullopt;
+}
+
+// The unreadable journal's content, in a log group of its own (the runner's temporary folder,
+// where the action keeps the journal, goes with the job: the log is what stays).
+// Outside text in the log, line by line (each line goes through the workflow's log).
+void log_lines(std::string_view text, Context& ctx) {
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    ctx.workflow.log(text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+void log_set_aside(const std::string& bad, const Result<std::string>& text, Context& ctx) {
+  ctx.workflow.begin_group("flaky-tracker journal set aside: " + bad);
+  if (text) {
+    log_lines(*text, ctx);
+  } else {
+    ctx.workflow.log("(its content is not shown: " + text.error().message + ")");
+  }
+  ctx.workflow.end_group();
+}
+
+// An unreadable journal is set aside whole (renamed, never rewritten), its content shown in
+// the log, and a warning names both; the run goes on without it. When it cannot be set aside,
+// the run stops before any API call (exit 3): nothing is written over it.
+ReadJournal journalled(const IssuesOptions& o, Context& ctx) {
   if (o.pending.empty() || !ctx.files.exists(o.pending)) return {};
   auto text = ctx.files.read(o.pending, kMaxJournalBytes);
   auto journal = text ? parse_journal(*text) : Result<Journal>(text.error());
-  if (journal) return *journal;
-  ctx.workflow.annotate({Severity::warning, o.pending + ": " + journal.error().message + "; it is replaced",
+  if (journal) return {*journal, false};
+  const std::string why = journal.error().message;
+  const auto bad = free_bad_name(o.pending, ctx.files);
+  const Status moved = bad ? ctx.files.rename(o.pending, *bad)
+                           : Status(could_not_evaluate(o.pending + ".bad, " + o.pending + ".bad.2 ... " + o.pending +
+                                                       ".bad.100 are all taken"));
+  if (!moved)
+    fail(could_not_evaluate(o.pending + ": " + why + "; it could not be set aside (" + moved.error().message +
+                            "), so nothing was applied or written: move it away by hand"));
+  log_set_aside(*bad, text, ctx);
+  ctx.workflow.annotate({Severity::warning,
+                         o.pending + ": " + why + "; it is set aside as " + *bad +
+                             " (its content is in the log) and this run goes on without it",
                          "flaky-tracker journal unreadable"});
-  return {};
+  return {{}, true, *bad, why};
 }
 
 // Whose issues are adopted: --creator, else the token's own account (GET /user). An
@@ -93,10 +146,14 @@ struct Applied {
   std::optional<Error> error;
 };
 
-// Posts the journalled comments, then applies the runs in order.
+// Reads the issues, posts the journalled comments to the issues found for their tests, then
+// applies the runs in order.
 Applied apply_all(Tracker& tracker, const Journal& journal, const std::vector<Batch>& runs) {
+  if (auto loaded = tracker.load(); !loaded) {
+    tracker.keep_unposted(journal.comments);
+    return {runs, loaded.error()};
+  }
   if (auto posted = tracker.post_journalled(journal.comments); !posted) return {runs, posted.error()};
-  if (auto loaded = tracker.load(); !loaded) return {runs, loaded.error()};
   Applied out;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto applied = tracker.apply(runs[i]);
@@ -137,8 +194,9 @@ std::string listed(const std::vector<std::string>& tests) {
   return out;
 }
 
-// Writes what is left for the next run; returns what the journal's bound left out.
-JournalDrop keep_journal(const IssuesOptions& o, Journal left, Context& ctx) {
+// Writes what is left for the next run (also when nothing is, over a journal read back or set
+// aside); returns what the journal's bound left out.
+JournalDrop keep_journal(const IssuesOptions& o, Journal left, bool set_aside, Context& ctx) {
   std::erase_if(left.runs, [](const Batch& b) { return b.flakes.empty(); });
   const bool nothing = left.runs.empty() && left.comments.empty();
   if (o.pending.empty()) {
@@ -148,7 +206,7 @@ JournalDrop keep_journal(const IssuesOptions& o, Journal left, Context& ctx) {
                              "Flakes not recorded"});
     return {};
   }
-  if (nothing && !ctx.files.exists(o.pending)) return {};
+  if (nothing && !set_aside && !ctx.files.exists(o.pending)) return {};
   JournalText text = journal_json(left);
   throw_if_error(ctx.files.replace(o.pending, text.json));
   if (!text.dropped.empty())
@@ -159,6 +217,41 @@ JournalDrop keep_journal(const IssuesOptions& o, Journal left, Context& ctx) {
                                std::to_string(text.dropped.tests.size()) + " test(s): " + listed(text.dropped.tests),
                            "flaky-tracker journal full"});
   return text.dropped;
+}
+
+// The journalled comments not posted are set aside: each, with its text, in a log group of
+// its own (the log is what stays), the first 10 in one warning.
+void warn_refused(const Tracker& tracker, Context& ctx) {
+  if (tracker.refused().empty()) return;
+  std::string which;
+  ctx.workflow.begin_group("flaky-tracker journalled comments set aside");
+  for (std::size_t i = 0; i < tracker.refused().size(); ++i) {
+    const auto& r = tracker.refused()[i];
+    const std::string one = "#" + std::to_string(r.comment.issue) + " (" +
+                            (r.comment.id.empty() ? std::string("no test") : shorten(r.comment.id, 200)) +
+                            "): " + r.reason;
+    ctx.workflow.log("flaky-tracker: a journalled comment for " + one + ": set aside, not posted; its text:");
+    log_lines(r.comment.body, ctx);
+    if (i < 10) which += (i ? "; " : "") + one;
+  }
+  ctx.workflow.end_group();
+  if (tracker.refused().size() > 10) which += "; and " + std::to_string(tracker.refused().size() - 10) + " more";
+  ctx.workflow.annotate({Severity::warning,
+                         std::to_string(tracker.refused().size()) +
+                             " comment(s) kept in the journal are set aside, not posted (their text is in the log "
+                             "group 'flaky-tracker journalled comments set aside'): each names an issue that is not "
+                             "the one flaky-tracker keeps for its test: " + which,
+                         "Flaky-test comments set aside"});
+}
+
+void warn_changed(const Tracker& tracker, Context& ctx) {
+  for (const auto& c : tracker.changed())
+    ctx.workflow.annotate({Severity::warning,
+                           "#" + std::to_string(c.number) + " was listed as the issue of " + shorten(c.id, 300) +
+                               ", but read again its marker names " +
+                               (c.marker.empty() ? std::string("no test") : shorten(c.marker, 300)) +
+                               " (its body was edited meanwhile): it is left alone for " + shorten(c.id, 300),
+                           "Flaky-test issue changed"});
 }
 
 void warn_about(const IssuesOptions& o, const Tracker& tracker, Context& ctx) {
@@ -173,6 +266,8 @@ void warn_about(const IssuesOptions& o, const Tracker& tracker, Context& ctx) {
                            "a comment kept from an earlier run on #" + std::to_string(g.comment.issue) + " (" +
                                shorten(g.comment.id, 300) + ") is given up: " + g.reason,
                            "Flaky-test comment given up"});
+  warn_refused(tracker, ctx);
+  warn_changed(tracker, ctx);
   if (!tracker.not_adopted().empty()) {
     std::string which;
     for (std::size_t i = 0; i < tracker.not_adopted().size() && i < 10; ++i) {
@@ -210,7 +305,8 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   if (repo.empty()) fail_bad_input("--repo: not given, and GITHUB_REPOSITORY is not set");
   for (const auto& c : o.creators)
     if (!github::is_login(c)) fail_bad_input("--creator: '" + shorten(c, 100) + "' is not a GitHub login (NAME, or SLUG[bot] for an app)");
-  const Journal journal = journalled(o, ctx);
+  const ReadJournal read = journalled(o, ctx);
+  const Journal& journal = read.journal;
   std::vector<Batch> runs = journal.runs;
   runs.push_back(this_run(o, ctx));
   const Batch& current = runs.back();
@@ -226,7 +322,7 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   for (const auto& b : applied.left) left_runs += !b.flakes.empty();
   Journal left{std::move(applied.left), creators ? tracker.unposted() : journal.comments};
   const std::size_t unposted = left.comments.size();
-  const JournalDrop dropped = keep_journal(o, std::move(left), ctx);
+  const JournalDrop dropped = keep_journal(o, std::move(left), read.set_aside, ctx);
   if (applied.error && applied.error->kind == ErrorKind::bad_input) fail(*applied.error);
   const std::string error = applied.error ? applied.error->message : "";
   if (!error.empty())
@@ -239,7 +335,7 @@ ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
   ctx.workflow.set_output("updated", error.empty() && unposted == 0 && tracker.deferred() == 0 ? "true" : "false");
   ctx.workflow.set_output("flaky", std::to_string(current.flakes.size()));
   const IssuesView view{current, journalled_runs, left_runs, error, unposted, dropped, tracker.deferred(),
-                        o.max_new_issues, o.pending};
+                        o.max_new_issues, o.pending, read.set_aside_as, read.why};
   ctx.workflow.append_summary(issues_summary(view, tracker, rules));
   for (const auto& change : tracker.changes())
     ctx.workflow.log("#" + std::to_string(change.number) + " " + change.id + ": " + change.what);

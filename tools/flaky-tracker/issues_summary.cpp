@@ -74,6 +74,32 @@ std::string not_adopted_section(const Tracker& tracker) {
          markdown_table({"Issue", "Test", "Opened by"}, rows) + "\n";
 }
 
+std::string refused_section(const Tracker& tracker) {
+  if (tracker.refused().empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : tracker.refused())
+    if (rows.size() < kMaxRows)
+      rows.push_back({markdown_text("#" + std::to_string(r.comment.issue)),
+                      r.comment.id.empty() ? "-" : markdown_code(shorten(r.comment.id, 300)), markdown_text(r.reason)});
+  if (tracker.refused().size() > kMaxRows)
+    rows.push_back({"", "and " + std::to_string(tracker.refused().size() - kMaxRows) + " more", ""});
+  return "### Journalled comments set aside\n\nThe journal named these issues, but none is the issue flaky-tracker "
+         "keeps for the comment's test: nothing was posted to them (each comment's text is in the log).\n\n" +
+         markdown_table({"Issue", "Test", "Why"}, rows) + "\n";
+}
+
+std::string changed_section(const Tracker& tracker) {
+  if (tracker.changed().empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : tracker.changed())
+    if (rows.size() < kMaxRows)
+      rows.push_back({issue_link(c.number, c.url), markdown_code(shorten(c.id, 300)),
+                      c.marker.empty() ? "-" : markdown_code(shorten(c.marker, 300))});
+  return "### Issues changed under the run\n\nListed as a test's issue, read again their marker names another test: "
+         "left alone for the listed test.\n\n" +
+         markdown_table({"Issue", "Listed for", "Marker now"}, rows) + "\n";
+}
+
 }  // namespace
 
 std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules) {
@@ -81,6 +107,11 @@ std::string issues_summary(const IssuesView& view, const Tracker& tracker, const
   if (!view.error.empty())
     md += "> [!WARNING]\n> The issues were not updated: " + markdown_text(view.error, false) + ". " +
           std::to_string(view.left) + " run(s) with flakes are kept for the next run to record.\n\n";
+  if (!view.set_aside.empty())
+    md += "> [!WARNING]\n> The journal " + markdown_code(shorten(view.pending, 300)) + " could not be read (" +
+          markdown_text(shorten(view.unreadable, 300), false) + "): it is set aside, whole, as " +
+          markdown_code(shorten(view.set_aside, 300)) +
+          " (its content is in the log), and this run went on without it: what it held was not applied.\n\n";
   if (view.unposted > 0)
     md += "> [!WARNING]\n> " + std::to_string(view.unposted) +
           " comment(s) could not be posted; they are kept for the next run to post.\n\n";
@@ -98,6 +129,8 @@ std::string issues_summary(const IssuesView& view, const Tracker& tracker, const
   md += view.run.flakes.empty() ? "None.\n\n" : flaky_table(view, tracker) + "\n";
   if (view.error.empty()) md += "### Open flaky-test issues\n\n" + open_table(tracker, rules) + "\n" + closed_table(tracker);
   md += not_adopted_section(tracker);
+  md += changed_section(tracker);
+  md += refused_section(tracker);
   return md;
 }
 

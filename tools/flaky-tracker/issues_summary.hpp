@@ -18,6 +18,8 @@ struct IssuesView {
   std::size_t deferred = 0;   // flakes of new tests left for later runs by the bound on new issues
   int max_new_issues = 0;     // that bound (--max-new-issues)
   std::string pending;        // --pending ("" : none, the deferred flakes are not kept)
+  std::string set_aside;      // where an unreadable journal was set aside ("" : none was)
+  std::string unreadable;     // why it could not be read
 };
 
 std::string issues_summary(const IssuesView& view, const Tracker& tracker, const Rules& rules);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "summary.hpp"
+
 namespace gatekit::flaky_tracker {
 
 namespace {
@@ -45,6 +47,12 @@ bool refused_for_good(const Error& error) {
   return error.http_status == 404 || error.http_status == 410 || error.http_status == 422;
 }
 
+// The issue's marker names the test (the issue is that test's).
+bool tracks(const StoredIssue& issue, const std::string& id) {
+  const auto marker = marker_id(issue.body);
+  return marker && *marker == id;
+}
+
 }  // namespace
 
 Tracker::Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators,
@@ -72,8 +80,35 @@ void Tracker::post(std::int64_t number, const std::string& id, std::string body)
   unposted_.push_back({number, id, std::move(body)});
 }
 
+std::string Tracker::refusal(const PendingComment& comment) const {
+  const auto it = listed_.find(comment.issue);
+  if (!loaded_ || it == listed_.end())
+    return "no issue labelled '" + label_ + "' with a flaky-test marker has that number";
+  if (!it->second.adopted)
+    return "it was opened by '" + (it->second.author.empty() ? std::string("?") : shorten(it->second.author, 60)) +
+           "', not by flaky-tracker's identity";
+  if (it->second.id != comment.id) return "its marker names another test, " + shorten(it->second.id, 200);
+  return "";
+}
+
+bool Tracker::leave_changed(const std::string& id, const StoredIssue& issue) {
+  index_.erase(id);
+  const bool known = std::any_of(changed_.begin(), changed_.end(),
+                                 [&](const Changed& c) { return c.number == issue.number && c.id == id; });
+  if (!known) changed_.push_back({issue.number, id, marker_id(issue.body).value_or(""), issue.url});
+  return false;
+}
+
+void Tracker::keep_unposted(const std::vector<PendingComment>& comments) {
+  unposted_.insert(unposted_.begin(), comments.begin(), comments.end());
+}
+
 Status Tracker::post_journalled(const std::vector<PendingComment>& comments) {
   for (std::size_t i = 0; i < comments.size(); ++i) {
+    if (auto why = refusal(comments[i]); !why.empty()) {
+      refused_.push_back({comments[i], std::move(why)});
+      continue;
+    }
     auto posted = store_.comment(comments[i].issue, comments[i].body);
     if (posted) continue;
     if (refused_for_good(posted.error())) {
@@ -90,14 +125,17 @@ Status Tracker::post_journalled(const std::vector<PendingComment>& comments) {
 Status Tracker::load() {
   auto issues = store_.list(label_);
   if (!issues) return issues.error();
+  loaded_ = true;
   return reindex(*issues, true);
 }
 
 Status Tracker::reindex(const std::vector<StoredIssue>& issues, bool close_duplicates) {
   std::map<std::string, std::vector<StoredIssue>> by_id;
+  listed_.clear();
   for (const auto& issue : issues) {
     auto id = marker_id(issue.body);
     if (!id) continue;
+    listed_[issue.number] = {*id, issue.author, adopted(issue)};
     if (adopted(issue)) {
       by_id[*id].push_back(issue);
       continue;
@@ -195,6 +233,7 @@ Result<bool> Tracker::write_state(const std::string& id, Observation observation
   if (!update_issue_state(listed_state, listed.state == "open", observation, run, rules_).write) return true;
   auto fresh = store_.get(listed.number);  // re-read before write
   if (!fresh) return fresh.error();
+  if (!tracks(*fresh, id)) return leave_changed(id, *fresh);
   const IssueAction action =
       update_issue_state(state_of(*fresh), fresh->state == "open", observation, run, rules_);
   if (!action.write) {
@@ -206,6 +245,7 @@ Result<bool> Tracker::write_state(const std::string& id, Observation observation
     return s.error();
   auto check = store_.get(fresh->number);  // did it stick, or did another run write over it?
   if (!check) return check.error();
+  if (!tracks(*check, id)) return leave_changed(id, *check);
   index_[id] = *check;
   if (!has_key(*check, run.key)) return false;
   if (action.comment && text) post(fresh->number, id, flake_comment(*text, run, action.move == IssueMove::reopen));

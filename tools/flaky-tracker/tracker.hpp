@@ -15,7 +15,15 @@
 // closed; the test gets an issue of the tool's own.
 //
 // A comment whose POST fails does not stop the run: it is kept (unposted()) for the journal,
-// and the next run posts it first (post_journalled).
+// and the next run posts it once it has read the issues (post_journalled). The journal is
+// state read back from a cache: a journalled comment is posted only to an issue this run
+// finds itself, in the listing, as the issue of the same test (adopted, its marker naming
+// that test); any other is not posted (set aside, for the log) and is listed in refused().
+//
+// An issue is acted on only for the test its marker names: when an issue read again before
+// a write (or after it) names another test than the one it was listed for (its body was
+// edited in between), it is left alone for that test (changed()) and the test is handled as
+// one without an issue.
 //
 // The side effects of one run are bounded: at most `max_new_issues` issues are opened (each
 // costs a creation and two listings). A flake of a test that has no issue yet, past that
@@ -45,6 +53,14 @@ struct GivenUp {
   std::string reason;
 };
 
+// An issue listed as a test's whose marker, read again, names another test.
+struct Changed {
+  std::int64_t number = 0;
+  std::string id;      // the test it was listed for
+  std::string marker;  // the test its marker names now ("" : none)
+  std::string url;
+};
+
 struct Change {
   std::string id;
   std::int64_t number = 0;
@@ -58,13 +74,17 @@ class Tracker {
   Tracker(IssueStore& store, std::string label, Rules rules, std::vector<std::string> creators,
           std::size_t max_new_issues = kNoLimit);
   static constexpr std::size_t kNoLimit = static_cast<std::size_t>(-1);
-  // Posts the comments an earlier run could not, oldest first. The first that fails in a way
-  // that may pass later (the API down) stops it: it and the rest stay in unposted(). One that
-  // GitHub refuses for good (404, 410, 422: the issue is gone, or refuses the comment) is
-  // given up and listed in given_up().
-  Status post_journalled(const std::vector<PendingComment>& comments);
   // Reads every issue with the label; closes open duplicates (same marker, higher number).
   Status load();
+  // After load(): posts the comments an earlier run could not, oldest first, each only to an
+  // issue the listing shows as the issue of the comment's test (adopted, its marker naming
+  // that test, a duplicate included); any other is not posted and is listed in refused(),
+  // with the reason. The first that fails in a way that may pass later (the API down) stops
+  // it: it and the rest stay in unposted(). One that GitHub refuses for good (404, 410, 422:
+  // the issue is gone, or refuses the comment) is given up and listed in given_up().
+  Status post_journalled(const std::vector<PendingComment>& comments);
+  // Journalled comments this run did not get to (load() failed): kept for the journal, first.
+  void keep_unposted(const std::vector<PendingComment>& comments);
   // An error of kind bad_input: the issue this run opened was opened by a login that is not
   // among the creators (the tool would never find it again); the run stops.
   Status apply(const Batch& batch);
@@ -80,6 +100,8 @@ class Tracker {
   const std::string& comment_error() const { return comment_error_; }  // the first failed POST's
   const std::vector<GivenUp>& given_up() const { return given_up_; }
   const std::vector<NotAdopted>& not_adopted() const { return not_adopted_; }
+  const std::vector<GivenUp>& refused() const { return refused_; }
+  const std::vector<Changed>& changed() const { return changed_; }
 
  private:
   Status reindex(const std::vector<StoredIssue>& issues, bool close_duplicates);
@@ -88,6 +110,10 @@ class Tracker {
   Result<bool> open_issue(const std::string& id, const FlakeText* text, const RunStamp& run);
   Result<bool> write_state(const std::string& id, Observation observation, const FlakeText* text, const RunStamp& run);
   bool adopted(const StoredIssue& issue) const;
+  // Why a journalled comment may not be posted to the issue it names ("" : it may).
+  std::string refusal(const PendingComment& comment) const;
+  // The issue, read again for `id`, names another test: left alone (changed()); returns false.
+  bool leave_changed(const std::string& id, const StoredIssue& issue);
   // Posts a comment; when the POST fails, keeps it for the journal and goes on.
   void post(std::int64_t number, const std::string& id, std::string body);
 
@@ -101,6 +127,16 @@ class Tracker {
   std::string comment_error_;
   std::vector<GivenUp> given_up_;
   std::vector<NotAdopted> not_adopted_;
+  // Every issue of the last listings that carries a marker: the test it names, its opener.
+  struct Listed {
+    std::string id;
+    std::string author;
+    bool adopted = false;
+  };
+  std::map<std::int64_t, Listed> listed_;
+  bool loaded_ = false;
+  std::vector<GivenUp> refused_;
+  std::vector<Changed> changed_;
   std::size_t max_new_ = kNoLimit;
   std::size_t opened_ = 0;
   std::vector<Flake> deferred_;

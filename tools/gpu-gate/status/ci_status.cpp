@@ -356,7 +356,9 @@ ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
 }
 
 void ci_status_no_verdict(const CiStatusOptions&, const Error&, Context& context) {
-  context.workflow.set_output("posted", "false");
+  // A status posted before the result could be reported (its summary could not be written)
+  // stays posted: `posted` then keeps the true the run wrote.
+  if (!context.workflow.has_output("posted")) context.workflow.set_output("posted", "false");
 }
 
 }  // namespace gatekit::gpu_gate

@@ -66,7 +66,8 @@ struct CiStatusOptions {
 };
 
 ExitCode run_ci_status(const CiStatusOptions& options, Context& context);
-// No verdict (after the frame wrote `result=error`): `posted=false`.
+// No verdict (after the frame wrote `result=error`): `posted=false`, unless the run wrote
+// `posted` already (a status posted, then a summary that could not be written).
 void ci_status_no_verdict(const CiStatusOptions& options, const Error& error, Context& context);
 
 }  // namespace gatekit::gpu_gate

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -60,6 +61,9 @@ class Workflow {
     static const std::vector<std::string> none;
     return none;
   }
+  // Whether the run set an output of this name (written or not): the frame writes `result`
+  // again, as `error`, over a verdict the run had set when the result could not be reported.
+  virtual bool has_output(std::string_view /*name*/) const { return false; }
 };
 
 // Outside data in the log. The runner reads each line of a step's stdout and stderr (split
@@ -129,6 +133,7 @@ class StreamWorkflow final : public Workflow {
   // Errors writing GITHUB_OUTPUT / GITHUB_STEP_SUMMARY (or an output name that GITHUB_OUTPUT
   // cannot carry), so main can refuse to report a pass.
   const std::vector<std::string>& write_errors() const override { return write_errors_; }
+  bool has_output(std::string_view name) const override { return names_.count(name) != 0; }
 
  private:
   std::string redact(std::string_view text) const;
@@ -145,6 +150,7 @@ class StreamWorkflow final : public Workflow {
   std::string pause_token_;  // non-empty while commands are paused
   std::vector<std::string> secrets_;
   std::vector<std::string> write_errors_;
+  std::set<std::string, std::less<>> names_;  // of the outputs set
 };
 
 // GITHUB_ACTIONS=true selects the protocol; GITHUB_OUTPUT / GITHUB_STEP_SUMMARY the files.
@@ -166,6 +172,7 @@ class RecordingWorkflow final : public Workflow {
   void pause_commands() override { ++pauses; }
   void resume_commands() override { ++resumes; }
   const std::vector<std::string>& write_errors() const override { return unwritten; }
+  bool has_output(std::string_view name) const override { return outputs.count(std::string(name)) != 0; }
 
   std::map<std::string, std::string> outputs;
   std::string summary;

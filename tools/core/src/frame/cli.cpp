@@ -192,6 +192,17 @@ Error returned_no_verdict(const ToolInfo& info, ExitCode code) {
   return code == ExitCode::usage_error ? bad_input(message) : could_not_evaluate(message);
 }
 
+// A verdict (exit 0 or 1) that could not be reported whole (its summary or an output could
+// not be written) becomes exit 3, and its step outputs must say so: the no verdict is reported
+// as for any exit 3, and a `result` output the run had already set (smoke-runner's, which the
+// run mode otherwise writes itself) is written again, as `error`. The runner keeps the last
+// value of an output written twice, so `result` then agrees with the exit code.
+void report_unreported(const NoVerdict& chosen, const Error& error, Context& context) {
+  NoVerdict no_verdict = chosen;
+  no_verdict.result_output = no_verdict.result_output || context.workflow.has_output("result");
+  report_no_verdict(no_verdict, error, context);
+}
+
 // The seams the frame builds: SystemSeams, with the workflow on stderr for a tool whose
 // stdout is data (ToolInfo::data_on_stdout).
 class FrameSeams {
@@ -245,11 +256,12 @@ int run_frame(const ToolInfo& info, int argc, const char* const* argv, Context& 
     if (code == ExitCode::usage_error || code == ExitCode::could_not_evaluate)
       report_no_verdict(*chosen, returned_no_verdict(info, code), context);
     const auto& unwritten = context.workflow.write_errors();
-    if (!unwritten.empty() && code != ExitCode::usage_error)
-      return report(info, context,
-                    "the result could not be reported: " + unwritten.front() +
-                        " (downstream jobs would read empty outputs)",
-                    worst(code, ExitCode::could_not_evaluate));
+    if (!unwritten.empty() && code != ExitCode::usage_error) {
+      const Error error = could_not_evaluate("the result could not be reported: " + unwritten.front() +
+                                             " (downstream jobs would read empty outputs)");
+      if (code != ExitCode::could_not_evaluate) report_unreported(*chosen, error, context);
+      return report(info, context, error.message, worst(code, ExitCode::could_not_evaluate));
+    }
     return to_int(code);
   } catch (const Failure& failure) {
     const Error error = cancelled_or(info, failure.error());

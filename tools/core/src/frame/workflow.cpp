@@ -238,6 +238,7 @@ void StreamWorkflow::append_file(const std::string& path, std::string_view text)
 }
 
 bool StreamWorkflow::add_output(std::string& text, std::string_view name, std::string_view value) {
+  names_.emplace(name);
   if (!valid_output_name(name)) {
     write_errors_.push_back("invalid output name '" + visible_controls(name) + "'");
     return false;
