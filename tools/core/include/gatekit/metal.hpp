@@ -71,7 +71,8 @@ Result<MetalFacts> read_metal_facts(ProcessRunner& processes,
                                     std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 // Pure: the inventory a Mac offers the runners. One GPU when a Metal device is present (the
-// first one; Metal has no device-visibility variables), else none; backend "metal"; the
+// first one; Metal has no device-visibility variables), else none; the backend is the table's
+// system_profiler one (gpu_backends.hpp: metal); the
 // driver version is the macOS version ("macOS 11.4 (20F71)"), the runtime the Metal family.
 GpuInventory metal_inventory(const MetalFacts& facts);
 
