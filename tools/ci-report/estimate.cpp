@@ -289,7 +289,8 @@ LegSpent& add_spent(Counting& c, const Run& run, const Job& j, std::size_t w) {
   leg.minutes += m;
   r.weeks[w].spent += m;
   r.kinds[leg.kind].spent += m;
-  if (j.created > 0 && j.started >= j.created) c.tally.queues[labels].push_back(static_cast<double>(j.started - j.created));
+  if (j.created > 0 && j.started >= j.created)
+    c.tally.queues[labels].push_back(static_cast<double>(j.started - j.created));
   return leg;
 }
 

@@ -24,7 +24,6 @@ constexpr std::array<std::string_view, 8> kSmokeKeys{"name", "command", "min_gpu
 constexpr milliseconds kMaxDuration{24LL * 3600 * 1000};
 constexpr std::int64_t kMaxGpus = 1024;
 
-
 // A map value and its key node, looked up by name.
 struct Entry {
   YAML::Node key;

@@ -94,8 +94,8 @@ std::vector<std::string> library_candidates(const GpuBackend& backend, const Env
 
 // Probes every runtime backend in a child process (fork) bounded by `timeout`, so a wedged
 // driver cannot hang the caller and the runtimes are never initialised in the caller. The
-// backend that sees more devices wins (on a tie, the first in table order: HIP). An Error only when probing itself failed
-// (fork, timeout, crash); "no runtime found" is a successful inventory with count 0.
+// backend that sees more devices wins (on a tie, the first in table order: HIP). An Error only
+// when probing itself failed (fork, timeout, crash); "no runtime found" is an inventory of 0.
 // The probe leads its own process group. A termination signal (termination.hpp) ends that
 // group with SIGKILL and returns an Error at once; so does the timeout. Either way nothing
 // of the probe is left running (short of a process stuck in the kernel, which no signal ends).
