@@ -25,15 +25,12 @@ class Gatekit < Formula
   uses_from_macos "expat"
 
   def install
-    # The release preset's settings: one translation unit per target, no tests; Boost and
-    # yaml-cpp are linked statically where Homebrew has their archives.
-    args = %w[
-      -DBUILD_TESTING=OFF
-      -DCMAKE_UNITY_BUILD=ON
-      -DCMAKE_UNITY_BUILD_BATCH_SIZE=0
-      -DGATEKIT_STATIC_RUNTIME=ON
-    ]
-    system "cmake", "-S", ".", "-B", "build", "-G", "Ninja", *args, *std_cmake_args
+    # The `release` preset of CMakePresets.json, the one place the release settings live (one
+    # translation unit per target, the standard library precompiled, -O2, no warning set, no
+    # tests); std_cmake_args repeats none of them but CMAKE_BUILD_TYPE=Release and
+    # BUILD_TESTING=OFF, which the preset sets too (tests/packaging/test_release_settings.py).
+    # Boost and yaml-cpp are linked statically where Homebrew has their archives.
+    system "cmake", "--preset", "release", "-S", ".", "-B", "build", *std_cmake_args
     system "cmake", "--build", "build"
     system "cmake", "--install", "build"
   end

@@ -63,6 +63,71 @@ TEST_CASE("spread_of: nearest-rank median and quartiles") {
   }
 }
 
+TEST_CASE("run_gate: the last path-gate job decides; failing open needs a gate that succeeded") {
+  struct Case {
+    const char* what;
+    std::vector<Job> jobs;
+    bool failed_open;
+    RunGate want;
+  };
+  const std::int64_t at = T0 + 100;
+  const std::vector<Case> cases{
+      {"succeeded", {gate(at), ran("pytest (GPU)", kGpu, at, 5)}, false, {true, true, false}},
+      {"succeeded, failing open", {gate(at)}, true, {true, true, true}},
+      {"failed", {gate(at, "failure")}, false, {true, false, false}},
+      {"failed, annotated fail-open: not open", {gate(at, "failure")}, true, {true, false, false}},
+      {"skipped", {skipped("path gate", at)}, false, {true, false, false}},
+      {"cancelled", {gate(at, "cancelled")}, false, {true, false, false}},
+      {"no gate job", {ran("pytest (GPU)", kGpu, at, 5)}, true, {false, false, false}},
+      {"two gate jobs: the last", {gate(at), gate(at, "failure")}, false, {true, false, false}},
+      {"two gate jobs, the last succeeded", {gate(at, "failure"), gate(at)}, false, {true, true, false}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const auto got = run_gate(run(at, c.jobs, c.failed_open), window());
+    CHECK(got.found == c.want.found);
+    CHECK(got.ok == c.want.ok);
+    CHECK(got.fail_open == c.want.fail_open);
+  }
+}
+
+TEST_CASE("job_fate: the gate's job, a skip by fork, by the gate or otherwise, a run, or nothing") {
+  const std::int64_t at = T0 + 100;
+  const RunGate ok{true, true, false}, open{true, true, true}, failed{true, false, false}, none{};
+  Job unstarted = ran("pytest (GPU)", kGpu, at, 5);
+  unstarted.started = 0;
+  Job ended_before_start = ran("pytest (GPU)", kGpu, at, 5);
+  ended_before_start.completed = ended_before_start.started - 1;
+  struct Case {
+    const char* what;
+    Job job;
+    bool from_fork;
+    RunGate gate;
+    JobFate want;
+  };
+  const std::vector<Case> cases{
+      {"the gate's own job", gate(at), false, ok, JobFate::gate},
+      {"the gate's own job, skipped", skipped("path gate", at), false, failed, JobFate::gate},
+      {"skipped, the gate succeeded", skipped("pytest (GPU)", at), false, ok, JobFate::skipped_by_gate},
+      {"skipped in a fork's run", skipped("pytest (GPU)", at), true, ok, JobFate::skipped_fork},
+      {"skipped in a fork's run, the gate failed", skipped("pytest (GPU)", at), true, failed, JobFate::skipped_fork},
+      {"skipped, the gate failed", skipped("pytest (GPU)", at), false, failed, JobFate::skipped_other},
+      {"skipped, the gate failed open", skipped("pytest (GPU)", at), false, open, JobFate::skipped_other},
+      {"skipped, no gate", skipped("pytest (GPU)", at), false, none, JobFate::skipped_other},
+      {"ran to success", ran("pytest (GPU)", kGpu, at, 5), false, ok, JobFate::spent},
+      {"ran and was cancelled", ran("pytest (GPU)", kGpu, at, 5, "cancelled"), false, failed, JobFate::spent},
+      {"a required check that ran", ran("GPU tests", {"ubuntu-24.04"}, at, 1), true, none, JobFate::spent},
+      {"never started", unstarted, false, ok, JobFate::not_run},
+      {"ended before it started", ended_before_start, false, ok, JobFate::not_run},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    Run r = run(at, {c.job});
+    r.from_fork = c.from_fork;
+    CHECK(job_fate(c.job, r, c.gate, window()) == c.want);
+  }
+}
+
 TEST_CASE("estimate: a leg the gate skipped costs the median of its recent runs on its labels") {
   History h;
   // Lookback runs: 28, 30, 32 min on the GPU runner; one on another label must not count.

@@ -8,6 +8,7 @@
 
 #include "catch.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
 #include "temp_dir.hpp"
@@ -34,6 +35,12 @@ bool running(int pid) {
 bool gone(int pid) {
   for (int i = 0; i < 200 && running(pid); ++i) std::this_thread::sleep_for(10ms);
   return !running(pid);
+}
+
+const GpuBackend& backend(std::string_view name) {
+  const GpuBackend* found = find_gpu_backend(name);
+  REQUIRE(found != nullptr);
+  return *found;
 }
 
 MapEnvironment stub_env(bool cuda, bool hip) {
@@ -153,12 +160,52 @@ TEST_CASE("device names that are not UTF-8 still make a readable inventory") {
 
 TEST_CASE("default library names, overrides and 'none'") {
   MapEnvironment env;
-  CHECK(cuda_library_candidates(env).front() == "libcuda.so.1");
-  CHECK(hip_library_candidates(env).front() == "libamdhip64.so");
+  CHECK(library_candidates(backend("cuda"), env).front() == "libcuda.so.1");
+  CHECK(library_candidates(backend("hip"), env).front() == "libamdhip64.so");
+  CHECK(library_candidates(backend("metal"), env).empty());  // found by system_profiler, not dlopen
   env.set("GATEKIT_CUDA_LIBRARY", "/opt/x/libcuda.so");
-  CHECK(cuda_library_candidates(env) == std::vector<std::string>{"/opt/x/libcuda.so"});
+  CHECK(library_candidates(backend("cuda"), env) == std::vector<std::string>{"/opt/x/libcuda.so"});
   env.set("GATEKIT_HIP_LIBRARY", "none");
-  CHECK(hip_library_candidates(env).empty());
+  CHECK(library_candidates(backend("hip"), env).empty());
+}
+
+TEST_CASE("a backend is one entry: a vendor the table does not hold, probed through its entry points") {
+  // An entry written here, over the CUDA stub's library: the probe knows no vendor but by its entry.
+  ScopedEnv devices("FAKE_CUDA_DEVICES", "2");
+  GpuBackend vendor = backend("cuda");
+  vendor.name = "vendor";
+  vendor.calls.driver_version = nullptr;
+  auto probe = probe_runtime(vendor, {GATEKIT_FAKE_cuda_LIBRARY});
+  CHECK(probe.backend == "vendor");
+  CHECK(probe.loaded);
+  CHECK(probe.error.empty());
+  CHECK(probe.count == 2);
+  CHECK(probe.driver_version.empty());
+  REQUIRE(probe.devices.size() == 2);
+  CHECK(probe.devices[1].name == "Fake CUDA GPU 1");
+
+  // Without a name call, devices are numbered; without the count call, the probe says which.
+  vendor.calls.device_name = nullptr;
+  CHECK(probe_runtime(vendor, {GATEKIT_FAKE_cuda_LIBRARY}).devices[0].name == "GPU 0");
+  vendor.calls.count = "vendorGetDeviceCount";
+  CHECK(probe_runtime(vendor, {GATEKIT_FAKE_cuda_LIBRARY}).error ==
+        std::string("cuInit/vendorGetDeviceCount not found in ") + GATEKIT_FAKE_cuda_LIBRARY);
+  vendor.calls.init = nullptr;
+  CHECK(probe_runtime(vendor, {GATEKIT_FAKE_cuda_LIBRARY}).error ==
+        std::string("vendorGetDeviceCount not found in ") + GATEKIT_FAKE_cuda_LIBRARY);
+}
+
+TEST_CASE("no device: the first call that can say so decides (init, else count)") {
+  // The CUDA stub's cuInit answers CUDA_ERROR_NO_DEVICE (100) with no devices. Without an init
+  // call, the count call is the first: the HIP stub's hipGetDeviceCount answers 100 too.
+  ScopedEnv cuda("FAKE_CUDA_DEVICES", "0");
+  ScopedEnv hip("FAKE_HIP_DEVICES", "0");
+  const auto from_init = probe_runtime(backend("cuda"), {GATEKIT_FAKE_cuda_LIBRARY});
+  CHECK(from_init.error.empty());
+  CHECK(from_init.count == 0);
+  const auto from_count = probe_runtime(backend("hip"), {GATEKIT_FAKE_hip_LIBRARY});
+  CHECK(from_count.error.empty());
+  CHECK(from_count.count == 0);
 }
 
 TEST_CASE("the GPU probe seam: the system probe is detect_gpus, the fake answers what a test gives") {

@@ -40,12 +40,14 @@ TEST_CASE("platform: libcurl per platform") {
 }
 
 TEST_CASE("platform: the GPU probe's defaults are the host's names, overridable") {
+  const GpuBackend& hip = *find_gpu_backend("hip");
+  const GpuBackend& cuda = *find_gpu_backend("cuda");
   const MapEnvironment none;
-  CHECK(hip_library_candidates(none) == platform::hip_library_names(platform::host_os()));
-  CHECK(cuda_library_candidates(none) == platform::cuda_library_names(platform::host_os()));
+  CHECK(library_candidates(hip, none) == platform::hip_library_names(platform::host_os()));
+  CHECK(library_candidates(cuda, none) == platform::cuda_library_names(platform::host_os()));
   const MapEnvironment set{{"GATEKIT_CUDA_LIBRARY", "/x/libcuda.dylib"}, {"GATEKIT_HIP_LIBRARY", "none"}};
-  CHECK(cuda_library_candidates(set) == std::vector<std::string>{"/x/libcuda.dylib"});
-  CHECK(hip_library_candidates(set).empty());
+  CHECK(library_candidates(cuda, set) == std::vector<std::string>{"/x/libcuda.dylib"});
+  CHECK(library_candidates(hip, set).empty());
 }
 
 #if defined(__linux__)

@@ -4,7 +4,8 @@ install it, and every tool run from that environment's bin folder.
 
 The CMake build lives in $GATEKIT_WHEEL_BUILD_DIR (default $GATEKIT_BUILD_DIR/wheel-build) and
 is reused between runs (with ccache when installed), so only the first run pays for the
-release-style build.
+release build; its cache must hold the `release` preset's settings (the one source of them,
+tests/packaging/test_release_settings.py).
 """
 import os
 import re
@@ -18,6 +19,9 @@ import pytest
 
 SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 BUILD = Path(os.environ.get("GATEKIT_BUILD_DIR", SOURCE / "build" / "dev"))
+WHEEL_BUILD = Path(os.environ.get("GATEKIT_WHEEL_BUILD_DIR", BUILD / "wheel-build"))
+sys.path.insert(0, str(SOURCE / "tests" / "support"))
+from release_preset import cmake_cache, differences, preset_cache_variables  # noqa: E402
 
 
 def tool_names():
@@ -42,10 +46,9 @@ def wheel(tmp_path_factory):
     if shutil.which("ccache"):
         env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
-    build_dir = Path(os.environ.get("GATEKIT_WHEEL_BUILD_DIR", BUILD / "wheel-build"))
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(SOURCE), "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(out), f"--config-settings=build-dir={build_dir}"],
+         "--wheel-dir", str(out), f"--config-settings=build-dir={WHEEL_BUILD}"],
         env=env, capture_output=True, text=True, timeout=3600)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     wheels = list(out.glob("gatekit-*.whl"))
@@ -72,6 +75,12 @@ def test_the_wheel_is_named_for_any_python_on_this_platform(wheel):
         metadata = archive.read(f"gatekit-{project_version()}.dist-info/METADATA").decode()
     assert scripts == sorted(tool_names())
     assert "Name: gatekit" in metadata
+
+
+def test_the_wheel_is_built_with_the_release_preset(wheel):
+    # The cache of the build the wheel came from holds every setting of the release preset
+    # (CMakePresets.json): the unity build, the precompiled header, -O2, no warning set.
+    assert differences(preset_cache_variables(SOURCE), cmake_cache(WHEEL_BUILD)) == {}
 
 
 def test_every_tool_runs_from_the_fresh_environment(venv):

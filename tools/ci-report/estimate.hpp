@@ -118,6 +118,29 @@ struct Report {
   std::int64_t requests_not_modified = 0;  // answered 304 from the --cache
 };
 
+// The path gate's word on a run: whether it has the gate's job (the last job named
+// options.gate_job), whether that job succeeded, and whether it failed open (it succeeded,
+// and the run carries its "fail-open:" annotation).
+struct RunGate {
+  bool found = false;
+  bool ok = false;
+  bool fail_open = false;
+};
+RunGate run_gate(const Run& run, const EstimateOptions& options);
+
+// How estimate() counts one job of a run in the window (the rules at the top of this file).
+enum class JobFate {
+  gate,             // the path gate's own job: spent time, the cost of the savings
+  skipped_fork,     // skipped in a fork's pull request: counted apart, never saved
+  skipped_other,    // skipped while the gate did not succeed or failed open: not saved
+  skipped_by_gate,  // skipped because the gate said "not needed": saved, at its cost when it has one
+  spent,            // ran (a start and an end): spent minutes and queue time
+  not_run,          // neither skipped nor run (no start time): not counted
+};
+JobFate job_fate(const Job& job, const Run& run, const RunGate& gate, const EstimateOptions& options);
+
+// The figures: estimate() counts each run in the window (its gate, each job by its fate), then
+// the gate's own jobs, the flaky-test issues and the gate/gpu latencies.
 Report estimate(const History& history, const EstimateOptions& options);
 
 }  // namespace gatekit::ci_report

@@ -38,7 +38,9 @@ namespace {
 using expr::Truth;
 using expr::Value;
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+// Not `quoted`: where <filesystem> is included (the release preset's precompiled header), a call
+// with a std::string finds std::quoted by argument-dependent lookup, a better match.
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 // Job ids and names as GitHub compares them: without case.
 bool same_name(std::string_view a, std::string_view b) {
@@ -354,7 +356,7 @@ class Doctor {
         return {"job " + c.job->id + "'s if: (" + file_line(*c.workflow, c.job->if_line) +
                     ") is false on every pull request: " + c.job->if_text.value_or(""),
                 "let job " + c.job->id + " in " + c.workflow->path + " run on pull_request, or stop requiring " +
-                    quoted(c.name)};
+                    in_quotes(c.name)};
       return {"job " + c.job->id + " needs a job that never runs on a pull request, so it is skipped",
               "make every job that " + c.job->id + " needs in " + c.workflow->path + " run on pull_request"};
     }
@@ -368,7 +370,7 @@ class Doctor {
     if (found.empty()) {
       const auto app = rules.front()->app_id;
       if (app && *app != kGitHubActionsApp) {
-        report_.notes.push_back(quoted(context) + " is required from app " + std::to_string(*app) +
+        report_.notes.push_back(in_quotes(context) + " is required from app " + std::to_string(*app) +
                                 ", not from a workflow: not checked");
         r.produced_by = "app " + std::to_string(*app);
         r.ok = false;  // not judged, so never shown as passed
@@ -378,15 +380,15 @@ class Doctor {
       const auto names = names_on_pull_requests();
       std::vector<std::string_view> views(names.begin(), names.end());
       const auto suggestion = closest_match(context, views);
-      std::string problem = "no job of a workflow that runs on pull requests reports " + quoted(context) +
+      std::string problem = "no job of a workflow that runs on pull requests reports " + in_quotes(context) +
                             ": every pull request waits for it (\"Expected - waiting for status to be reported\")";
       std::string fix;
       if (suggestion) {
-        problem += "; a job reports " + quoted(*suggestion);
-        fix = "rename the required check " + quoted(context) + " to " + quoted(*suggestion) + " in " +
+        problem += "; a job reports " + in_quotes(*suggestion);
+        fix = "rename the required check " + in_quotes(context) + " to " + in_quotes(*suggestion) + " in " +
               where_to_edit(rules);
       } else {
-        fix = "remove " + quoted(context) + " from " + where_to_edit(rules) +
+        fix = "remove " + in_quotes(context) + " from " + where_to_edit(rules) +
               ", or add a job named so to a workflow that runs on pull_request";
         if (!app) problem += " (a service outside GitHub Actions that posts it should be its pinned source)";
       }
@@ -406,7 +408,7 @@ class Doctor {
     if (producer == nullptr) {
       r.ok = false;
       r.produced_by = file_name(*found.front().workflow) + ": " + found.front().job->id;
-      add(Kind::not_produced, context, rules_of(rules), quoted(context) + " is never reported on a pull request: " +
+      add(Kind::not_produced, context, rules_of(rules), in_quotes(context) + " is never reported on a pull request: " +
               first_block.first, first_block.second);
       return;
     }
@@ -415,9 +417,9 @@ class Doctor {
     if (app && *app != kGitHubActionsApp) {
       r.ok = false;
       add(Kind::check_source, context, rules_of(rules),
-          quoted(context) + " is required from app " + std::to_string(*app) + ", but job " + producer->job->id +
+          in_quotes(context) + " is required from app " + std::to_string(*app) + ", but job " + producer->job->id +
               " of " + file_name(*producer->workflow) + " reports it as GitHub Actions (app 15368): it never counts",
-          "choose GitHub Actions as the source of " + quoted(context) + " in " + where_to_edit(rules));
+          "choose GitHub Actions as the source of " + in_quotes(context) + " in " + where_to_edit(rules));
     }
     skippable(rules, *producer, r);
     merge_queue(rules, found, r);
@@ -450,13 +452,13 @@ class Doctor {
     r.ok = false;
     std::string fix;
     if (const auto* aggregator = aggregator_for(*c.workflow, job.id))
-      fix = "require " + quoted(aggregator->display_name()) + " (job " + aggregator->id + " of " +
-            file_name(*c.workflow) + ", which needs " + job.id + ") instead of " + quoted(context) + " in " +
+      fix = "require " + in_quotes(aggregator->display_name()) + " (job " + aggregator->id + " of " +
+            file_name(*c.workflow) + ", which needs " + job.id + ") instead of " + in_quotes(context) + " in " +
             where_to_edit(rules);
     else
       fix = "add a matrix-aggregator job (if: always(), needs: the gate and " + job.id + ") to " + c.workflow->path +
-            " and require it instead of " + quoted(context) + " (docs/actions/matrix-aggregator.md)";
-    add(Kind::skippable, context, rules_of(rules), quoted(context) + ": " + cause, fix);
+            " and require it instead of " + in_quotes(context) + " (docs/actions/matrix-aggregator.md)";
+    add(Kind::skippable, context, rules_of(rules), in_quotes(context) + ": " + cause, fix);
   }
 
   void merge_queue(const std::vector<const Requirement*>& rules, const std::vector<Candidate>& found, CheckRow& r) {
@@ -471,14 +473,14 @@ class Doctor {
     const auto& context = rules.front()->context;
     if (!c.workflow->triggered_by("merge_group"))
       add(Kind::merge_queue, context, rules_of(rules),
-          "a merge queue is on (" + join(setup_.merge_queue_rules, ", ") + ") and " + quoted(context) +
+          "a merge queue is on (" + join(setup_.merge_queue_rules, ", ") + ") and " + in_quotes(context) +
               " is required, but " + file_name(*c.workflow) +
               " does not run on merge_group: the queue waits for the check until it times out",
           "add merge_group: under on: in " + c.workflow->path);
     else
       add(Kind::merge_queue, context, rules_of(rules),
           "a merge queue is on (" + join(setup_.merge_queue_rules, ", ") + ") and job " + c.job->id + " of " +
-              file_name(*c.workflow) + " never runs on merge_group: the queue waits for " + quoted(context) +
+              file_name(*c.workflow) + " never runs on merge_group: the queue waits for " + in_quotes(context) +
               " until it times out",
           "let job " + c.job->id + " in " + c.workflow->path + " run on merge_group");
   }
@@ -542,9 +544,9 @@ class Doctor {
   void gate_not_required(const std::string& context) {
     const auto all = posters();
     add(Kind::gate_not_required, context, file_line(*all.front().workflow, all.front().job->line),
-        file_name(*all.front().workflow) + " posts " + quoted(context) + " but no rule of " + setup_.branch +
+        file_name(*all.front().workflow) + " posts " + in_quotes(context) + " but no rule of " + setup_.branch +
             " requires it: the GPU gate blocks nothing",
-        "require " + quoted(context) + " in the ruleset or branch protection of " + setup_.branch + " (" +
+        "require " + in_quotes(context) + " in the ruleset or branch protection of " + setup_.branch + " (" +
             setup_.server_url + "/" + setup_.repository + "/settings/rules), with " +
             (setup_.gate_mode == std::optional<std::string>("pull-request") ? std::string("GitHub Actions")
                                                                            : std::string("the gate's App")) +
@@ -576,7 +578,7 @@ class Doctor {
         active_posters(strict ? Event::run_after_merge_group : Event::merge_group).empty()) {
       r.ok = false;
       add(Kind::merge_queue, context, rules_of(rules),
-          "a merge queue is on (" + join(setup_.merge_queue_rules, ", ") + ") and " + quoted(context) +
+          "a merge queue is on (" + join(setup_.merge_queue_rules, ", ") + ") and " + in_quotes(context) +
               " is required, but nothing posts it on the queue's group commit" +
               (strict ? ": no workflow that " + file_name(*poster.workflow) + "'s workflow_run names runs on merge_group"
                       : ": " + file_name(*poster.workflow) + " does not run on merge_group"),
@@ -591,9 +593,9 @@ class Doctor {
     const std::string mode = strict ? "strict mode" : "pull-request mode";
     if (all.empty()) {
       add(Kind::not_produced, context, rules_of(rules),
-          "no workflow posts " + quoted(context) + ": every pull request waits for it",
+          "no workflow posts " + in_quotes(context) + ": every pull request waits for it",
           "copy workflows/gate.yml to .github/workflows/gate.yml (docs/gpu-gate.md, \"CI side\"), or remove " +
-              quoted(context) + " from " + where_to_edit(rules));
+              in_quotes(context) + " from " + where_to_edit(rules));
       return;
     }
     const auto& p = all.front();
@@ -601,7 +603,7 @@ class Doctor {
       auto it = p.workflow->on.find("workflow_run");
       if (it == p.workflow->on.end()) {
         add(Kind::not_produced, context, rules_of(rules),
-            "in " + mode + " " + quoted(context) + " is posted after the CPU or GPU workflow finished, but " +
+            "in " + mode + " " + in_quotes(context) + " is posted after the CPU or GPU workflow finished, but " +
                 file_name(*p.workflow) + " has no workflow_run trigger: every pull request waits for it",
             "add the workflow_run trigger of workflows/gate.yml to " + p.workflow->path);
         return;
@@ -609,9 +611,9 @@ class Doctor {
       if (run_sources(*p.workflow, Event::run_after_pull_request).empty()) {
         std::vector<std::string> names;
         for (const auto& w : setup_.workflows)
-          if (pull_request_trigger(w, setup_).problem.empty() && &w != p.workflow) names.push_back(quoted(w.name));
+          if (pull_request_trigger(w, setup_).problem.empty() && &w != p.workflow) names.push_back(in_quotes(w.name));
         add(Kind::not_produced, context, file_line(*p.workflow, it->second.line),
-            "in " + mode + " " + quoted(context) + " is posted after a workflow that on.workflow_run.workflows names (" +
+            "in " + mode + " " + in_quotes(context) + " is posted after a workflow that on.workflow_run.workflows names (" +
                 join(it->second.workflows, ", ") + ") ran for a pull request, and none of them is the name: of a " +
                 "workflow that runs on pull requests into " + setup_.branch + ": every pull request waits for it",
             "set on.workflow_run.workflows in " + p.workflow->path + " to the names of your CPU and GPU workflows" +
@@ -620,7 +622,7 @@ class Doctor {
       }
     }
     add(Kind::not_produced, context, file_line(*p.workflow, p.job->line),
-        "in " + mode + " no job that posts " + quoted(context) + " runs for a pull request into " + setup_.branch +
+        "in " + mode + " no job that posts " + in_quotes(context) + " runs for a pull request into " + setup_.branch +
             " (job " + p.job->id + "'s if:, or " + file_name(*p.workflow) + "'s triggers): every pull request waits for it",
         strict ? "let job " + p.job->id + " in " + p.workflow->path + " run on workflow_run from " +
                      setup_.default_branch + " (as workflows/gate.yml's post job does), or check GATEKIT_GATE_MODE"
@@ -655,9 +657,9 @@ class Doctor {
       if (problem.empty()) continue;
       r.ok = false;
       add(Kind::gate_source, context, rule->rule,
-          quoted(context) + " in " + rule->rule + " " + problem + " (" + (strict ? "strict" : "pull-request") +
+          in_quotes(context) + " in " + rule->rule + " " + problem + " (" + (strict ? "strict" : "pull-request") +
               " mode, " + setup_.gate_mode_from + ")",
-          "choose " + want + " as the source of " + quoted(context) + " in " + rule->rule + " (" +
+          "choose " + want + " as the source of " + in_quotes(context) + " in " + rule->rule + " (" +
               rule->settings_url + ")");
     }
   }
@@ -669,7 +671,7 @@ class Doctor {
     if (poster.job->environment.empty()) {
       r.ok = false;
       add(Kind::gate_environment, context, where,
-          "job " + poster.job->id + ", which posts " + quoted(context) +
+          "job " + poster.job->id + ", which posts " + in_quotes(context) +
               " in strict mode, names no environment: the App's key is then a repository or organization secret "
               "that a run of any branch can read",
           "add environment: gatekit-gate to job " + poster.job->id + " in " + poster.workflow->path +
@@ -686,9 +688,9 @@ class Doctor {
     if (!env.exists) {
       r.ok = false;
       add(Kind::gate_environment, context, where,
-          "job " + poster.job->id + " posts " + quoted(context) + " from the environment " + quoted(name) +
+          "job " + poster.job->id + " posts " + in_quotes(context) + " from the environment " + in_quotes(name) +
               ", which does not exist: GitHub creates it on the first run with no limit on branches",
-          "create the environment " + quoted(name) + " and limit it to " + setup_.default_branch + ": " + limit);
+          "create the environment " + in_quotes(name) + " and limit it to " + setup_.default_branch + ": " + limit);
       return;
     }
     std::string problem;
@@ -702,7 +704,7 @@ class Doctor {
       for (const auto& policy : env.policies) {
         const bool branch = policy.type.empty() || policy.type == "branch";
         if (branch && policy.name == setup_.default_branch) default_listed = true;
-        else others.push_back(quoted(policy.name) + (branch ? "" : " (" + policy.type + ")"));
+        else others.push_back(in_quotes(policy.name) + (branch ? "" : " (" + policy.type + ")"));
       }
       if (!others.empty())
         problem = "lets " + join(others, ", ") + " deploy besides " + setup_.default_branch +
@@ -713,7 +715,7 @@ class Doctor {
     if (problem.empty()) return;
     r.ok = false;
     add(Kind::gate_environment, context, "environment " + name,
-        "the environment " + quoted(name) + " (strict mode's key) " + problem, limit);
+        "the environment " + in_quotes(name) + " (strict mode's key) " + problem, limit);
   }
 
   void gate_app(const std::vector<const Requirement*>& rules, const Poster& poster, CheckRow& r) {
@@ -725,7 +727,7 @@ class Doctor {
     if (mint == nullptr) {
       r.ok = false;
       add(Kind::gate_app, context, where,
-          "job " + poster.job->id + " posts " + quoted(context) +
+          "job " + poster.job->id + " posts " + in_quotes(context) +
               " in strict mode without a GitHub App's token (no actions/create-github-app-token step): it posts "
               "as GitHub Actions, which strict mode's rule must not accept",
           "mint the App's token in job " + poster.job->id + " of " + poster.workflow->path +
@@ -744,9 +746,9 @@ class Doctor {
       r.ok = false;
       add(Kind::gate_app, context, "environment " + poster.job->environment,
           "the App is missing: job " + poster.job->id + " reads vars." + name + " (the App's client ID), which "
-              "is set neither in the environment " + quoted(poster.job->environment) + " nor in the repository",
+              "is set neither in the environment " + in_quotes(poster.job->environment) + " nor in the repository",
           "add the variable " + name + " (the App's client ID) to the environment " +
-              quoted(poster.job->environment) + " (" + setup_.server_url + "/" + setup_.repository +
+              in_quotes(poster.job->environment) + " (" + setup_.server_url + "/" + setup_.repository +
               "/settings/environments)");
     }
     for (const auto& name : reads.secrets) {
@@ -754,10 +756,10 @@ class Doctor {
       r.ok = false;
       add(Kind::gate_app, context, "environment " + poster.job->environment,
           "the App is missing: job " + poster.job->id + " reads secrets." + name + " (the App's private key), "
-              "which is no secret of the environment " + quoted(poster.job->environment) +
+              "which is no secret of the environment " + in_quotes(poster.job->environment) +
               ": the job cannot mint the App's token, or (a repository secret) any branch's run can read the key",
           "add the App's private key as the secret " + name + " of the environment " +
-              quoted(poster.job->environment) + " (" + setup_.server_url + "/" + setup_.repository +
+              in_quotes(poster.job->environment) + " (" + setup_.server_url + "/" + setup_.repository +
               "/settings/environments), and delete any repository or organization secret of that name");
     }
   }
@@ -774,7 +776,7 @@ class Doctor {
         const auto gate = literal_input(step, "gate-job");
         if (!gate || gate->empty()) continue;
         const std::string where = file_line(workflow, aggregator->line);
-        const std::string name = quoted(aggregator->display_name());
+        const std::string name = in_quotes(aggregator->display_name());
         if (!needs_job(*aggregator, *gate))
           add(Kind::aggregator_needs, aggregator->display_name(), where,
               name + " (job " + aggregator->id + ") names the gate job " + *gate +

@@ -7,6 +7,7 @@
 #include "gatekit/config.hpp"
 #include "gatekit/yaml.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
 
@@ -22,10 +23,6 @@ constexpr std::array<std::string_view, 8> kSmokeKeys{"name", "command", "min_gpu
                                                      "timeout", "kill_grace", "env", "cwd"};
 constexpr milliseconds kMaxDuration{24LL * 3600 * 1000};
 constexpr std::int64_t kMaxGpus = 1024;
-
-// The runner sets these per smoke from the GPUs it assigns.
-constexpr std::array<std::string_view, 3> kReservedEnv{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-                                                       "ROCR_VISIBLE_DEVICES"};
 
 // A map value and its key node, looked up by name.
 struct Entry {
@@ -82,7 +79,9 @@ std::optional<std::map<std::string, std::string>> read_env(const Entry& e, const
       ok = false;
       continue;
     }
-    if (std::find(kReservedEnv.begin(), kReservedEnv.end(), name) != kReservedEnv.end()) {
+    // The runner sets these per smoke from the GPUs it assigns (gatekit/gpu_backends.hpp).
+    static const std::vector<std::string> reserved = gatekit::gpu_visibility_variables();
+    if (std::find(reserved.begin(), reserved.end(), name) != reserved.end()) {
       errors.add(item.first, item_field,
                  "is set by smoke-runner from the GPUs it assigns to the smoke; remove it (ask for GPUs with min_gpus)");
       ok = false;

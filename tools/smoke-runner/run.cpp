@@ -5,6 +5,7 @@
 #include "executor.hpp"
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/no_verdict.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/termination.hpp"
@@ -20,12 +21,19 @@ namespace gatekit::smoke_runner {
 
 namespace {
 
-const char* kPassthrough =
-    "no GPU is visible to this job. Check the device passthrough: a ROCm container needs "
-    "--device /dev/kfd --device /dev/dri (and the video/render groups), an NVIDIA one the NVIDIA "
-    "container runtime (--gpus all); check that ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES and "
-    "CUDA_VISIBLE_DEVICES do not hide every device. Pass --allow-no-gpu to report every smoke as "
-    "skipped instead";
+// Zero GPUs: what each backend's container needs, and the variables that may hide the devices
+// (the backend table, gatekit/gpu_backends.hpp).
+std::string no_gpu_advice() {
+  auto variables = gpu_visibility_variables();
+  std::string hiding = variables.empty() ? std::string() : variables.back();
+  if (variables.size() > 1) {
+    variables.pop_back();
+    hiding = join(variables, ", ") + " and " + hiding;
+  }
+  return "no GPU is visible to this job. Check the device passthrough: " + gpu_passthrough_advice() +
+         "; check that " + hiding + " do not hide every device. Pass --allow-no-gpu to report every smoke as "
+         "skipped instead";
+}
 
 // A run that reached a verdict: its exit code, `result` output and message.
 struct Verdict {
@@ -102,7 +110,7 @@ class SmokeRun {
     report_.gpus = *inventory;
     report_.gpus_known = true;
     context_.workflow.log("GPUs: " + report_.gpus.describe());
-    if (report_.gpus.count == 0 && !options_.allow_no_gpu) return could_not_evaluate(kPassthrough);
+    if (report_.gpus.count == 0 && !options_.allow_no_gpu) return could_not_evaluate(no_gpu_advice());
     return report_.gpus.count;
   }
 

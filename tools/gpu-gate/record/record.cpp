@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/text.hpp"
 
 namespace gatekit::gpu_gate {
@@ -50,7 +51,7 @@ Status valid_id(std::string_view what, std::string_view id) {
 
 std::string_view to_string(Verdict verdict) { return verdict == Verdict::pass ? "pass" : "fail"; }
 
-bool without_gpu(const DeviceFacts& device) { return device.count == 0 || device.backend == "none"; }
+bool without_gpu(const DeviceFacts& device) { return device.count == 0 || device.backend == kGpuNone; }
 
 RefHalf half_for(const DeviceFacts& device, bool cpu_gate) {
   return without_gpu(device) && !cpu_gate ? RefHalf::no_gpu : RefHalf::mine;

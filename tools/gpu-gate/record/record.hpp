@@ -42,7 +42,7 @@ struct TestCounts {
 
 // What the core's GPU discovery saw on the machine (gatekit/gpu.hpp).
 struct DeviceFacts {
-  std::string backend;                // "cuda", "hip", "metal", "override" or "none"
+  std::string backend;                // is_recorded_gpu_backend (gatekit/gpu_backends.hpp)
   int count = 0;                      // visible devices
   std::vector<std::string> gpus;      // device names, in visible order
   std::string driver_version;         // "" when unknown

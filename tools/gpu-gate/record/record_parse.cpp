@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/text.hpp"
 #include "record/record.hpp"
 
@@ -172,8 +173,7 @@ std::optional<Status> apply_fixed(const Line& l, GateRecord& r) {
     return Status{};
   }
   if (l.key == "gpu-backend") {
-    if (l.value != "cuda" && l.value != "hip" && l.value != "metal" && l.value != "override" && l.value != "none")
-      return at(l.number, l.key, "must be cuda, hip, metal, override or none");
+    if (!is_recorded_gpu_backend(l.value)) return at(l.number, l.key, "must be " + recorded_gpu_backends_text());
     r.device.backend = l.value;
     return Status{};
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/platform.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -24,9 +25,7 @@ std::string mlx_summary(const MlxFacts& mlx) {
 
 DeviceFacts device_facts_of(const GpuInventory& inventory, const std::optional<MlxFacts>& mlx) {
   DeviceFacts facts;
-  facts.backend = inventory.backend == "cuda" || inventory.backend == "hip" || inventory.backend == "metal" ||
-                          inventory.backend == "override"
-                      ? inventory.backend : "none";
+  facts.backend = is_recorded_gpu_backend(inventory.backend) ? inventory.backend : std::string(kGpuNone);
   facts.count = std::clamp(inventory.count, 0, 1024);
   for (const auto& device : inventory.devices) {
     if (facts.gpus.size() >= 64 || facts.gpus.size() >= static_cast<std::size_t>(facts.count)) break;
@@ -51,7 +50,8 @@ std::optional<std::string> test_interpreter(const Config& config) {
 }
 
 std::optional<MlxFacts> mlx_facts_for(const GpuInventory& inventory, const Config& config, Context& context) {
-  if (inventory.backend != "metal") return std::nullopt;
+  const GpuBackend* backend = find_gpu_backend(inventory.backend);
+  if (backend == nullptr || !backend->mlx) return std::nullopt;
   const auto python = test_interpreter(config);
   if (!python) {
     context.workflow.log("MLX device facts: not asked (the test command does not start with a python)");

@@ -13,16 +13,17 @@
 namespace gatekit::gpu_gate {
 
 // Pure: names, versions and visibility variables made record values (clean_fact), at most
-// 64 GPU names. With MLX's facts the runtime reads "Metal 3; MLX 0.29.1 applegpu_g13s".
+// 64 GPU names; a backend a record cannot name (is_recorded_gpu_backend) is recorded as
+// none. With MLX's facts the runtime reads "Metal 3; MLX 0.29.1 applegpu_g13s".
 DeviceFacts device_facts_of(const GpuInventory& inventory, const std::optional<MlxFacts>& mlx = std::nullopt);
 
 // Pure: the interpreter of the test command (its argv[0] when that is a python), else nullopt.
 std::optional<std::string> test_interpreter(const Config& config);
 
-// MLX's own device facts when the devices are Metal's: the test interpreter asked through
-// context.processes (read_mlx_facts). MLX not installed, no python test command, or an
-// interpreter that fails: nullopt, with a log line saying why (the facts describe the run;
-// they never decide it).
+// MLX's own device facts when the devices are a backend's that MLX runs on (GpuBackend::mlx:
+// Metal's): the test interpreter asked through context.processes (read_mlx_facts). MLX not
+// installed, no python test command, or an interpreter that fails: nullopt, with a log line
+// saying why (the facts describe the run; they never decide it).
 std::optional<MlxFacts> mlx_facts_for(const GpuInventory& inventory, const Config& config, Context& context);
 
 // The devices through the host's GPU discovery (detect_host_gpus: Metal on macOS, HIP/CUDA

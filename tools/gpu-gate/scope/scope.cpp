@@ -14,7 +14,8 @@ namespace gatekit::gpu_gate {
 
 namespace {
 
-std::string base_name(std::string_view path) {
+// The name after the last '/' (docs_rule.cpp, in the same unity unit, has a base_name of its own).
+std::string last_component(std::string_view path) {
   const auto slash = path.rfind('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
@@ -159,7 +160,7 @@ std::vector<std::string> Scope::paths() const {
 }
 
 bool is_test_file(std::string_view path) {
-  const std::string name = base_name(path);
+  const std::string name = last_component(path);
   if (!name.ends_with(".py")) return false;
   return (name.starts_with("test_") && name.size() > 8) || (name.ends_with("_test.py") && name.size() > 8);
 }

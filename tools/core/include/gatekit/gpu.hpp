@@ -1,9 +1,9 @@
 #pragma once
-// GPU discovery and device visibility.
+// GPU discovery and device visibility, over the backend table (gatekit/gpu_backends.hpp).
 //
-// Counting: the HIP runtime (hipGetDeviceCount) and the CUDA driver (cuInit +
-// cuDeviceGetCount) are loaded with dlopen at run time, so gatekit builds and runs without
-// either; NVML / nvidia-smi / rocm-smi are never used because they ignore the
+// Counting: each runtime backend's library (the HIP runtime: hipGetDeviceCount; the CUDA
+// driver: cuInit + cuDeviceGetCount) is loaded with dlopen at run time, so gatekit builds and
+// runs without any; NVML / nvidia-smi / rocm-smi are never used because they ignore the
 // *_VISIBLE_DEVICES variables. The runtimes apply those variables themselves; the pure
 // functions below implement the same documented rules for the paths where gatekit must
 // compute them itself: an explicit GPU count (--gpus N) and the device sets handed to
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gatekit/environment.hpp"
+#include "gatekit/gpu_backends.hpp"
 #include "gatekit/result.hpp"
 
 namespace gatekit {
@@ -34,22 +35,26 @@ class ProcessRunner;
 // The result holds the accepted entries, spelled as in the value, at most `available`.
 std::vector<std::string> visible_entries(const std::optional<std::string>& value, int available);
 
-// Devices a process sees when `physical` GPUs are installed, given the environment:
-// ROCm chain when ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES is set (ROCR first, then
-// HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES, indexing into what is left), else the
-// CUDA rule on CUDA_VISIBLE_DEVICES.
+// Devices a process sees when `physical` GPUs are installed, given the environment: the
+// first backend (table order) whose visibility or outer variable is set decides: its outer
+// variable first, then its own (else its fallback) indexing into what is left. So the ROCm
+// chain when ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES is set (ROCR first, then
+// HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES), else the CUDA rule on
+// CUDA_VISIBLE_DEVICES; every device when none is set.
 int visible_gpu_count(int physical, const Environment& env);
 
 // The environment a child process needs to see exactly `assigned` (positions 0..visible-1
 // among the devices this process sees). Each variable is composed with this process's own
 // value, so a runner started with CUDA_VISIBLE_DEVICES=4,5,6,7 hands "6" (not "2") to a child
-// assigned position 2. Sets CUDA_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES (HIP's is
-// composed from HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES, as HIP reads them);
-// ROCR_VISIBLE_DEVICES is inherited untouched because HIP indexes into what it leaves.
+// assigned position 2. Sets every backend's visibility variable, each composed from its own
+// value, else its fallback's, as the runtime reads them (HIP_VISIBLE_DEVICES from
+// HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES); an outer variable (ROCR_VISIBLE_DEVICES)
+// is inherited untouched because the runtime indexes into what it leaves.
 std::map<std::string, std::string> child_visibility_env(const Environment& env, int visible,
                                                         const std::vector<int>& assigned);
 
-// The visibility variables as set in `env` (for reports): name -> value, set ones only.
+// The visibility variables as set in `env` (for reports): name -> value, set ones only; each
+// backend's outer, own and reported variable.
 std::map<std::string, std::string> visibility_variables(const Environment& env);
 
 // ---- discovery (dlopen) ------------------------------------------------------------------
@@ -60,19 +65,19 @@ struct GpuDevice {
 };
 
 struct GpuBackendProbe {
-  std::string backend;  // "hip" or "cuda"
+  std::string backend;  // the backend's name (gpu_backends.hpp)
   std::string library;  // the file dlopen was given
   bool loaded = false;
   int count = 0;
   std::vector<GpuDevice> devices;
-  std::string driver_version;   // "12.4" (CUDA driver) / HIP driver version
-  std::string runtime_version;  // HIP runtime version, "6.2.41133"; empty for CUDA
+  std::string driver_version;   // as the backend's driver_text shows it ("12.4")
+  std::string runtime_version;  // as its runtime_text shows it ("6.2.41133"); empty when not asked
   std::string error;            // why it was not loaded or why counting failed
 };
 
 struct GpuInventory {
   int count = 0;
-  std::string backend;  // "hip", "cuda", "override" (--gpus N) or "none"
+  std::string backend;  // a backend's name, kGpuOverride (--gpus N) or kGpuNone (gpu_backends.hpp)
   std::vector<GpuDevice> devices;
   std::string driver_version;
   std::string runtime_version;
@@ -82,25 +87,24 @@ struct GpuInventory {
   std::string describe() const;
 };
 
-// Libraries tried, in order. GATEKIT_HIP_LIBRARY / GATEKIT_CUDA_LIBRARY replace the default
-// names (a path, for tests with a stub library, or an unusual install); the value "none"
-// disables that backend.
-std::vector<std::string> hip_library_candidates(const Environment& env);
-std::vector<std::string> cuda_library_candidates(const Environment& env);
+// The libraries tried for a runtime backend, in order: its library_variable
+// (GATEKIT_HIP_LIBRARY, GATEKIT_CUDA_LIBRARY) replaces the default names (a path, for tests
+// with a stub library, or an unusual install); the value "none" disables that backend.
+std::vector<std::string> library_candidates(const GpuBackend& backend, const Environment& env);
 
-// Probes both runtimes in a child process (fork) bounded by `timeout`, so a wedged driver
-// cannot hang the caller and the runtimes are never initialised in the caller. The backend
-// that sees more devices wins (HIP on a tie). An Error only when probing itself failed
-// (fork, timeout, crash); "no runtime found" is a successful inventory with count 0.
+// Probes every runtime backend in a child process (fork) bounded by `timeout`, so a wedged
+// driver cannot hang the caller and the runtimes are never initialised in the caller. The
+// backend that sees more devices wins (on a tie, the first in table order: HIP). An Error only
+// when probing itself failed (fork, timeout, crash); "no runtime found" is an inventory of 0.
 // The probe leads its own process group. A termination signal (termination.hpp) ends that
 // group with SIGKILL and returns an Error at once; so does the timeout. Either way nothing
 // of the probe is left running (short of a process stuck in the kernel, which no signal ends).
 Result<GpuInventory> detect_gpus(const Environment& env,
                                  std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
-// Probes in this process (used by detect_gpus' child; exposed for tests).
-GpuBackendProbe probe_hip(const std::vector<std::string>& candidates);
-GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates);
+// Probes one runtime backend in this process through its entry points (backend.calls; used
+// by detect_gpus' child, exposed for tests).
+GpuBackendProbe probe_runtime(const GpuBackend& backend, const std::vector<std::string>& candidates);
 
 // An inventory for an explicit count: `physical` devices narrowed by the visibility
 // variables in `env`.
@@ -116,7 +120,7 @@ class GpuProbe {
   virtual Result<GpuInventory> detect(const Environment& env) = 0;
 };
 
-// The host's GPUs: detect_gpus (a child process probing the HIP and CUDA runtimes) on Linux;
+// The host's GPUs: detect_gpus (a child process probing the runtime backends) on Linux;
 // on macOS one GPU when system_profiler, run through `processes`, names a Metal device
 // (detect_host_gpus, gatekit/metal.hpp).
 class SystemGpuProbe final : public GpuProbe {
@@ -128,7 +132,7 @@ class SystemGpuProbe final : public GpuProbe {
   ProcessRunner& processes_;
 };
 
-// The given devices (backend "fake"), or the given error; counts its calls.
+// The given devices (backend kGpuFake), or the given error; counts its calls.
 class FakeGpuProbe final : public GpuProbe {
  public:
   FakeGpuProbe() = default;
@@ -137,7 +141,7 @@ class FakeGpuProbe final : public GpuProbe {
   void set_devices(std::vector<std::string> names);
   Result<GpuInventory> detect(const Environment& env) override;
 
-  Result<GpuInventory> answer = GpuInventory{0, "none"};
+  Result<GpuInventory> answer = GpuInventory{0, std::string(kGpuNone)};
   int calls = 0;
 };
 

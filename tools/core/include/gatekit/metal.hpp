@@ -71,8 +71,9 @@ Result<MetalFacts> read_metal_facts(ProcessRunner& processes,
                                     std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 // Pure: the inventory a Mac offers the runners. One GPU when a Metal device is present (the
-// first one; Metal has no device-visibility variables), else none; backend "metal"; the
-// driver version is the macOS version ("macOS 11.4 (20F71)"), the runtime the Metal family.
+// first one; Metal has no device-visibility variables), else none; the backend is the table's
+// system_profiler one (gpu_backends.hpp: metal); the driver version is the macOS version
+// ("macOS 11.4 (20F71)"), the runtime the Metal family.
 GpuInventory metal_inventory(const MetalFacts& facts);
 
 // The GPU inventory of a host running `os`: on macOS the Metal facts (read_metal_facts, one

@@ -9,6 +9,8 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "gatekit/json.hpp"
 #include "gatekit/gpu.hpp"
@@ -31,9 +33,10 @@ using DeviceNameFn = int (*)(char*, int, int);
 
 constexpr int kNoDevice = 100;  // CUDA_ERROR_NO_DEVICE and hipErrorNoDevice
 
+// nullptr for a name the backend does not have (nullptr) or the library lacks.
 template <class Fn>
 Fn symbol(void* handle, const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(handle, name));
+  return name == nullptr ? nullptr : reinterpret_cast<Fn>(::dlsym(handle, name));
 }
 
 // The runtime stays loaded: unloading a GPU runtime mid-process is not safe for all of them.
@@ -50,13 +53,53 @@ void* open_first(const std::vector<std::string>& candidates, std::string& used, 
   return nullptr;
 }
 
-std::vector<std::string> candidates_from(const Environment& env, const char* variable,
+std::vector<std::string> candidates_from(const Environment& env, std::string_view variable,
                                          std::vector<std::string> defaults) {
   if (auto v = env.get_nonempty(variable)) {
     if (*v == "none") return {};
     return {*v};
   }
   return defaults;
+}
+
+// The count entry point, once init (when the backend has one) and count are both there;
+// nullopt with p.error naming the missing ones ("cuInit/cuDeviceGetCount not found in ...").
+std::optional<IntOut> found_symbols(void* handle, const GpuRuntimeCalls& calls, GpuBackendProbe& p) {
+  auto count = symbol<IntOut>(handle, calls.count);
+  const bool init_missing = calls.init != nullptr && symbol<InitFn>(handle, calls.init) == nullptr;
+  if (count != nullptr && !init_missing) return count;
+  p.error = (calls.init != nullptr ? std::string(calls.init) + "/" : std::string()) + calls.count +
+            " not found in " + p.library;
+  return std::nullopt;
+}
+
+// The device count: init (when there is one) with 0, then count. "No device" (kNoDevice) from
+// the first of them is 0 devices; any other failure sets `error`.
+std::optional<int> device_count(void* handle, const GpuRuntimeCalls& calls, IntOut count, std::string& error) {
+  if (calls.init != nullptr) {
+    const int rc = symbol<InitFn>(handle, calls.init)(0);
+    if (rc == kNoDevice) return 0;
+    if (rc != 0) {
+      error = std::string(calls.init) + " failed with error " + std::to_string(rc);
+      return std::nullopt;
+    }
+  }
+  int n = 0;
+  const int rc = count(&n);
+  if (rc == kNoDevice && calls.init == nullptr) return 0;
+  if (rc != 0) {
+    error = std::string(calls.count) + " failed with error " + std::to_string(rc);
+    return std::nullopt;
+  }
+  return n;
+}
+
+// A version entry point's answer as the backend shows it; "" when it has none or it fails.
+std::string version_text(void* handle, const char* name, std::string (*text)(int)) {
+  int version = 0;
+  auto get = symbol<IntOut>(handle, name);
+  if (get == nullptr || text == nullptr || get(&version) != 0) return {};
+  return text(version);
 }
 
 std::string device_name(DeviceNameFn fn, int device) {
@@ -103,7 +146,7 @@ GpuBackendProbe probe_from_json(const boost::json::object& o) {
 
 GpuInventory merge(std::vector<GpuBackendProbe> probes, const Environment& env) {
   GpuInventory inv;
-  inv.backend = "none";
+  inv.backend = std::string(kGpuNone);
   inv.visibility = visibility_variables(env);
   const GpuBackendProbe* best = nullptr;
   for (const auto& p : probes) {
@@ -122,71 +165,26 @@ GpuInventory merge(std::vector<GpuBackendProbe> probes, const Environment& env) 
 
 }  // namespace
 
-std::vector<std::string> hip_library_candidates(const Environment& env) {
-  return candidates_from(env, "GATEKIT_HIP_LIBRARY", platform::hip_library_names(platform::host_os()));
+std::vector<std::string> library_candidates(const GpuBackend& backend, const Environment& env) {
+  if (backend.discovery != GpuDiscovery::runtime || backend.library_names == nullptr) return {};
+  return candidates_from(env, backend.library_variable, backend.library_names(platform::host_os()));
 }
 
-std::vector<std::string> cuda_library_candidates(const Environment& env) {
-  return candidates_from(env, "GATEKIT_CUDA_LIBRARY", platform::cuda_library_names(platform::host_os()));
-}
-
-GpuBackendProbe probe_hip(const std::vector<std::string>& candidates) {
+GpuBackendProbe probe_runtime(const GpuBackend& backend, const std::vector<std::string>& candidates) {
+  const GpuRuntimeCalls& calls = backend.calls;
   GpuBackendProbe p;
-  p.backend = "hip";
+  p.backend = std::string(backend.name);
   void* handle = open_first(candidates, p.library, p.error);
   if (handle == nullptr) return p;
   p.loaded = true;
-  auto count = symbol<IntOut>(handle, "hipGetDeviceCount");
-  if (count == nullptr) {
-    p.error = "hipGetDeviceCount not found in " + p.library;
-    return p;
-  }
-  int n = 0;
-  const int rc = count(&n);
-  if (rc == kNoDevice) n = 0;
-  else if (rc != 0) {
-    p.error = "hipGetDeviceCount failed with error " + std::to_string(rc);
-    return p;
-  }
-  p.count = n;
-  int version = 0;
-  if (auto driver = symbol<IntOut>(handle, "hipDriverGetVersion"); driver != nullptr && driver(&version) == 0)
-    p.driver_version = std::to_string(version);
-  if (auto runtime = symbol<IntOut>(handle, "hipRuntimeGetVersion"); runtime != nullptr && runtime(&version) == 0)
-    p.runtime_version = format_hip_version(version);
-  // hipDeviceGetName rather than hipGetDeviceProperties: the properties struct changes
-  // layout between ROCm releases.
-  fill_devices(p, symbol<DeviceGetFn>(handle, "hipDeviceGet"), symbol<DeviceNameFn>(handle, "hipDeviceGetName"));
-  return p;
-}
-
-GpuBackendProbe probe_cuda(const std::vector<std::string>& candidates) {
-  GpuBackendProbe p;
-  p.backend = "cuda";
-  void* handle = open_first(candidates, p.library, p.error);
-  if (handle == nullptr) return p;
-  p.loaded = true;
-  auto init = symbol<InitFn>(handle, "cuInit");
-  auto count = symbol<IntOut>(handle, "cuDeviceGetCount");
-  if (init == nullptr || count == nullptr) {
-    p.error = "cuInit/cuDeviceGetCount not found in " + p.library;
-    return p;
-  }
-  int rc = init(0);
-  int n = 0;
-  if (rc == kNoDevice) n = 0;
-  else if (rc != 0) {
-    p.error = "cuInit failed with error " + std::to_string(rc);
-    return p;
-  } else if ((rc = count(&n)) != 0) {
-    p.error = "cuDeviceGetCount failed with error " + std::to_string(rc);
-    return p;
-  }
-  p.count = n;
-  int version = 0;
-  if (auto driver = symbol<IntOut>(handle, "cuDriverGetVersion"); driver != nullptr && driver(&version) == 0)
-    p.driver_version = format_cuda_version(version);
-  fill_devices(p, symbol<DeviceGetFn>(handle, "cuDeviceGet"), symbol<DeviceNameFn>(handle, "cuDeviceGetName"));
+  auto count = found_symbols(handle, calls, p);
+  if (!count) return p;
+  auto n = device_count(handle, calls, *count, p.error);
+  if (!n) return p;
+  p.count = *n;
+  p.driver_version = version_text(handle, calls.driver_version, calls.driver_text);
+  p.runtime_version = version_text(handle, calls.runtime_version, calls.runtime_text);
+  fill_devices(p, symbol<DeviceGetFn>(handle, calls.device_get), symbol<DeviceNameFn>(handle, calls.device_name));
   return p;
 }
 
@@ -208,8 +206,10 @@ bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
   }
 }
 
-[[noreturn]] void run_probe(pid_t parent, int fd, const std::vector<std::string>& hip,
-                            const std::vector<std::string>& cuda) {
+// Each runtime backend (table order) with the libraries to try for it.
+using RuntimeCandidates = std::vector<std::pair<const GpuBackend*, std::vector<std::string>>>;
+
+[[noreturn]] void run_probe(pid_t parent, int fd, const RuntimeCandidates& runtimes) {
   // The caller's termination handlers would keep the probe alive on SIGINT/SIGTERM; the probe
   // acts on them as any program does. It leads a process group of its own (the caller ends
   // the whole group, helpers a runtime may start included) and dies with the caller should
@@ -218,7 +218,8 @@ bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
   ::signal(SIGTERM, SIG_DFL);
   ::setpgid(0, 0);
   platform::die_with_parent(parent);
-  boost::json::array probes{to_json(probe_hip(hip)), to_json(probe_cuda(cuda))};
+  boost::json::array probes;
+  for (const auto& [backend, candidates] : runtimes) probes.push_back(to_json(probe_runtime(*backend, candidates)));
   // Device names come from the runtime: whatever bytes they hold, the parent must be able
   // to parse the result.
   const std::string text = to_valid_utf8(boost::json::serialize(probes));
@@ -238,8 +239,10 @@ bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
 // a timeout instead of the job. A termination signal (termination.hpp) ends the probe at
 // once. Call it before starting threads.
 Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::milliseconds timeout) {
-  const auto hip = hip_library_candidates(env);
-  const auto cuda = cuda_library_candidates(env);
+  RuntimeCandidates runtimes;
+  for (const auto& backend : gpu_backends()) {
+    if (backend.discovery == GpuDiscovery::runtime) runtimes.emplace_back(&backend, library_candidates(backend, env));
+  }
   int fds[2];
   if (::pipe(fds) != 0) return could_not_evaluate(std::string("GPU probe: pipe failed: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
@@ -251,7 +254,7 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
   }
   if (pid == 0) {
     ::close(fds[0]);
-    run_probe(parent, fds[1], hip, cuda);
+    run_probe(parent, fds[1], runtimes);
   }
   ::close(fds[1]);
   ::setpgid(pid, pid);  // in both processes, so that neither order of the two calls matters

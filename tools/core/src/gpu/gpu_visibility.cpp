@@ -59,6 +59,24 @@ std::vector<std::string> base_list(const std::optional<std::string>& value, int 
   return entries;
 }
 
+// The value a backend's runtime reads for its devices: its variable, else its fallback.
+std::optional<std::string> visibility_value(const GpuBackend& backend, const Environment& env) {
+  auto value = env.get(backend.visibility);
+  if (!value && !backend.visibility_fallback.empty()) value = env.get(backend.visibility_fallback);
+  return value;
+}
+
+bool set_in(std::string_view name, const Environment& env) { return !name.empty() && env.get(name); }
+
+// Devices a process of `backend` sees among `physical`: the outer variable first, then the
+// backend's own value indexing into what is left.
+int visible_through(const GpuBackend& backend, int physical, const Environment& env) {
+  int available = physical;
+  if (!backend.visibility_outer.empty())
+    available = static_cast<int>(visible_entries(env.get(backend.visibility_outer), available).size());
+  return static_cast<int>(visible_entries(visibility_value(backend, env), available).size());
+}
+
 std::string compose(const std::vector<std::string>& base, const std::vector<int>& assigned) {
   std::vector<std::string> picked;
   for (int position : assigned) {
@@ -80,38 +98,37 @@ std::vector<std::string> visible_entries(const std::optional<std::string>& value
 }
 
 int visible_gpu_count(int physical, const Environment& env) {
-  const auto rocr = env.get("ROCR_VISIBLE_DEVICES");
-  const auto hip = env.get("HIP_VISIBLE_DEVICES");
-  const auto cuda = env.get("CUDA_VISIBLE_DEVICES");
-  if (rocr || hip) {
-    const int after_rocr = static_cast<int>(visible_entries(rocr, physical).size());
-    return static_cast<int>(visible_entries(hip ? hip : cuda, after_rocr).size());
+  for (const auto& backend : gpu_backends()) {
+    if (set_in(backend.visibility, env) || set_in(backend.visibility_outer, env))
+      return visible_through(backend, physical, env);
   }
-  return static_cast<int>(visible_entries(cuda, physical).size());
+  return static_cast<int>(visible_entries(std::nullopt, physical).size());
 }
 
 std::map<std::string, std::string> child_visibility_env(const Environment& env, int visible,
                                                         const std::vector<int>& assigned) {
-  const auto hip = env.get("HIP_VISIBLE_DEVICES");
-  const auto cuda = env.get("CUDA_VISIBLE_DEVICES");
-  return {
-      {"CUDA_VISIBLE_DEVICES", compose(base_list(cuda, visible), assigned)},
-      {"HIP_VISIBLE_DEVICES", compose(base_list(hip ? hip : cuda, visible), assigned)},
-  };
+  std::map<std::string, std::string> out;
+  for (const auto& backend : gpu_backends()) {
+    if (!backend.visibility.empty())
+      out[std::string(backend.visibility)] = compose(base_list(visibility_value(backend, env), visible), assigned);
+  }
+  return out;
 }
 
 std::map<std::string, std::string> visibility_variables(const Environment& env) {
   std::map<std::string, std::string> out;
-  for (const char* name : {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                           "GPU_DEVICE_ORDINAL", "CUDA_DEVICE_ORDER"}) {
-    if (auto v = env.get(name)) out[name] = *v;
+  for (const auto& backend : gpu_backends()) {
+    for (const auto name : {backend.visibility_outer, backend.visibility, backend.reported}) {
+      if (name.empty()) continue;
+      if (auto v = env.get(name)) out[std::string(name)] = *v;
+    }
   }
   return out;
 }
 
 GpuInventory override_inventory(int physical, const Environment& env) {
   GpuInventory inv;
-  inv.backend = "override";
+  inv.backend = std::string(kGpuOverride);
   inv.count = visible_gpu_count(physical, env);
   for (int i = 0; i < inv.count; ++i) inv.devices.push_back({i, "GPU " + std::to_string(i)});
   inv.visibility = visibility_variables(env);
@@ -132,9 +149,9 @@ std::string format_hip_version(int version) {
 std::string GpuInventory::describe() const {
   std::string text = std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
   std::vector<std::string> details;
-  if (backend == "override") {
+  if (backend == kGpuOverride) {
     details.push_back("--gpus override");
-  } else if (backend != "none" && !backend.empty()) {
+  } else if (backend != kGpuNone && !backend.empty()) {
     std::string d = backend;
     // Group identical names: "NVIDIA H100 x2".
     std::vector<std::pair<std::string, int>> names;
@@ -166,7 +183,7 @@ std::string GpuInventory::describe() const {
 void FakeGpuProbe::set_devices(std::vector<std::string> names) {
   GpuInventory inventory;
   inventory.count = static_cast<int>(names.size());
-  inventory.backend = names.empty() ? "none" : "fake";
+  inventory.backend = std::string(names.empty() ? kGpuNone : kGpuFake);
   inventory.driver_version = names.empty() ? "" : "fake";
   for (std::size_t i = 0; i < names.size(); ++i) inventory.devices.push_back({static_cast<int>(i), std::move(names[i])});
   answer = std::move(inventory);

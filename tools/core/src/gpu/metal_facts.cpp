@@ -311,16 +311,29 @@ Result<MetalFacts> read_metal_facts(ProcessRunner& processes, std::chrono::milli
   return decode_metal_facts(result->out, "system_profiler");
 }
 
+namespace {
+
+// The table's backend whose devices system_profiler names.
+std::string profiled_backend() {
+  for (const auto& backend : gpu_backends()) {
+    if (backend.discovery == GpuDiscovery::system_profiler) return std::string(backend.name);
+  }
+  return std::string(kGpuNone);
+}
+
+}  // namespace
+
 GpuInventory metal_inventory(const MetalFacts& facts) {
   GpuInventory inventory;
   const MetalDevice* device = facts.first_metal_device();
-  inventory.backend = device != nullptr ? "metal" : "none";
+  const std::string backend = profiled_backend();
+  inventory.backend = device != nullptr ? backend : std::string(kGpuNone);
   if (!facts.macos_version.empty())
     inventory.driver_version = "macOS " + facts.macos_version +
                                (facts.macos_version_extra.empty() ? "" : " " + facts.macos_version_extra) +
                                (facts.macos_build.empty() ? "" : " (" + facts.macos_build + ")");
   GpuBackendProbe probe;
-  probe.backend = "metal";
+  probe.backend = backend;
   probe.library = "system_profiler";
   probe.loaded = true;
   if (device != nullptr) {
