@@ -1,12 +1,12 @@
-// Rules loading (rules.cpp): every error located (file:line:col and the field), collected
+// Rules loading (src/glob/path_rules.cpp): every error located (file:line:col and the field), collected
 // from every filter and reported together; shorthand lists, categories and overrides.
 #include <string>
 
 #include "catch.hpp"
-#include "rules.hpp"
+#include "gatekit/path_rules.hpp"
 
 using namespace gatekit;
-using namespace gatekit::path_classifier;
+using namespace gatekit::path_rules;
 
 namespace {
 
