@@ -120,7 +120,7 @@ Matches match(const Filter& f, const std::vector<SidedPath>& paths, const glob::
 std::vector<std::size_t> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < paths.size(); ++i)
-    if (m.always[i].included || (f.mode == Mode::allow) == m.list[i].included) out.push_back(i);
+    if (path_rules::relevant(f, m.always[i], m.list[i])) out.push_back(i);
   return out;
 }
 
@@ -166,7 +166,7 @@ bool decide_by_list(FilterDecision& d, const Filter& f, const std::vector<SidedP
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const auto& p = paths[i];
     const auto& v = m.list[i];
-    if (f.mode == Mode::allow ? !v.included : v.included) continue;
+    if (!path_rules::list_relevant(f.mode, v)) continue;
     d.relevant = true;
     set_file(d, p);
     set_pattern(d, f.paths, v.decisive, false);

@@ -112,6 +112,12 @@ glob::ListVerdict judge(const std::vector<PatternSource>& sources, const glob::P
 // a rename) is; self-protection (a change to the rules file itself) is the caller's, who knows
 // which file that is. The path gate's decision (path-classifier) and the GPU gate's "needs a
 // GPU result" (gpu-gate) both come down to this.
+// The rule on one path's two verdicts, its `always` list's and its `paths` list's: relevant when
+// `always` includes it, else (allow) when the list includes it, (deny) when the list does not
+// exclude it. path-classifier applies it to its batched verdicts, `relevance` to one path.
+bool list_relevant(Mode mode, const glob::ListVerdict& listed);
+bool relevant(const Filter& filter, const glob::ListVerdict& always, const glob::ListVerdict& listed);
+
 struct PathRelevance {
   bool relevant = false;
   bool from_always = false;  // decided by the `always` list

@@ -60,12 +60,17 @@ glob::ListVerdict judge(const std::vector<PatternSource>& sources, const glob::P
   return v;
 }
 
+bool list_relevant(Mode mode, const glob::ListVerdict& listed) { return (mode == Mode::allow) == listed.included; }
+
+bool relevant(const Filter& f, const glob::ListVerdict& always, const glob::ListVerdict& listed) {
+  return always.included || list_relevant(f.mode, listed);
+}
+
 PathRelevance relevance(const Filter& f, std::string_view path, std::string_view type) {
   const auto always = verdict(f, f.always, f.always_list, Quantifier::some, path, type);
   if (always.included) return {true, true, always.decisive};
   const auto listed = verdict(f, f.paths, f.list, f.quantifier, path, type);
-  const bool relevant = (f.mode == Mode::allow) == listed.included;
-  return {relevant, false, listed.decisive};
+  return {relevant(f, always, listed), false, listed.decisive};
 }
 
 }  // namespace gatekit::path_rules
