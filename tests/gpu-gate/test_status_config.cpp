@@ -127,7 +127,7 @@ TEST_CASE("ci-status counts a result only with the base branch's configuration, 
   scene.write("src/kernel.py", "def add(a, b):\n    return a - b\n");
   const std::string head = scene.commit("narrow the gate");
   git_in(scene.dev, {"push", "-q", "origin", "narrow", "HEAD:refs/pull/1/head"});
-  GitHubServer server(R"({"repos": {"o/r": {}}})");
+  GitHubServer server(R"({"login": "gatekit-gate[bot]", "repos": {"o/r": {}}})");
   CiSeams seams(server.url());
   auto context = seams.context();
   CiStatusOptions o;
@@ -135,6 +135,7 @@ TEST_CASE("ci-status counts a result only with the base branch's configuration, 
   o.base = "main";
   o.repository = "o/r";
   o.post = true;
+  o.poster = "gatekit-gate[bot]";  // posting needs the login that creates gatekit's statuses
 
   SECTION("a pass recorded on the pull request's own terms is left out, named with the reason") {
     scene.config = config_digest(narrowed, std::nullopt);
