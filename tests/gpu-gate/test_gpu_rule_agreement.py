@@ -38,6 +38,7 @@ filters:
       - 'src/model/kernels/**'
       - src/model/__init__.py
       - 'tests/gpu/**'
+      - 'docs/examples/**'   # the GPU tests run the docs' examples
     always:
       - Dockerfile
       - 'requirements*.txt'
@@ -55,6 +56,7 @@ BASE_FILES = {
     ".github/gatekit/gpu-gate.yml": CONFIG,
     "README.md": "# model\n",
     "docs/index.md": "# docs\n",
+    "docs/examples/attention.md": "# attention\n",
     "Dockerfile": "FROM python:3.12\n",
     "requirements.txt": "torch\n",
     "requirements-dev.txt": "pytest\n",
@@ -145,6 +147,7 @@ CASES = [
     ("analysis script deleted", {"analysis/compare_runs.py": None}, False),
     ("CPU code outside the gpu filter", {"src/model/train.py": "EPOCHS = 2\n"}, False),
     ("docs only", {"docs/index.md": "more\n", "README.md": "more\n"}, False),
+    ("a docs example the GPU tests run", {"docs/examples/attention.md": "more\n"}, True),
     ("analysis script and docs", {"analysis/plot_loss.py": "x\n", "docs/index.md": "more\n"}, False),
     ("GPU kernel", {"src/model/kernels/attn.py": "# faster\n"}, True),
     ("GPU kernel and analysis script", {"src/model/kernels/attn.py": "#\n", "analysis/plot_loss.py": "x\n"}, True),

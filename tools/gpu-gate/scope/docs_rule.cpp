@@ -177,9 +177,12 @@ std::string DocsRule::why_linked(std::string_view path) const {
 }
 
 std::string DocsRule::why_gpu(std::string_view path, std::string_view type) const {
+  // The filter first: a path it takes needs a result even when it is docs only (a docs example
+  // the GPU tests run), since the path gate runs the GPU jobs for it.
+  if (gpu_)
+    if (auto taken = gpu_->why_taken(path, type); !taken.empty()) return taken;
   if (is_docs(path)) return "";
   if (!gpu_) return "it is not docs only, and the gate reads no GPU filter (gpu_filter)";
-  if (auto taken = gpu_->why_taken(path, type); !taken.empty()) return taken;
   if (auto collected = why_collected(path); !collected.empty()) return collected;
   return why_linked(path);
 }

@@ -23,8 +23,9 @@
 // docs-only history.
 //
 // With the path gate's GPU filter (gpu_filter.hpp), the rule also says which changes need a
-// GPU result (why_gpu): none for a docs-only path; none for a path the filter, self-protection
-// and the gate's scope let go when, as for docs, no symbolic link leads into it and pytest's
+// GPU result (why_gpu): one for a path the filter takes, docs only or not (a docs example the
+// GPU tests run: the path gate runs the GPU jobs for it); else none for a docs-only path; none
+// for a path the filter, self-protection and the gate's scope let go when, as for docs, no symbolic link leads into it and pytest's
 // configuration neither reads nor collects it (rules 3 and 4); one for anything else, for a
 // change of a link or a submodule, and for every path that is not docs only when there is no
 // filter. A step of history that needs no GPU result lends a result over it like a docs-only

@@ -288,10 +288,11 @@ CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& g
   const auto outside = added.outside_filter();
   context.workflow.log("merge group of pull request " + queue.pr + ": head " + head_sha + " is " +
                        std::string(to_string(head_status.state)) + ", " + head_status.description + "; the queue adds " +
-                       (added.code.empty()   ? std::string("docs only")
-                        : added.gpu.empty() ? std::to_string(outside.size()) + " paths outside the GPU filter"
-                                             : std::to_string(added.gpu.size()) + " paths that need a GPU result"));
-  for (const auto& path : added.code) context.workflow.log("  added by the queue: " + path);
+                       (!added.gpu.empty()   ? std::to_string(added.gpu.size()) + " paths that need a GPU result"
+                        : added.code.empty() ? std::string("docs only")
+                                             : std::to_string(outside.size()) + " paths outside the GPU filter"));
+  for (const auto& path : added.gpu) context.workflow.log("  added by the queue, needs a GPU result: " + path);
+  for (const auto& path : outside) context.workflow.log("  added by the queue, outside the GPU filter: " + path);
   auto& decision = group.report.decision;
   const bool own = decision.status.source_kind != StatusSource::none;
   const std::string filter = resolved.gpu_filter ? resolved.gpu_filter->name() : "gpu";

@@ -39,7 +39,7 @@ struct StepChange {
 };
 
 void finish_step(HistoryCommit& commit, const StepChange& step) {
-  commit.docs_only_step = step.code.empty();
+  commit.docs_only_step = step.code.empty() && !step.gpu;  // docs the GPU filter takes need a result
   if (!commit.docs_only_step && !step.gpu) commit.outside_filter.assign(step.code.begin(), step.code.end());
 }
 
@@ -108,7 +108,7 @@ Status change_since_base(Git& git, const std::string& base, const std::string& c
   auto change = classify_change(git, docs, base, commit, /*three_dot=*/true);
   if (!change) return change.error();
   ++processes;
-  input.change_docs_only = !change->empty && change->code.empty();
+  input.change_docs_only = !change->empty && change->code.empty() && change->gpu.empty();
   if (change->code.empty() || !change->gpu.empty()) return {};
   auto merge_base = git.run(GitCommand{"merge-base"}.revision(base).revision(commit));
   if (!merge_base) return merge_base.error();
