@@ -10,15 +10,18 @@ A developer's GPU machine and CI, end to end, with nothing outside this machine:
                scope comes from origin/HEAD (main), and the pass proves GPU tests ran on the tested
                tree's own package;
   3. push      a plain `git push` publishes the branch and the result ref;
-  4. more      a documentation-only commit, then a commit with new code, pushed without a run;
+  4. more      a documentation-only commit, an analysis script (outside the path gate's gpu
+               filter, docs/gpu-gate.md "What needs a GPU result"), then a commit with new
+               code, pushed without a run;
   5. CI side   strict mode, the template's default (docs/gpu-gate.md, "Trust model"): a
                pull_request run (the pull request's own workflow) is refused a post and posts
                nothing; then the workflow_run run (the default branch's workflow) runs
                `gpu-gate ci-status --mode=strict --post` for each of the three commits with the
                GitHub App's token, posting `gate/gpu` to the GitHub API test server
                (tests/github_api/server.py), which accepts that token only;
-  6. table     the three statuses as the server recorded them: exact pass, docs-only
-               inherited, new code pending;
+  6. table     the four statuses as the server recorded them: exact pass, docs-only
+               inherited, the analysis script inherited (no GPU-relevant change), new code
+               pending;
   7. trust     the trusted files come from the default branch, whatever base an event names:
                a branch pushed at the new code makes a docs commit on top of it look "docs
                only", and a run that names it as the base still posts pending.
@@ -189,8 +192,9 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     checks.append(Check("a plain git push published the result ref", f"refs/gatekit-gate/{tree}/{MACHINE}@" in published,
                         published or "no result ref on the remote"))
 
-    step(4, "two more commits, pushed without a gate run: documentation only, then new code")
+    step(4, "three more commits, pushed without a gate run: documentation only, an analysis script, then new code")
     docs = docs_commit(dev)
+    analysis = analysis_commit(dev)
     code = commit(dev, "src/tinyml/kernels/attention.py", "Scaled dot-product attention. ",
                   "Scaled dot-product attention (softmax over keys). ", "kernels: another change")
     run(["git", "push", "-q"], dev)
@@ -205,15 +209,17 @@ def stages(tool: str, work: Path, summary: Path) -> list:
         from_pull_request = posted_statuses(server)
         checks.append(Check("strict mode: the pull_request run posts nothing", refused == 2 and not from_pull_request,
                             f"exit {refused}, {len(from_pull_request)} statuses posted"))
-        codes = [ci_status(tool, ci, sha, server, summary) for sha in (exact, docs, code)]
+        codes = [ci_status(tool, ci, sha, server, summary) for sha in (exact, docs, analysis, code)]
         statuses = posted_statuses(server)
-    checks.append(Check("the workflow_run run posted gate/gpu on all three commits", codes == [0, 0, 0] and len(statuses) == 3,
+    checks.append(Check("the workflow_run run posted gate/gpu on all four commits", codes == [0, 0, 0, 0] and len(statuses) == 4,
                         f"exit codes {codes}, {len(statuses)} statuses posted"))
 
     step(6, "gate/gpu as the API test server recorded it")
     rows = []
     expected = [(exact, "kernel change", "yes", "success", "passed in "),
                 (docs, "documentation only", "no", "success", f"inherited from {exact[:12]}, docs-only delta"),
+                (analysis, "an analysis script (outside the gpu filter)", "no", "success",
+                 f"no GPU-relevant change since {exact[:12]}: 1 file outside the gpu filter"),
                 (code, "new kernel code", "no", "pending", "no gate result for this tree")]
     for sha, change, gated, want_state, want_description in expected:
         state, description = statuses.get(sha, ("(none)", ""))
@@ -225,7 +231,8 @@ def stages(tool: str, work: Path, summary: Path) -> list:
     for line in table.splitlines():
         print(f"    {line}")
     with open(summary, "a") as f:
-        f.write("\n## gate/gpu for three commits of one pull request\n\n" + table + "\n" + history_chart(exact, docs, code))
+        f.write("\n## gate/gpu for four commits of one pull request\n\n" + table + "\n" +
+                history_chart(exact, docs, analysis, code))
     checks.append(trust_stage(tool, work, dev, summary))
     return checks
 
@@ -259,10 +266,23 @@ def docs_commit(dev: Path, path: str = "docs/gate.md", message: str = "docs: the
     return git(dev, "rev-parse", "HEAD")
 
 
-def history_chart(exact: str, docs: str, code: str) -> str:
+def analysis_commit(dev: Path) -> str:
+    """A script that plots benchmark results: no GPU job reads it, so the path gate's gpu
+    filter leaves it out, and gate/gpu needs no new result for it."""
+    path = dev / "scripts" / "plot_bench.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('"""Plot the smoke benchmarks\' durations (an analysis script)."""\nimport json\nimport sys\n\n'
+                    'print(json.load(sys.stdin))\n')
+    git(dev, "add", "scripts/plot_bench.py")
+    git(dev, "commit", "-q", "-m", "scripts: plot the benchmarks")
+    return git(dev, "rev-parse", "HEAD")
+
+
+def history_chart(exact: str, docs: str, analysis: str, code: str) -> str:
     return ("```mermaid\ngitGraph\n  commit id: \"main\"\n  branch change/attention\n"
             f"  commit id: \"{exact[:7]} gate run: pass\" tag: \"success\"\n"
             f"  commit id: \"{docs[:7]} docs only\" tag: \"success (inherited)\"\n"
+            f"  commit id: \"{analysis[:7]} analysis script\" tag: \"success (no GPU-relevant change)\"\n"
             f"  commit id: \"{code[:7]} new code\" tag: \"pending\"\n```\n")
 
 

@@ -101,7 +101,45 @@ colour: red
         "gate.yml:9:17: nightly_marker: must be a pytest marker name (letters, digits, _)\n"
         "gate.yml:10:1: colour: unknown key 'colour' (allowed: command, workers, scope, nightly_marker, namespace, "
         "expiry_days, clock_skew_minutes, cpu_gate, docs, concurrency, stress_repeats, signing, test_map, selection, "
-        "trusted_bases)");
+        "trusted_bases, gpu_filter)");
+}
+
+TEST_CASE("gpu_filter: false, or the path gate's rules file and filter, each bad value named") {
+  auto defaults = value_or_throw(parse_config("", "gate.yml"));
+  CHECK(defaults.gpu_filter.enabled);
+  CHECK(defaults.gpu_filter.rules == ".github/gatekit/filters.yml");
+  CHECK(defaults.gpu_filter.filter == "gpu");
+  CHECK(defaults.gpu_filter.at.empty());
+  auto off = value_or_throw(parse_config("gpu_filter: false\n", "gate.yml"));
+  CHECK_FALSE(off.gpu_filter.enabled);
+  auto named = value_or_throw(parse_config(
+      "gpu_filter:\n  rules: ci/paths.yml\n  filter: gpu-suite\n  dialect: picomatch\n  predicate-quantifier: every\n",
+      "gate.yml"));
+  CHECK(named.gpu_filter.enabled);
+  CHECK(named.gpu_filter.rules == "ci/paths.yml");
+  CHECK(named.gpu_filter.filter == "gpu-suite");
+  CHECK(named.gpu_filter.dialect == "picomatch");
+  CHECK(named.gpu_filter.quantifier == "every");
+  CHECK(named.gpu_filter.at == "gate.yml:1:1");
+  auto bad = parse_config(R"(gpu_filter:
+  rules: ../outside.yml
+  filter: ""
+  dialect: bash
+  predicate-quantifier: most
+  filters: gpu
+)", "gate.yml");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message ==
+        "5 errors in gate.yml:\n"
+        "gate.yml:2:10: gpu_filter.rules: must be a path inside the repository (the path gate's rules file): it "
+        "leaves the repository ('..')\n"
+        "gate.yml:3:11: gpu_filter.filter: must name a filter of the rules file\n"
+        "gate.yml:4:12: gpu_filter.dialect: expected github or picomatch, got 'bash'\n"
+        "gate.yml:5:25: gpu_filter.predicate-quantifier: expected some or every, got 'most'\n"
+        "gate.yml:6:3: gpu_filter.filters: unknown key 'filters' (did you mean 'filter'?)");
+  auto on = parse_config("gpu_filter: true\n", "gate.yml");
+  REQUIRE_FALSE(on.ok());
+  CHECK(on.error().message == "1 error in gate.yml:\ngate.yml:1:13: gpu_filter: expected false or a map with rules, filter, got true");
 }
 
 TEST_CASE("the old spelling {paths} still reads, as {tests}, with a deprecation warning") {

@@ -179,6 +179,7 @@ def test_status_text_names_the_state_the_result_and_how_to_publish(project):
         f"  counted result: {ref}",
         "  this machine (m1): not yet: run `git push` (after gpu-gate setup), or git push origin "
         "'+refs/gatekit-gate-mine/*:refs/gatekit-gate/*'",
+        "  GPU filter: none: every change outside the docs needs a result (gpu_filter)",
         f"  configuration: origin/HEAD ({git(work, 'rev-parse', 'origin/main')[:12]}), digest {config_digest(work)[:19]}"]
 
 

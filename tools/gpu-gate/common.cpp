@@ -104,7 +104,7 @@ GateConfig read_gate_config(Context& context, const Git& git, const std::string&
   // One git process for the remote's default branch and HEAD: each commit, its configuration
   // and its default selection file (a clone that does not know the branch answers "missing").
   const std::string base = "refs/remotes/" + remote + "/HEAD";
-  const auto reads = read_at(git, {base, "HEAD"}, {default_config_path, default_selection_path});
+  const auto reads = read_at(git, {base, "HEAD"}, {default_config_path, default_selection_path, default_rules_path});
   out.trusted = config_option.empty() && !reads[0].commit.empty();
   if (out.trusted) {
     const std::string shown = remote + "/HEAD";
@@ -116,6 +116,9 @@ GateConfig read_gate_config(Context& context, const Git& git, const std::string&
     out.base_rev = base;
     out.selection_text = selection_of(git, base, shown, out.config, read);
     out.selection_origin = shown + ":" + out.config.selection;
+    out.files_rev = base;
+    out.files_rev_name = shown;
+    out.default_rules_text = read.files.at(2);
   } else {
     // This checkout: the file on disk (the tree is clean, or run refuses it), the selection
     // file of the commit it tests.
@@ -125,6 +128,9 @@ GateConfig read_gate_config(Context& context, const Git& git, const std::string&
     out.from = config_option.empty() ? "this checkout (" + read.commit.substr(0, 12) + ")" : "--config " + config_option;
     out.selection_text = selection_of(git, "HEAD", "the tested commit", out.config, read);
     out.selection_origin = out.config.selection;
+    out.files_rev = "HEAD";
+    out.files_rev_name = "HEAD";
+    out.default_rules_text = read.files.at(2);
   }
   out.digest = config_digest(out.config, out.selection_text);
   return out;

@@ -29,6 +29,13 @@ struct GateConfig {
   std::string from;                           // "origin/HEAD (3c787c61b44d)", "this checkout (...)"
   bool trusted = false;                       // read from the remote's default branch
   std::string base_rev;                       // then "refs/remotes/<remote>/HEAD", else ""
+  // The commit the selection file (and the path gate's rules) were read from: base_rev, else
+  // "HEAD"; and how messages name it ("origin/HEAD", "HEAD").
+  std::string files_rev;
+  std::string files_rev_name;
+  // The path gate's rules at the default path (default_rules_path) of that commit, read in the
+  // same git process (nullopt: none there); gpu_filter.hpp turns them into the GPU filter.
+  std::optional<std::string> default_rules_text;
 };
 
 // Where the gate's scope comes from (docs/gpu-gate.md, "Where the configuration comes from"):

@@ -21,12 +21,13 @@
 namespace gatekit::gpu_gate {
 namespace {
 
-constexpr std::array<std::string_view, 15> kTopKeys{
+constexpr std::array<std::string_view, 16> kTopKeys{
     "command",  "workers", "scope",       "nightly_marker", "namespace", "expiry_days", "clock_skew_minutes",
     "cpu_gate", "docs",    "concurrency", "stress_repeats", "signing",   "test_map",    "selection",
-    "trusted_bases"};
+    "trusted_bases", "gpu_filter"};
 constexpr std::array<std::string_view, 3> kScopeKeys{"folders", "modules", "extras"};
 constexpr std::array<std::string_view, 3> kSigningKeys{"sign", "allowed_signers", "revoked_keys"};
+constexpr std::array<std::string_view, 4> kGpuFilterKeys{"rules", "filter", "dialect", "predicate-quantifier"};
 const std::vector<std::string_view> kPlaceholders{test_run::kWorkers, test_run::kTests, test_run::kJunit,
                                                   test_run::kMarkers};
 
@@ -141,6 +142,44 @@ void read_signing(const Entry& e, Config& config, ConfigErrors& errors) {
     if (auto v = read_repository_path(*s, "signing.allowed_signers", "the allowed-signers file", errors)) config.allowed_signers = *v;
   if (auto s = find_key(e.value, "revoked_keys"))
     if (auto v = read_repository_path(*s, "signing.revoked_keys", "the revoked keys", errors)) config.revoked_keys = *v;
+}
+
+// gpu_filter: false, or a map naming the path gate's rules file and its GPU filter (the rules'
+// dialect and quantifier as the path gate's step overrides them, if it does).
+void read_gpu_filter(const Entry& e, Config& config, ConfigErrors& errors) {
+  const auto at = yaml::position_of(e.key.Mark());
+  GpuFilterSetting& setting = config.gpu_filter;
+  setting.at = config.source.string() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+  if (e.value.IsScalar()) {
+    if (auto on = read_bool(e.value, "gpu_filter", errors, &e.key)) {
+      if (*on) errors.add(e.value, "gpu_filter", "expected false or a map with rules, filter, got true", &e.key);
+      setting.enabled = false;
+    }
+    return;
+  }
+  if (!e.value.IsMap()) {
+    errors.add(e.value, "gpu_filter", "expected false or a map with rules, filter, got " + describe_node(e.value), &e.key);
+    return;
+  }
+  reject_unknown_keys(e.value, kGpuFilterKeys, "gpu_filter", errors);
+  if (auto r = find_key(e.value, "rules"))
+    if (auto v = read_repository_path(*r, "gpu_filter.rules", "the path gate's rules file", errors)) setting.rules = *v;
+  if (auto f = find_key(e.value, "filter"))
+    if (auto v = read_string(f->value, "gpu_filter.filter", errors, &f->key)) {
+      if (v->empty()) errors.add(f->value, "gpu_filter.filter", "must name a filter of the rules file", &f->key);
+      setting.filter = *v;
+    }
+  if (auto d = find_key(e.value, "dialect"))
+    if (auto v = read_string(d->value, "gpu_filter.dialect", errors, &d->key)) {
+      if (!glob::parse_dialect(*v)) errors.add(d->value, "gpu_filter.dialect", "expected github or picomatch, got " + quote_for_message(*v), &d->key);
+      setting.dialect = *v;
+    }
+  if (auto q = find_key(e.value, "predicate-quantifier"))
+    if (auto v = read_string(q->value, "gpu_filter.predicate-quantifier", errors, &q->key)) {
+      if (*v != "some" && *v != "every")
+        errors.add(q->value, "gpu_filter.predicate-quantifier", "expected some or every, got " + quote_for_message(*v), &q->key);
+      setting.quantifier = *v;
+    }
 }
 
 // Branch names, as GitHub names them (release/1.x): no refs/ prefix, no commit, nothing git
@@ -273,6 +312,7 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& file_
   if (auto e = find_key(*root, "scope")) read_scope(*e, config, errors);
   if (auto e = find_key(*root, "signing")) read_signing(*e, config, errors);
   if (auto e = find_key(*root, "trusted_bases")) read_trusted_bases(*e, config, errors);
+  if (auto e = find_key(*root, "gpu_filter")) read_gpu_filter(*e, config, errors);
   read_pattern_list(*root, "docs", config.docs_patterns, errors);
   read_pattern_list(*root, "concurrency", config.concurrency_patterns, errors);
   if (!errors.empty()) return errors.to_error();

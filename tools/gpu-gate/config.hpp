@@ -17,6 +17,24 @@ namespace gatekit::gpu_gate {
 
 inline constexpr const char* default_config_path = ".github/gatekit/gpu-gate.yml";
 inline constexpr const char* default_selection_path = ".github/gatekit/suite.yml";
+inline constexpr const char* default_rules_path = ".github/gatekit/filters.yml";
+
+// Where the gate finds the path gate's GPU filter (docs/gpu-gate.md, "What needs a GPU
+// result"): the rules file the path gate reads and the filter whose relevance runs the GPU
+// suites. A change none of whose paths needs a GPU result by that filter (and the gate's own
+// safeties) needs no run. Read from the trusted base like the rest of the configuration.
+struct GpuFilterSetting {
+  bool enabled = true;                     // `gpu_filter: false`: every change outside the docs needs a result
+  std::string rules = default_rules_path;  // the rules file, a path in the repository
+  std::string filter = "gpu";              // the filter's name in it
+  // The path gate's `dialect` and `predicate-quantifier` inputs, when its step sets them: they
+  // override the rules' own keys there, so they must here too ("" = the rules' own).
+  std::string dialect;
+  std::string quantifier;
+  // "file:line:col" where gpu_filter is set; "" = the default, where a rules file the base
+  // lacks means no filter (named, it is an error).
+  std::string at;
+};
 
 struct Config {
   // The test command, as argv (never a shell string), in test_run.hpp's template language:
@@ -50,6 +68,7 @@ struct Config {
   // Docs-only deltas inherit a result: the path classifier's `docs` category (core default
   // patterns unless given here).
   std::vector<std::string> docs_patterns;
+  GpuFilterSetting gpu_filter;
   std::vector<std::string> concurrency_patterns;  // a change touching these runs the stress pass
   int stress_repeats = 3;
   bool sign = false;  // sign result commits with git's SSH signing (user.signingkey)

@@ -47,18 +47,7 @@ std::vector<SidedPath> paths_of(const ChangeListing& listing) {
   return out;
 }
 
-std::string_view change_type(const SidedPath& p) {
-  const std::string& s = p.file->status;
-  if (s == "R" || s == "renamed") return p.previous ? "deleted" : "added";
-  if (s == "A" || s == "added") return "added";
-  if (s == "M" || s == "modified") return "modified";
-  if (s == "D" || s == "removed" || s == "deleted") return "deleted";
-  if (s == "C" || s == "copied") return "copied";
-  if (s == "T" || s == "changed") return "changed";
-  if (s == "U" || s == "unmerged") return "unmerged";
-  if (s == "unchanged") return "unchanged";
-  return "";
-}
+std::string_view change_type(const SidedPath& p) { return path_rules::change_type(p.file->status, p.previous); }
 
 namespace {
 
@@ -100,33 +89,6 @@ void set_file(FilterDecision& d, const SidedPath& p) {
   if (p.previous) d.renamed_to = p.file->path;
 }
 
-bool applies(const PatternSource& p, std::string_view type) {
-  return p.change_types.empty() || type.empty() ||
-         std::find(p.change_types.begin(), p.change_types.end(), type) != p.change_types.end();
-}
-
-// One path judged pattern by pattern: change-type rules apply only to paths of their types.
-// some: the dialect's list semantics (github: the last applying match wins; picomatch: any
-// applying match); every: each pattern applies and matches on its own (paths-filter).
-glob::ListVerdict judge(const std::vector<PatternSource>& sources, const glob::PatternList& list, Quantifier q,
-                        std::string_view path, std::string_view type) {
-  const auto& patterns = list.patterns();
-  glob::ListVerdict v;
-  for (std::size_t i = 0; i < patterns.size(); ++i) {
-    const int index = static_cast<int>(i);
-    const bool ok = applies(sources[i], type);
-    if (q == Quantifier::every) {
-      if (!ok || !patterns[i].matches(path)) return {false, index};
-      v = {true, index};
-    } else if (list.dialect() == glob::Dialect::github) {
-      if (ok && patterns[i].body_matches(path)) v = {!patterns[i].negated(), index};
-    } else if (ok && patterns[i].matches(path)) {
-      return {true, index};
-    }
-  }
-  return v;
-}
-
 // The verdicts of one list on every path, in order.
 std::vector<glob::ListVerdict> verdicts(const Filter& f, const std::vector<PatternSource>& sources,
                                         const glob::PatternList& list, Quantifier q,
@@ -139,7 +101,8 @@ std::vector<glob::ListVerdict> verdicts(const Filter& f, const std::vector<Patte
     return out;
   }
   const auto& views = batch.paths();
-  for (std::size_t i = 0; i < paths.size(); ++i) out[i] = judge(sources, list, q, views[i], change_type(paths[i]));
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    out[i] = path_rules::judge(sources, list, q, views[i], change_type(paths[i]));
   return out;
 }
 
@@ -157,7 +120,7 @@ Matches match(const Filter& f, const std::vector<SidedPath>& paths, const glob::
 std::vector<std::size_t> matched_files(const Filter& f, const Matches& m, const std::vector<SidedPath>& paths) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < paths.size(); ++i)
-    if (m.always[i].included || (f.mode == Mode::allow) == m.list[i].included) out.push_back(i);
+    if (path_rules::relevant(f, m.always[i], m.list[i])) out.push_back(i);
   return out;
 }
 
@@ -203,7 +166,7 @@ bool decide_by_list(FilterDecision& d, const Filter& f, const std::vector<SidedP
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const auto& p = paths[i];
     const auto& v = m.list[i];
-    if (f.mode == Mode::allow ? !v.included : v.included) continue;
+    if (!path_rules::list_relevant(f.mode, v)) continue;
     d.relevant = true;
     set_file(d, p);
     set_pattern(d, f.paths, v.decisive, false);

@@ -87,11 +87,9 @@ struct SidedPath {
 };
 std::vector<SidedPath> paths_of(const ChangeListing& listing);
 
-// The change type of one side as dorny/paths-filter names it: added, modified, deleted,
-// copied, changed, unmerged (API `status` or git `--name-status` letter). A rename is its old
-// path `deleted` and its new path `added`, as paths-filter reports it; git's type change (T)
-// is `changed`. "" when the source gave no status (a plain list): then every change-type rule
-// applies, since the gate cannot tell and must not call a relevant change irrelevant.
+// The change type of one side as dorny/paths-filter names it (path_rules::change_type of its
+// status): a rename is its old path `deleted` and its new path `added`; "" when the source gave
+// no status (a plain list), and then every change-type rule applies.
 std::string_view change_type(const SidedPath& path);
 
 }  // namespace gatekit::path_classifier

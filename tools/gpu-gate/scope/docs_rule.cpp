@@ -3,10 +3,12 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
 #include <deque>
+#include <iterator>
 
 #include "common.hpp"
 #include "gatekit/json.hpp"
@@ -158,6 +160,10 @@ std::string DocsRule::why_code(std::string_view path) const {
   if (!patterns_.evaluate(path).included) return "it is not in the docs patterns";
   if (is_python_code(path)) return "Python imports or pytest collects it";
   if (auto collected = why_collected(path); !collected.empty()) return collected;
+  return why_linked(path);
+}
+
+std::string DocsRule::why_linked(std::string_view path) const {
   // The path itself, then each folder above it, then the root ("").
   std::string_view at = path;
   while (true) {
@@ -168,6 +174,24 @@ std::string DocsRule::why_code(std::string_view path) const {
     at = slash == std::string_view::npos ? std::string_view() : at.substr(0, slash);
   }
   return "";
+}
+
+std::string DocsRule::why_gpu(std::string_view path, std::string_view type) const {
+  // The filter first: a path it takes needs a result even when it is docs only (a docs example
+  // the GPU tests run), since the path gate runs the GPU jobs for it.
+  if (gpu_)
+    if (auto taken = gpu_->why_taken(path, type); !taken.empty()) return taken;
+  if (is_docs(path)) return "";
+  if (!gpu_) return "it is not docs only, and the gate reads no GPU filter (gpu_filter)";
+  if (auto collected = why_collected(path); !collected.empty()) return collected;
+  return why_linked(path);
+}
+
+bool DocsRule::needs_gpu_change(std::string_view path, std::string_view old_mode, std::string_view new_mode,
+                                std::string_view type) const {
+  for (const auto mode : {old_mode, new_mode})
+    if (mode == kLinkMode || mode == kSubmoduleMode) return true;
+  return !why_gpu(path, type).empty();
 }
 
 std::string DocsRule::why_collected(std::string_view path) const {
@@ -302,7 +326,9 @@ Result<RawChange> parse_raw_line(std::string_view line) {
     return could_not_evaluate("unexpected git raw diff line: " + quote_for_message(line));
   auto path = unquote_c_style(line.substr(tab + 1));
   if (!path) return could_not_evaluate("git raw diff path: " + path.error().message);
-  return RawChange{std::string(line.substr(1, 6)), std::string(line.substr(8, 6)), std::move(*path)};
+  const auto space = line.rfind(' ', tab);  // before the status letter (and its score, if any)
+  std::string status(line.substr(space + 1, std::min<std::size_t>(1, tab - space - 1)));
+  return RawChange{std::string(line.substr(1, 6)), std::string(line.substr(8, 6)), std::move(*path), std::move(status)};
 }
 
 Result<ChangeVerdict> classify_change(const Git& git, const DocsRule& docs, const std::string& from,
@@ -314,16 +340,24 @@ Result<ChangeVerdict> classify_change(const Git& git, const DocsRule& docs, cons
                          .paths({}));
   if (!out) return out.error();
   ChangeVerdict verdict;
-  std::set<std::string> code;
+  std::set<std::string> code, gpu;
   for (const auto& line : split_lines(*out)) {
     if (line.empty()) continue;
     verdict.empty = false;
     auto change = parse_raw_line(line);
     if (!change) return change.error();
     if (!is_docs_change(docs, *change)) code.insert(change->path);
+    if (needs_gpu_change(docs, *change)) gpu.insert(change->path);
   }
   verdict.code.assign(code.begin(), code.end());
+  verdict.gpu.assign(gpu.begin(), gpu.end());
   return verdict;
+}
+
+std::vector<std::string> ChangeVerdict::outside_filter() const {
+  std::vector<std::string> out;
+  std::set_difference(code.begin(), code.end(), gpu.begin(), gpu.end(), std::back_inserter(out));
+  return out;
 }
 
 Result<DocsRule> docs_rule_for(const Git& git, const std::vector<std::string>& patterns, const std::string& commit) {

@@ -21,6 +21,16 @@
 // A change that adds, removes or retargets a symbolic link, or moves a submodule, is never
 // docs only, wherever it lies (is_docs_change), so the links of one tree hold for a whole
 // docs-only history.
+//
+// With the path gate's GPU filter (gpu_filter.hpp), the rule also says which changes need a
+// GPU result (why_gpu): one for a path the filter takes, docs only or not (a docs example the
+// GPU tests run: the path gate runs the GPU jobs for it); else none for a docs-only path; none
+// for a path the filter, self-protection and the gate's scope let go when, as for docs, no symbolic link leads into it and pytest's
+// configuration neither reads nor collects it (rules 3 and 4); one for anything else, for a
+// change of a link or a submodule, and for every path that is not docs only when there is no
+// filter. A step of history that needs no GPU result lends a result over it like a docs-only
+// one (status_decide.hpp), so the links and the test configuration of one tree hold for that
+// whole history too.
 #include <functional>
 #include <map>
 #include <set>
@@ -31,6 +41,7 @@
 #include "gatekit/git.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/result.hpp"
+#include "scope/gpu_filter.hpp"
 
 namespace gatekit::gpu_gate {
 
@@ -64,11 +75,26 @@ class DocsRule {
   // One side of a change: git's modes before and after ("000000" when absent).
   bool is_docs_change(std::string_view path, std::string_view old_mode, std::string_view new_mode) const;
 
+  // The path gate's GPU filter the rule also judges by (nullptr: none, and every path that is
+  // not docs only needs a GPU result). The caller keeps it alive while the rule is used.
+  void set_gpu_filter(const GpuFilter* filter) { gpu_ = filter; }
+  const GpuFilter* gpu_filter() const { return gpu_; }
+  // "" when a change of `path` (of change type `type`, path_rules::change_type's names; ""
+  // unknown) needs no GPU result; else why it needs one, e.g. "the 'gpu' filter takes it
+  // ('src/**')", "a symbolic link leads into it (src/helper.py)", "pytest reads its
+  // configuration from it".
+  std::string why_gpu(std::string_view path, std::string_view type = "") const;
+  // One side of a change, as is_docs_change: a change of a link or a submodule needs a result.
+  bool needs_gpu_change(std::string_view path, std::string_view old_mode, std::string_view new_mode,
+                        std::string_view type) const;
+
  private:
   std::string why_collected(std::string_view path) const;
+  std::string why_linked(std::string_view path) const;
 
   glob::PatternList patterns_;
   TestConfigFacts tests_;
+  const GpuFilter* gpu_ = nullptr;
   // Every path a link leads into or through -> the first link that does ("" = the whole tree).
   std::map<std::string, std::string, std::less<>> linked_;
 };
@@ -98,17 +124,26 @@ std::vector<std::string> link_reach(const std::map<std::string, std::string, std
 // ":<old mode> <new mode> <old> <new> <status>\t<path>", the path C-quoted.
 struct RawChange {
   std::string old_mode, new_mode, path;
+  std::string status;  // git's letter: A, M, D, T, ...
 };
 Result<RawChange> parse_raw_line(std::string_view line);
 inline bool is_docs_change(const DocsRule& docs, const RawChange& change) {
   return docs.is_docs_change(change.path, change.old_mode, change.new_mode);
 }
+inline bool needs_gpu_change(const DocsRule& docs, const RawChange& change) {
+  return docs.needs_gpu_change(change.path, change.old_mode, change.new_mode,
+                               path_rules::change_type(change.status, /*previous=*/false));
+}
 
 // The change from `from` to `to` (`from...to`, from their merge base, when three_dot) under
-// the rule: whether it is empty, and its paths that are not docs only, sorted.
+// the rule: whether it is empty, its paths that are not docs only, and those of them that need
+// a GPU result, each sorted.
 struct ChangeVerdict {
   bool empty = true;
   std::vector<std::string> code;
+  std::vector<std::string> gpu;
+  // The paths that are not docs only and need no GPU result (code less gpu), sorted.
+  std::vector<std::string> outside_filter() const;
 };
 Result<ChangeVerdict> classify_change(const Git& git, const DocsRule& docs, const std::string& from,
                                       const std::string& to, bool three_dot);

@@ -18,6 +18,7 @@
 #include "gatekit/workflow.hpp"
 #include "gatekit/workflow_run.hpp"
 #include "scope/docs_rule.hpp"
+#include "scope/gpu_filter.hpp"
 #include "status/merge_group.hpp"
 #include "status/posting_mode.hpp"
 #include "status/post.hpp"
@@ -37,6 +38,7 @@ struct Resolved {
   std::string sha;     // the head commit
   std::string poster;  // the creator of gatekit's statuses ("" when not posting)
   TrustedBase trusted;
+  std::optional<GpuFilter> gpu_filter;  // the trusted branch's (gpu_filter.hpp); none: docs rule only
 };
 
 std::string branch_name(const std::string& base) {
@@ -104,6 +106,16 @@ void fetch_trusted(const Git& git, const CiStatusOptions& o, Resolved& resolved)
   trusted.config = trusted_config(git, trusted, o.config);
 }
 
+// The path gate's GPU filter from the trusted branch's rules file, as its configuration names it
+// (gpu_filter.hpp), never the pull request's. Rules that do not load, or lack the filter, stop
+// the run (exit 2): what needs a GPU result is then unknown, and nothing is let go.
+std::optional<GpuFilter> trusted_gpu_filter(const Git& git, const TrustedBase& trusted) {
+  const auto& setting = trusted.config.gpu_filter;
+  if (!setting.enabled) return std::nullopt;
+  const auto text = trusted_file(git, trusted, setting.rules);
+  return value_or_throw(gpu_filter_of(trusted.config, text, trusted.branch));
+}
+
 // The commit whose status is set must be in the clone (a checkout of another ref lacks it, a
 // queue's group commit above all): fetched by name, else exit 3 naming it.
 void ensure_commit(const Git& git, const CiStatusOptions& o, const std::string& sha) {
@@ -162,6 +174,7 @@ Evaluated evaluate(const CiStatusOptions& o, Context& context, Git& git, const R
   query.now = epoch_seconds(context.clock);
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   query.config_digest = trusted_config_digest(git, trusted.rev, config);  // the scope is the base's too
+  query.gpu_filter = resolved.gpu_filter ? &*resolved.gpu_filter : nullptr;
   auto gathered = value_or_throw(gather_status_input(git, config, query));
 
   std::optional<std::map<std::string, SignatureVerdict>> verdicts;
@@ -182,6 +195,7 @@ Evaluated evaluate(const CiStatusOptions& o, Context& context, Git& git, const R
   report.default_branch = trusted.default_branch;
   report.refused_base = trusted.refused;
   report.allowed_signers = signers ? signers_path : "";
+  report.gpu_filter = resolved.gpu_filter ? quote_for_message(resolved.gpu_filter->name()) + " of " + resolved.gpu_filter->origin : "";
   report.post_asked = o.post;
   report.decision = decide_ci_status(gathered.input, verdicts);
   report.decision.left_out.insert(report.decision.left_out.begin(), gathered.rejected.begin(), gathered.rejected.end());
@@ -268,16 +282,22 @@ CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& g
     mark_outranked(posted->poster(), context, decision, head.input);
   }
   const auto& head_status = head.report.decision.status;
-  const auto docs = value_or_throw(docs_rule_for(git, resolved.trusted.config.docs_patterns, resolved.sha));
+  auto docs = value_or_throw(docs_rule_for(git, resolved.trusted.config.docs_patterns, resolved.sha));
+  docs.set_gpu_filter(resolved.gpu_filter ? &*resolved.gpu_filter : nullptr);
   const auto added = value_or_throw(classify_change(git, docs, head_sha, resolved.sha, /*three_dot=*/false));
+  const auto outside = added.outside_filter();
   context.workflow.log("merge group of pull request " + queue.pr + ": head " + head_sha + " is " +
                        std::string(to_string(head_status.state)) + ", " + head_status.description + "; the queue adds " +
-                       (added.code.empty() ? std::string("docs only") : std::to_string(added.code.size()) + " code paths"));
-  for (const auto& path : added.code) context.workflow.log("  added by the queue: " + path);
+                       (!added.gpu.empty()   ? std::to_string(added.gpu.size()) + " paths that need a GPU result"
+                        : added.code.empty() ? std::string("docs only")
+                                             : std::to_string(outside.size()) + " paths outside the GPU filter"));
+  for (const auto& path : added.gpu) context.workflow.log("  added by the queue, needs a GPU result: " + path);
+  for (const auto& path : outside) context.workflow.log("  added by the queue, outside the GPU filter: " + path);
   auto& decision = group.report.decision;
   const bool own = decision.status.source_kind != StatusSource::none;
-  decision.status = decide_merge_group(decision.status, head_status, head_sha, added.code,
-                                       failure_time(head.report.decision));
+  const std::string filter = resolved.gpu_filter ? resolved.gpu_filter->name() : "gpu";
+  decision.status = decide_merge_group(decision.status, head_status, head_sha, added.gpu,
+                                       failure_time(head.report.decision), outside, filter);
   if (o.post) {
     // The marks that apply: the group walk's, or, for a status taken from the head, the head's.
     std::set<std::string> trees = lending_trees(group.input, decision.status);
@@ -327,6 +347,7 @@ ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
     resolved.repository = repository_of(options, context);
     resolved.sha = options.sha;
     fetch_trusted(git, options, resolved);
+    resolved.gpu_filter = trusted_gpu_filter(git, resolved.trusted);
     ensure_commit(git, options, resolved.sha);
     if (!resolved.trusted.refused.empty())
       context.workflow.log("the base " + quote_for_message(resolved.trusted.refused) +

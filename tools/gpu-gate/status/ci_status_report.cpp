@@ -39,6 +39,15 @@ std::string signature_cell(const ConsideredResult& result) {
   return text;
 }
 
+std::string outside_cell(const std::vector<std::string>& paths) {
+  constexpr std::size_t kShown = 10;
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < paths.size() && i < kShown; ++i) shown.push_back(markdown_code(paths[i]));
+  std::string text = join(shown, ", ");
+  if (paths.size() > kShown) text += " (+" + std::to_string(paths.size() - kShown) + " more)";
+  return text;
+}
+
 std::string trusted_cell(const CiReport& report) {
   std::string text = report.base == report.default_branch || report.default_branch.empty()
                          ? "from the default branch " + markdown_code(report.base)
@@ -60,8 +69,15 @@ std::string facts_table(const CiReport& report, std::int64_t now) {
              markdown_code(status.record->machine) + ", " + age(now, status.record->time);
   } else if (status.source_kind == StatusSource::no_code_change) {
     counts = "none needed: the change since the merge base with " + markdown_code(report.base) + " touches documentation only";
+  } else if (status.source_kind == StatusSource::no_gpu_change) {
+    counts = "none needed: the change since the merge base with " + markdown_code(report.base) +
+             " needs no GPU result (nothing the GPU filter takes)";
   }
   rows.push_back({"what counts", counts});
+  if (!status.outside_filter.empty()) rows.push_back({"outside the GPU filter", outside_cell(status.outside_filter)});
+  rows.push_back({"GPU filter", report.gpu_filter.empty()
+                                    ? std::string("none: every change outside the docs needs a result")
+                                    : markdown_text(report.gpu_filter)});
   rows.push_back({"trusted files", trusted_cell(report)});
   rows.push_back({"signatures", report.allowed_signers.empty()
                                     ? std::string("not verified (the configuration names no allowed-signers file)")
@@ -73,7 +89,9 @@ std::string facts_table(const CiReport& report, std::int64_t now) {
 }
 
 std::string results_table(const CiReport& report, std::int64_t now) {
-  if (report.decision.results.empty()) return "No published gate result for this commit or its docs-only ancestors.\n";
+  if (report.decision.results.empty())
+    return "No published gate result for this commit or the ancestors it could inherit from (docs-only or no "
+           "GPU-relevant steps).\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& result : report.decision.results) {
     const auto& r = result.record;
@@ -87,7 +105,8 @@ std::string results_table(const CiReport& report, std::int64_t now) {
 std::string inheritance_chart(const CiReport& report) {
   const auto& status = report.decision.status;
   if (status.source_kind != StatusSource::inherited || !status.record) return "";
-  return "```mermaid\nflowchart LR\n  head[\"" + short_commit(report.sha) + " (head)\"] -- \"docs-only changes\" --> source[\"" +
+  const std::string steps = status.outside_filter.empty() ? "docs-only changes" : "no GPU-relevant changes";
+  return "```mermaid\nflowchart LR\n  head[\"" + short_commit(report.sha) + " (head)\"] -- \"" + steps + "\" --> source[\"" +
          short_commit(status.source) + " " + std::string(to_string(status.record->verdict)) + " on " +
          status.record->machine + "\"]\n```\n\n";
 }

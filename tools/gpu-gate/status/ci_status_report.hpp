@@ -17,6 +17,7 @@ struct CiReport {
   std::string default_branch;   // the repository's default branch ("" = not known)
   std::string refused_base;     // a candidate base that was not trusted ("" = none)
   std::string allowed_signers;  // its path ("" = results not verified)
+  std::string gpu_filter;       // "'gpu' of main:.github/gatekit/filters.yml" ("" = none read)
   bool posted = false;
   bool post_asked = false;
   CiDecision decision;

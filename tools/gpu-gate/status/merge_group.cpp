@@ -55,7 +55,8 @@ Result<QueueRef> parse_queue_ref(std::string_view ref) {
 }
 
 GateStatus decide_merge_group(const GateStatus& group_own, const GateStatus& head, std::string_view head_commit,
-                              const std::vector<std::string>& added_code, std::optional<std::int64_t> head_failed_at) {
+                              const std::vector<std::string>& added_code, std::optional<std::int64_t> head_failed_at,
+                              const std::vector<std::string>& added_outside, std::string_view filter) {
   if (group_own.source_kind != StatusSource::none) return group_own;
   GateStatus status = group_own;  // the group's tree; no result of its own
   if (!added_code.empty()) {
@@ -68,9 +69,17 @@ GateStatus decide_merge_group(const GateStatus& group_own, const GateStatus& hea
   status.source = head.source;
   status.source_kind = head.source_kind == StatusSource::none ? StatusSource::none : StatusSource::inherited;
   status.record = head.record;
+  status.outside_filter = head.outside_filter;
+  status.outside_filter.insert(status.outside_filter.end(), added_outside.begin(), added_outside.end());
+  std::sort(status.outside_filter.begin(), status.outside_filter.end());
+  status.outside_filter.erase(std::unique(status.outside_filter.begin(), status.outside_filter.end()), status.outside_filter.end());
   switch (head.state) {
     case GateState::success:
-      status.description = "inherited from " + at + " (pull request head), the queue adds docs only";
+      status.description = "inherited from " + at + " (pull request head), the queue adds ";
+      if (added_outside.empty()) status.description += "docs only";
+      else
+        status.description += std::to_string(added_outside.size()) + (added_outside.size() == 1 ? " file" : " files") +
+                              " outside the " + std::string(filter.substr(0, 40)) + " filter";
       break;
     case GateState::failure:
       status.description = "failed at the pull request head " + at;

@@ -29,6 +29,21 @@ std::string resolve_base(const Git& git, const std::string& option, const std::s
   return trim(out->out);
 }
 
+// The path gate's GPU filter the configuration names, from the commit the configuration's
+// files came from (the trusted base when the clone knows it): gpu_filter.hpp.
+std::optional<GpuFilter> gate_gpu_filter(const Git& git, const GateConfig& gate_config) {
+  const Config& config = gate_config.config;
+  std::optional<std::string> text = gate_config.default_rules_text;
+  if (config.gpu_filter.enabled && config.gpu_filter.rules != default_rules_path)
+    text = read_at(git, gate_config.files_rev, {config.gpu_filter.rules}).files.at(0);
+  return value_or_throw(gpu_filter_of(config, text, gate_config.files_rev_name));
+}
+
+std::string gpu_filter_text(const std::optional<GpuFilter>& filter) {
+  if (!filter) return "none: every change outside the docs needs a result (gpu_filter)";
+  return quote_for_message(filter->name()) + " of " + filter->origin;
+}
+
 // This machine's newest record of the tree, if any.
 const GateRecord* mine_for(const StatusInput& input, const std::string& tree, const std::string& machine) {
   const GateRecord* best = nullptr;
@@ -69,10 +84,13 @@ std::set<std::string> stale_refs(const std::vector<GateRecord>& records, const s
 }
 
 std::string json_of(const GateStatus& s, const std::string& commit, const std::optional<bool>& published,
-                    bool has_mine, const std::vector<std::string>& ignored, const GateConfig& gate_config) {
+                    bool has_mine, const std::vector<std::string>& ignored, const GateConfig& gate_config,
+                    const std::optional<GpuFilter>& filter) {
   boost::json::object o;
   o["config"] = gate_config.digest;  // what a result must have been recorded with to count
   o["config_from"] = gate_config.from;
+  if (filter) o["gpu_filter"] = boost::json::object{{"filter", filter->name()}, {"rules", filter->origin}};
+  else o["gpu_filter"] = nullptr;
   o["state"] = std::string(to_string(s.state));
   o["description"] = s.description;
   o["commit"] = commit;
@@ -84,6 +102,9 @@ std::string json_of(const GateStatus& s, const std::string& commit, const std::o
   boost::json::array ignored_refs;
   for (const auto& line : ignored) ignored_refs.emplace_back(line);
   o["ignored"] = std::move(ignored_refs);
+  boost::json::array outside;
+  for (const auto& path : s.outside_filter) outside.emplace_back(path);
+  o["outside_filter"] = std::move(outside);
   if (s.record) {
     boost::json::object r;
     r["verdict"] = std::string(to_string(s.record->verdict));
@@ -95,6 +116,16 @@ std::string json_of(const GateStatus& s, const std::string& commit, const std::o
     o["result"] = std::move(r);
   }
   return inert_json(boost::json::serialize(o));
+}
+
+// The paths a status lets go without a GPU result: the first few, and how many more.
+std::string outside_text(const std::vector<std::string>& paths) {
+  constexpr std::size_t kShown = 5;
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < paths.size() && i < kShown; ++i) shown.push_back(visible_controls(paths[i]));
+  std::string text = join(shown, ", ");
+  if (paths.size() > kShown) text += " (+" + std::to_string(paths.size() - kShown) + " more)";
+  return text;
 }
 
 std::string published_text(const std::optional<bool>& published, bool has_mine, const std::string& remote,
@@ -113,9 +144,11 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   // As `run` reads it: the remote's default branch's configuration, whose digest a result must carry.
   const GateConfig gate_config = read_gate_config(context, git, options.repo_dir, options.config, options.remote);
   const Config& config = gate_config.config;
+  const std::optional<GpuFilter> filter = gate_gpu_filter(git, gate_config);
   const std::string machine = resolve_machine(context, options.machine);
   StatusQuery query;
   query.config_digest = gate_config.digest;
+  query.gpu_filter = filter ? &*filter : nullptr;
   query.rev = options.rev;
   // The base for "no code change": the option, else the remote's default branch, as read above.
   query.base = !options.base.empty() || !options.config.empty() ? resolve_base(git, options.base, options.remote)
@@ -142,7 +175,7 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
       mine != nullptr && remote ? std::optional<bool>(on(*remote, published_name(config.namespace_, mine->ref), mine->record_commit))
                                 : std::nullopt;
   if (options.json) {
-    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored, gate_config) << '\n';
+    context.out << json_of(status, gathered.commit, published, mine != nullptr, ignored, gate_config, filter) << '\n';
     return ExitCode::pass;
   }
   for (const auto& line : ignored) context.workflow.log("ignored result ref " + line);
@@ -156,11 +189,17 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   if (status.record)
     rows.push_back({"result", markdown_text(std::string(to_string(status.record->verdict)) + " on " + status.record->machine +
                                              " at " + format_utc(status.record->time))});
+  if (!status.outside_filter.empty())
+    rows.push_back({"outside the GPU filter", markdown_text(outside_text(status.outside_filter))});
+  rows.push_back({"GPU filter", markdown_text(gpu_filter_text(filter))});
   rows.push_back({"published", markdown_text(published_text(published, mine != nullptr, options.remote, config.namespace_))});
   context.workflow.log("gate/gpu for " + short_commit(gathered.commit) + ": " + std::string(to_string(status.state)) + " \"" +
                        status.description + "\"");
   if (status.record) context.workflow.log("  counted result: " + status.record->ref);
   context.workflow.log("  this machine (" + machine + "): " + published_text(published, mine != nullptr, options.remote, config.namespace_));
+  if (!status.outside_filter.empty())
+    context.workflow.log("  outside the GPU filter: " + outside_text(status.outside_filter));
+  context.workflow.log("  GPU filter: " + gpu_filter_text(filter));
   context.workflow.log("  configuration: " + gate_config.from + ", digest " + gate_config.digest.substr(0, 19));
   context.workflow.append_summary("## gpu-gate status\n\n" + markdown_table({"", ""}, rows));
   return ExitCode::pass;

@@ -12,6 +12,7 @@
 #include "config.hpp"
 #include "gatekit/git.hpp"
 #include "gatekit/result.hpp"
+#include "scope/gpu_filter.hpp"
 #include "status/status_decide.hpp"
 
 namespace gatekit::gpu_gate {
@@ -27,6 +28,9 @@ struct StatusQuery {
   bool stop_at_exact = true;
   // The trusted base's configuration digest a result must carry (StatusInput::config_digest).
   std::optional<std::string> config_digest;
+  // The path gate's GPU filter, read with the configuration (gpu_filter.hpp): a step or a
+  // change that needs no GPU result by it lends a result like a docs-only one. nullptr: none.
+  const GpuFilter* gpu_filter = nullptr;
 };
 
 struct GatheredStatus {

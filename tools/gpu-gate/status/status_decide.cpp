@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "gatekit/text.hpp"
 
@@ -29,18 +30,23 @@ std::map<std::string, const GateRecord*> newest_by_tree(const StatusInput& input
   return newest;
 }
 
-GateStatus from_record(const GateRecord& record, const HistoryCommit& at, bool exact) {
+// `outside`: the paths of the steps from the commit to `at` that are not docs only (each
+// needs no GPU result); empty for an exact result and a docs-only inheritance.
+GateStatus from_record(const GateRecord& record, const HistoryCommit& at, bool exact, const std::set<std::string>& outside,
+                       const StatusInput& input) {
   GateStatus status;
   status.record = record;
   status.source = at.commit;
   status.source_kind = exact ? StatusSource::exact : StatusSource::inherited;
+  if (!exact) status.outside_filter.assign(outside.begin(), outside.end());
   if (record.verdict == Verdict::fail) {
     status.state = GateState::failure;
     status.description = failure_description(record.time);
   } else {
     status.state = GateState::success;
-    status.description = exact ? "passed in " + short_duration(record.duration)
-                               : "inherited from " + short_commit(at.commit) + ", docs-only delta";
+    if (exact) status.description = "passed in " + short_duration(record.duration);
+    else if (outside.empty()) status.description = "inherited from " + short_commit(at.commit) + ", docs-only delta";
+    else status.description = no_gpu_change_description(at.commit, outside.size(), input.gpu_filter);
   }
   if (without_gpu(record.device)) status.description += kNoGpuNote;
   return status;
@@ -62,6 +68,7 @@ std::string_view to_string(StatusSource source) {
     case StatusSource::exact: return "exact";
     case StatusSource::inherited: return "inherited";
     case StatusSource::no_code_change: return "no-code-change";
+    case StatusSource::no_gpu_change: return "no-gpu-change";
     case StatusSource::none: return "none";
   }
   return "none";
@@ -95,6 +102,7 @@ std::string failure_description(std::int64_t result_time) { return "failed (resu
 GateStatus decide_status(const StatusInput& input) {
   GateStatus status;
   const auto newest = newest_by_tree(input, status.ignored);
+  std::set<std::string> outside;  // the steps' paths passed so far that are not docs only
   for (std::size_t i = 0; i < input.history.size(); ++i) {
     const auto& at = input.history[i];
     // A docs-only commit may carry the tree of its parent: the first commit of the walk
@@ -102,17 +110,23 @@ GateStatus decide_status(const StatusInput& input) {
     if (auto it = newest.find(at.tree); it != newest.end()) {
       const bool exact = at.tree == input.history.front().tree;
       auto ignored = std::move(status.ignored);
-      status = from_record(*it->second, exact ? input.history.front() : at, exact);
+      status = from_record(*it->second, exact ? input.history.front() : at, exact, outside, input);
       status.ignored = std::move(ignored);
       break;
     }
-    if (!at.docs_only_step) break;  // older commits differ in code: they lend nothing
+    if (!at.needs_no_gpu()) break;  // older commits differ in what the GPU runs: they lend nothing
+    if (!at.docs_only_step) outside.insert(at.outside_filter.begin(), at.outside_filter.end());
   }
   if (status.source_kind == StatusSource::none) {
     if (input.change_docs_only.value_or(false)) {
       status.state = GateState::success;
       status.description = "no code change";
       status.source_kind = StatusSource::no_code_change;
+    } else if (!input.change_outside_filter.empty()) {
+      status.state = GateState::success;
+      status.description = no_gpu_change_description(input.merge_base, input.change_outside_filter.size(), input.gpu_filter);
+      status.source_kind = StatusSource::no_gpu_change;
+      status.outside_filter = input.change_outside_filter;
     } else {
       status.state = GateState::pending;
       status.description = "no gate result for this tree";
@@ -120,6 +134,13 @@ GateStatus decide_status(const StatusInput& input) {
   }
   if (!input.history.empty()) status.tree = input.history.front().tree;
   return status;
+}
+
+std::string no_gpu_change_description(std::string_view since, std::size_t files, std::string_view filter) {
+  constexpr std::size_t kMaxFilterShown = 40;  // a status description holds 140 characters
+  const std::string name(filter.substr(0, kMaxFilterShown));
+  return "no GPU-relevant change since " + short_commit(since) + ": " + std::to_string(files) +
+         (files == 1 ? " file" : " files") + " outside the " + name + " filter";
 }
 
 std::string short_duration(std::chrono::milliseconds duration) {

@@ -11,8 +11,14 @@
 //   success  "inherited from <commit>, docs-only delta"  the nearest ancestor tree with a result
 //            (first-parent chain, every step docs-only) passed; a failure there gives
 //            failure "failed", with that commit as the source
+//   success  "no GPU-relevant change since <commit>: <n> files outside the gpu filter"
+//            the same over steps that need no GPU result (docs_rule.hpp, why_gpu: the path
+//            gate's GPU filter takes none of their paths), some of them not docs only (<n>:
+//            those paths; "gpu" is the filter's name); a failure there gives failure "failed"
 //   success  "no code change"                        the change since the merge base with the
 //                                                    base branch touches docs only
+//   success  "no GPU-relevant change since <merge base>: <n> files outside the gpu filter"
+//            the change since the merge base needs no GPU result, and is not docs only
 //   pending  "no gate result for this tree"          none of the above
 // Results are ignored, each with its reason in GateStatus::ignored, when they are older than
 // the expiry, dated more than the allowed clock skew ahead of `now`, recorded at a committer
@@ -35,8 +41,9 @@ namespace gatekit::gpu_gate {
 enum class GateState { success, failure, pending };
 std::string_view to_string(GateState state);  // "success", "failure", "pending"
 
-enum class StatusSource { exact, inherited, no_code_change, none };
-std::string_view to_string(StatusSource source);  // "exact", "inherited", "no-code-change", "none"
+enum class StatusSource { exact, inherited, no_code_change, no_gpu_change, none };
+// "exact", "inherited", "no-code-change", "no-gpu-change", "none"
+std::string_view to_string(StatusSource source);
 
 // One commit of the first-parent walk from the revision asked about.
 struct HistoryCommit {
@@ -45,6 +52,12 @@ struct HistoryCommit {
   // The change from this commit's first parent to it touches docs only (true for a commit
   // whose tree equals its parent's). Unused for the last commit of the walk.
   bool docs_only_step = false;
+  // The change from its first parent needs no GPU result though it is not docs only: its
+  // paths that are not docs only, sorted (docs_rule.hpp, why_gpu). Empty when the step is
+  // docs only or needs a GPU result.
+  std::vector<std::string> outside_filter;
+  // The step lends an older result over it: docs only, or no GPU result needed.
+  bool needs_no_gpu() const { return docs_only_step || !outside_filter.empty(); }
 };
 
 struct StatusInput {
@@ -58,6 +71,11 @@ struct StatusInput {
   // and changes something (nullopt: no base known; an empty change is not "no code change":
   // the revision is the base itself).
   std::optional<bool> change_docs_only;
+  // When that change is not docs only but needs no GPU result: its paths that are not docs
+  // only (sorted), and the merge base. Empty otherwise.
+  std::vector<std::string> change_outside_filter;
+  std::string merge_base;
+  std::string gpu_filter = "gpu";  // the GPU filter's name, for the descriptions
   std::int64_t now = 0;  // seconds since the epoch
   std::chrono::hours expiry{24 * 28};
   std::chrono::minutes clock_skew{5};  // the configuration's clock_skew_minutes
@@ -76,6 +94,9 @@ struct GateStatus {
   StatusSource source_kind = StatusSource::none;
   std::optional<GateRecord> record;  // the result that counts
   std::vector<std::string> ignored;  // results of the walk's trees left out: "'<ref>': <reason>"
+  // The paths, not docs only, that the status lets go without a GPU result (an inheritance
+  // over steps outside the GPU filter, or "no GPU-relevant change"), sorted.
+  std::vector<std::string> outside_filter;
 };
 
 // Why a result does not count (nullopt: it may count): the rules above, first match.
@@ -85,6 +106,9 @@ std::string failure_description(std::int64_t result_time);
 inline constexpr std::string_view kNoGpuNote = " (no GPU; cpu_gate is on)";
 
 GateStatus decide_status(const StatusInput& input);
+
+// "no GPU-relevant change since <commit>: <n> files outside the <filter> filter".
+std::string no_gpu_change_description(std::string_view since, std::size_t files, std::string_view filter);
 
 // "passed in 4m": whole minutes from one minute on ("1h 05m" from an hour), else seconds.
 std::string short_duration(std::chrono::milliseconds duration);

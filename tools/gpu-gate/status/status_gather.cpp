@@ -31,6 +31,18 @@ std::vector<ResultRef> refs_of(const std::vector<ResultRef>& refs, const std::se
   return out;
 }
 
+// What one step of the walk changed: whether some path is not docs only, whether some path
+// needs a GPU result, and the paths that are not docs only.
+struct StepChange {
+  bool gpu = false;
+  std::set<std::string> code;
+};
+
+void finish_step(HistoryCommit& commit, const StepChange& step) {
+  commit.docs_only_step = step.code.empty() && !step.gpu;  // docs the GPU filter takes need a result
+  if (!commit.docs_only_step && !step.gpu) commit.outside_filter.assign(step.code.begin(), step.code.end());
+}
+
 // Part of the first-parent walk from `commit` with the paths each step changed. Paths come
 // C-quoted (core.quotePath), so no path can hold a line break or start a header line with
 // \x01: a file name cannot forge a commit of the walk.
@@ -43,31 +55,37 @@ Status walk_part(Git& git, const std::string& commit, int skip, int count, const
                          .revision(commit)
                          .paths({}));
   if (!out) return out.error();
+  const std::size_t first = history.size();
+  StepChange step;
   for (const auto& line : split_lines(*out)) {
     if (line.starts_with('\x01')) {
       const auto space = line.find(' ');
       if (space != 41 || !is_object_name(line.substr(1, 40)) || !is_object_name(line.substr(42)))
         return could_not_evaluate("unexpected git log line: " + quote_for_message(line));
+      if (history.size() > first) finish_step(history.back(), step);
+      step = {};
       history.push_back({line.substr(1, 40), line.substr(42), true});
       continue;
     }
     if (line.empty()) continue;
-    if (history.empty()) return could_not_evaluate("unexpected git log output before the first commit");
+    if (history.size() == first) return could_not_evaluate("unexpected git log output before the first commit");
     auto change = parse_raw_line(line);
     if (!change) return change.error();
-    if (!is_docs_change(docs, *change)) history.back().docs_only_step = false;
+    if (!is_docs_change(docs, *change)) step.code.insert(change->path);
+    if (needs_gpu_change(docs, *change)) step.gpu = true;
   }
+  if (history.size() > first) finish_step(history.back(), step);
   return {};
 }
 
-bool all_docs_only(const std::vector<HistoryCommit>& history) {
+bool all_lend(const std::vector<HistoryCommit>& history) {
   for (const auto& c : history)
-    if (!c.docs_only_step) return false;
+    if (!c.needs_no_gpu()) return false;
   return true;
 }
 
-// The walk ends at the first code step, usually within a few commits: a first short walk,
-// and the rest (up to max_walk) only when every step of it was docs-only.
+// The walk ends at the first step that needs a GPU result, usually within a few commits: a
+// first short walk, and the rest (up to max_walk) only when no step of it needed one.
 Result<std::vector<HistoryCommit>> walk(Git& git, const std::string& commit, int max_walk, const DocsRule& docs,
                                         int& processes) {
   constexpr int kFirst = 64;
@@ -75,26 +93,37 @@ Result<std::vector<HistoryCommit>> walk(Git& git, const std::string& commit, int
   const int first = std::min(kFirst, max_walk);
   if (auto ok = walk_part(git, commit, 0, first, docs, history); !ok) return ok.error();
   ++processes;
-  if (static_cast<int>(history.size()) == first && max_walk > first && all_docs_only(history)) {
+  if (static_cast<int>(history.size()) == first && max_walk > first && all_lend(history)) {
     if (auto ok = walk_part(git, commit, first, max_walk - first, docs, history); !ok) return ok.error();
     ++processes;
   }
   return history;
 }
 
-// Whether the change since the merge base with `base` is docs-only and not empty.
-Result<std::optional<bool>> change_docs_only(Git& git, const std::string& base, const std::string& commit,
-                                             const DocsRule& docs) {
-  if (base.empty()) return std::optional<bool>{};
+// The change since the merge base with `base`: whether it is docs-only and not empty, and when
+// it needs no GPU result without being docs only, its paths and the merge base.
+Status change_since_base(Git& git, const std::string& base, const std::string& commit, const DocsRule& docs,
+                         StatusInput& input, int& processes) {
+  if (base.empty()) return {};
   auto change = classify_change(git, docs, base, commit, /*three_dot=*/true);
   if (!change) return change.error();
-  return std::optional<bool>(!change->empty && change->code.empty());
+  ++processes;
+  input.change_docs_only = !change->empty && change->code.empty() && change->gpu.empty();
+  if (change->code.empty() || !change->gpu.empty()) return {};
+  auto merge_base = git.run(GitCommand{"merge-base"}.revision(base).revision(commit));
+  if (!merge_base) return merge_base.error();
+  ++processes;
+  const std::string at = trim(*merge_base);
+  if (!is_object_name(at)) return could_not_evaluate("unexpected git merge-base output: " + quote_for_message(at));
+  input.merge_base = at;
+  input.change_outside_filter = change->outside_filter();
+  return {};
 }
 
-// The walk is cut after the first step that is not docs-only: older commits lend nothing.
+// The walk is cut after the first step that needs a GPU result: older commits lend nothing.
 void cut_after_code_step(std::vector<HistoryCommit>& history) {
   for (std::size_t i = 0; i < history.size(); ++i)
-    if (!history[i].docs_only_step) {
+    if (!history[i].needs_no_gpu()) {
       history.resize(i + 1);
       return;
     }
@@ -109,6 +138,7 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
   out.input.clock_skew = config.clock_skew;
   out.input.cpu_gate = config.cpu_gate;
   out.input.config_digest = query.config_digest;
+  if (query.gpu_filter != nullptr) out.input.gpu_filter = query.gpu_filter->name();
   auto resolved = resolve(git, query.rev);
   if (!resolved) return resolved.error();
   out.commit = resolved->commit;
@@ -127,11 +157,12 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
     out.input.records = std::move(*records);
     if (query.stop_at_exact && decide_status(out.input).source_kind == StatusSource::exact) return out;
   }
-  // The rule holds the commit's symbolic links (docs_rule.hpp): a docs-only history cannot
-  // change one, so they are the links of every tree of the walk.
+  // The rule holds the commit's symbolic links and test configuration (docs_rule.hpp): a
+  // history that lends a result cannot change them, so they are every walked tree's.
   auto docs = docs_rule_for(git, config.docs_patterns, resolved->commit);
   if (!docs) return docs.error();
   ++out.git_processes;
+  docs->set_gpu_filter(query.gpu_filter);
   auto history = walk(git, resolved->commit, query.max_walk, *docs, out.git_processes);
   if (!history) return history.error();
   cut_after_code_step(*history);
@@ -145,10 +176,8 @@ Result<GatheredStatus> gather_status_input(Git& git, const Config& config, const
     out.input.records.insert(out.input.records.end(), records->begin(), records->end());
   }
   if (query.stop_at_exact && decide_status(out.input).source_kind != StatusSource::none) return out;
-  auto docs_only = change_docs_only(git, query.base, resolved->commit, *docs);
-  if (!docs_only) return docs_only.error();
-  if (!query.base.empty()) ++out.git_processes;
-  out.input.change_docs_only = *docs_only;
+  if (auto ok = change_since_base(git, query.base, resolved->commit, *docs, out.input, out.git_processes); !ok)
+    return ok.error();
   return out;
 }
 

@@ -1,4 +1,5 @@
-#include "rules.hpp"
+// The path gate's rules file: the loader (see gatekit/path_rules.hpp).
+#include "gatekit/path_rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +11,7 @@
 #include "gatekit/yaml.hpp"
 #include "gatekit/text.hpp"
 
-namespace gatekit::path_classifier {
+namespace gatekit::path_rules {
 
 std::string_view to_string(Mode mode) { return mode == Mode::allow ? "allow" : "deny"; }
 
@@ -456,4 +457,4 @@ Result<Rules> load_rules_text(const std::string& text, const std::string& origin
   return rules;
 }
 
-}  // namespace gatekit::path_classifier
+}  // namespace gatekit::path_rules

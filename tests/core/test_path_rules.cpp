@@ -1,12 +1,12 @@
-// Rules loading (rules.cpp): every error located (file:line:col and the field), collected
+// Rules loading (src/glob/path_rules.cpp): every error located (file:line:col and the field), collected
 // from every filter and reported together; shorthand lists, categories and overrides.
 #include <string>
 
 #include "catch.hpp"
-#include "rules.hpp"
+#include "gatekit/path_rules.hpp"
 
 using namespace gatekit;
-using namespace gatekit::path_classifier;
+using namespace gatekit::path_rules;
 
 namespace {
 
@@ -119,4 +119,69 @@ TEST_CASE("rules: a pattern text listed by several filters compiles once, its co
   CHECK(c[1].program() != a[0].program());  // `!**/*.md` is another text
   CHECK(c[1].negated());
   CHECK(b[1].text() == "**/*.md");
+}
+
+// relevance (src/glob/path_relevance.cpp): the one rule both gates ask of a filter, path by
+// path. The path gate's end-to-end decisions on the same lists are in
+// tests/gpu-gate/test_gpu_rule_agreement.py.
+TEST_CASE("rules: whether one changed path makes a filter relevant (always, allow, deny, change types)") {
+  const auto rules = rules_of(
+      "filters:\n"
+      "  gpu:\n"
+      "    paths: ['src/model/kernels/**', 'tests/gpu/**', '!tests/gpu/data/**']\n"
+      "    always: [Dockerfile, 'requirements*.txt', pytest.ini, '**/conftest.py']\n"
+      "  cpu:\n"
+      "    mode: deny\n"
+      "    paths: ['docs/**', '*.md', 'analysis/**']\n"
+      "  added:\n"
+      "    - added|modified: 'src/**'\n");
+  const Filter& gpu = *rules.find("gpu");
+  const Filter& cpu = *rules.find("cpu");
+  const Filter& added = *rules.find("added");
+  CHECK(rules.find("none") == nullptr);
+  struct Case {
+    const Filter* filter;
+    std::string path, type;
+    bool relevant, from_always;
+    int pattern;
+  };
+  const std::vector<Case> cases{
+      {&gpu, "analysis/plot_loss.py", "modified", false, false, -1},
+      {&gpu, "notebooks/eval.ipynb", "", false, false, -1},
+      {&gpu, "src/model/train.py", "modified", false, false, -1},
+      {&gpu, "src/model/kernels/attn.py", "modified", true, false, 0},
+      {&gpu, "tests/gpu/test_attn.py", "added", true, false, 1},
+      {&gpu, "tests/gpu/data/golden.bin", "modified", false, false, 2},  // the negation wins
+      {&gpu, "Dockerfile", "modified", true, true, 0},
+      {&gpu, "requirements-dev.txt", "modified", true, true, 1},
+      {&gpu, "pytest.ini", "modified", true, true, 2},
+      {&gpu, "analysis/conftest.py", "added", true, true, 3},
+      {&cpu, "analysis/plot_loss.py", "modified", false, false, 2},
+      {&cpu, "README.md", "modified", false, false, 1},
+      {&cpu, "src/model/train.py", "modified", true, false, -1},  // matches no deny pattern
+      {&added, "src/a.py", "added", true, false, 0},
+      {&added, "src/a.py", "deleted", false, false, -1},
+      {&added, "src/a.py", "", true, false, 0},  // unknown type: every change-type rule applies
+  };
+  for (const auto& c : cases) {
+    INFO(c.filter->name << " " << c.path << " (" << c.type << ")");
+    const auto r = relevance(*c.filter, c.path, c.type);
+    CHECK(r.relevant == c.relevant);
+    CHECK(r.from_always == c.from_always);
+    CHECK(r.pattern == c.pattern);
+  }
+}
+
+TEST_CASE("rules: change types as dorny/paths-filter names them, from API words and git letters") {
+  const std::vector<std::tuple<std::string, bool, std::string>> cases{
+      {"A", false, "added"},       {"added", false, "added"},       {"M", false, "modified"},
+      {"modified", false, "modified"}, {"D", false, "deleted"},     {"removed", false, "deleted"},
+      {"R", true, "deleted"},      {"R", false, "added"},           {"renamed", true, "deleted"},
+      {"C", false, "copied"},      {"T", false, "changed"},         {"U", false, "unmerged"},
+      {"unchanged", false, "unchanged"}, {"", false, ""},           {"X", false, ""},
+  };
+  for (const auto& [status, previous, type] : cases) {
+    INFO(status << (previous ? " (old side)" : ""));
+    CHECK(change_type(status, previous) == type);
+  }
 }
