@@ -43,7 +43,7 @@ Run shard(const std::string& pytest_out, ShardOptions options, const std::string
   options.leg = "gpu";
   options.context = "pr";
   Run run;
-  Context context{seams.env,    seams.clock, seams.files, runner,     seams.make_transport,
+  Context context{seams.env, seams.run,    seams.clock, seams.files, runner,     seams.make_transport,
                   run.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   try {
     run.code = run_shard(options, context);
