@@ -24,7 +24,7 @@ namespace {
 struct Setup {
   Manifest manifest;
   gatekit::MapEnvironment env;
-  gatekit::RunInfo run;
+  gatekit::RunInfo run_info;
   gatekit::RecordingWorkflow workflow;
   std::ostringstream out;
   std::istringstream in;
@@ -49,7 +49,7 @@ struct Setup {
     options.gpus = gpus;
     auto decisions = select_smokes(manifest, Tier::full, gpus);
     auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    gatekit::Context context{env, run, clock, files, runner, {}, workflow, in, out, probe, err};
+    gatekit::Context context{env, run_info, clock, files, runner, {}, workflow, in, out, probe, err};
     Executor executor(context);
     return executor.run(manifest, decisions, plan, options, nullptr);
   }

@@ -21,7 +21,7 @@ ClientOptions options_for(const RunInfo& run, const Environment& env, const std:
     while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
   }
   // The token is a credential, not the run's identity: read here, where the connection is
-  // made, and nowhere else (docs/architecture.md, "The Context").
+  // made, and nowhere else (docs/architecture.md, "Design rules": the run's identity is read once).
   if (!explicit_token.empty()) {
     options.token = explicit_token;
   } else if (auto token = env.get_nonempty("GITHUB_TOKEN")) {
