@@ -11,12 +11,15 @@ using namespace std::chrono_literals;
 
 TEST_CASE("fake context: every seam of the Context is the fake the test inspects") {
   FakeSeams seams;
-  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.env.set("GATEKIT_PROBE", "set");
+  seams.run.repository = "o/r";
   seams.files.files["in.txt"] = "input";
   seams.in.str("from stdin");
   auto context = seams.context();
 
-  CHECK(context.env.get("GITHUB_REPOSITORY") == "o/r");
+  CHECK(context.env.get("GATEKIT_PROBE") == "set");
+  CHECK(&context.run == &seams.run);
+  CHECK(context.run.repository == "o/r");
   CHECK(*context.files.read("in.txt") == "input");
   REQUIRE(context.files.create("out.txt", "output").ok());
   CHECK(seams.files.files.at("out.txt") == "output");

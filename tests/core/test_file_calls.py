@@ -6,14 +6,15 @@ calls the C library's file functions, except the system implementation of the se
 tools/core/src/frame/files.cpp (SystemFiles) and the platform folder
 (tools/core/src/platform/, behind gatekit/platform.hpp). A call anywhere else is named by
 file and line, with what to use instead."""
-import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-TOOLS = SOURCE / "tools"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from source_scan import sources, strip_comments_and_strings  # noqa: E402
+
 ALLOWED = ("tools/core/src/frame/files.cpp", "tools/core/src/platform/")
 
 # Names under std::filesystem that are types and values, not calls on the file system.
@@ -22,39 +23,6 @@ STREAMS = re.compile(r"\bstd::(?:basic_)?(?:i|o)?fstream\b|#\s*include\s*<fstrea
 C_CALLS = re.compile(r"(?<![\w.>])(?:::)?\b(fopen|freopen|opendir|mkdtemp|mkstemp|getcwd|realpath)\s*\(")
 GLOBAL_CALLS = re.compile(r"(?<![\w:])::(rename|unlink|rmdir|mkdir|remove|readlink|access|stat|open)\s*\(")
 ALIAS = re.compile(r"namespace\s+(\w+)\s*=\s*std::filesystem\s*;")
-
-
-def strip_comments_and_strings(text):
-    """The code with comments and string/char literals blanked, line breaks kept."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out.append("\n" * text.count("\n", i, end))
-            i = end
-        elif text.startswith('R"', i):
-            open_paren = text.find("(", i)
-            delimiter = text[i + 2:open_paren]
-            end = text.find(")" + delimiter + '"', open_paren)
-            end = n if end < 0 else end + len(delimiter) + 2
-            out.append('""' + "\n" * text.count("\n", i, end))
-            i = end
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(c + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def violations(text):
@@ -73,15 +41,6 @@ def violations(text):
             for match in pattern.finditer(line):
                 found.append((number, match.group(0).rstrip("(").strip()))
     return found
-
-
-def sources():
-    for path in sorted(TOOLS.rglob("*")):
-        if path.suffix not in {".cpp", ".hpp", ".h", ".inc"} or not path.is_file():
-            continue
-        relative = path.relative_to(SOURCE).as_posix()
-        if not relative.startswith(ALLOWED):
-            yield relative, path
 
 
 def test_the_check_sees_each_kind_of_call():
@@ -114,7 +73,7 @@ void f() {
 def test_no_file_system_call_outside_the_files_seam():
     problems = [
         f"{relative}:{line}: {what}"
-        for relative, path in sources()
+        for relative, path in sources(ALLOWED)
         for line, what in violations(path.read_text(encoding="utf-8", errors="replace"))
     ]
     assert not problems, (

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -625,4 +627,155 @@ TEST_CASE("files: the new wording helpers") {
   CHECK(rename_error("a", "b", "Is a directory").message == "cannot rename a to b: Is a directory");
   CHECK(remove_error("a", "Directory not empty").message == "cannot remove a: Directory not empty");
   CHECK(lock_error("a", "Is a directory").message == "cannot lock a: Is a directory");
+}
+
+namespace {
+
+// The current folder set to `folder` while the handle lives (relative paths reach the disk
+// through it), then set back.
+class InFolder {
+ public:
+  explicit InFolder(const std::filesystem::path& folder) : before_(std::filesystem::current_path()) {
+    std::filesystem::current_path(folder);
+  }
+  ~InFolder() { std::filesystem::current_path(before_); }
+  InFolder(const InFolder&) = delete;
+  InFolder& operator=(const InFolder&) = delete;
+
+ private:
+  std::filesystem::path before_;
+};
+
+std::string outcome(const Status& status) { return status ? "ok" : status.error().message; }
+
+std::string outcome(const Result<std::string>& read) { return read ? "'" + *read + "'" : read.error().message; }
+
+std::string listing(const Files& files, const std::filesystem::path& folder) {
+  auto names = files.list_folder(folder);
+  if (!names) return names.error().message;
+  std::string out;
+  for (const auto& name : *names) out += name + " ";
+  return out;
+}
+
+std::string status_of(const Files& files, const std::filesystem::path& path) {
+  auto status = files.stat(path);
+  if (!status) return status.error().message;
+  if (status->is_file()) return "file of " + std::to_string(status->size) + " bytes";
+  return status->is_directory() ? "folder" : "nothing";
+}
+
+// One operation through a spelling of a path: what it returned and what the disk holds after.
+struct Operation {
+  const char* name;
+  std::function<std::string(Files&, const std::string& file, const std::string& folder)> run;
+};
+
+const std::vector<Operation>& operations() {
+  static const std::vector<Operation> all{
+      {"read", [](Files& f, const std::string& file, const std::string&) { return outcome(f.read(file)); }},
+      {"stat", [](Files& f, const std::string& file, const std::string& folder) {
+         return status_of(f, file) + ", " + status_of(f, folder);
+       }},
+      {"create over it", [](Files& f, const std::string& file, const std::string&) { return outcome(f.create(file, "x")); }},
+      {"append", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.append(file, "+")) + ", " + outcome(f.read("a/b"));
+       }},
+      {"replace", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.replace(file, "two")) + ", " + outcome(f.read("a/b")) + ", " + listing(f, "a");
+       }},
+      {"rename it away", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.rename(file, "a/c")) + ", " + status_of(f, "a/b") + ", " + outcome(f.read("a/c"));
+       }},
+      {"rename onto it", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.create("a/c", "three")) + ", " + outcome(f.rename("a/c", file)) + ", " +
+                outcome(f.read("a/b")) + ", " + listing(f, "a");
+       }},
+      {"rename it onto itself", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.rename("a/b", file)) + ", " + outcome(f.read("a/b"));
+       }},
+      {"remove", [](Files& f, const std::string& file, const std::string&) {
+         return outcome(f.remove(file)) + ", " + status_of(f, "a/b") + ", " + listing(f, "a");
+       }},
+      {"lock", [](Files& f, const std::string& file, const std::string&) {
+         auto held = f.try_lock("a/b");
+         auto again = f.try_lock(file);
+         if (!held || !again) return std::string("lock failed");
+         return std::string(held->has_value() ? "held" : "free") + ", " + (again->has_value() ? "taken twice" : "busy");
+       }},
+      {"a new file", [](Files& f, const std::string& file, const std::string&) {
+         std::string spelled = file;
+         spelled.back() = 'n';  // the same spelling of a/n
+         return outcome(f.create(spelled, "new")) + ", " + outcome(f.read("a/n")) + ", " + listing(f, "a");
+       }},
+      {"list the folder", [](Files& f, const std::string&, const std::string& folder) { return listing(f, folder); }},
+      {"make folders in it", [](Files& f, const std::string&, const std::string& folder) {
+         return outcome(f.make_directories(folder + "/m/n")) + ", " + status_of(f, "a/m/n") + ", " + listing(f, "a");
+       }},
+      {"remove the folder", [](Files& f, const std::string&, const std::string& folder) {
+         return outcome(f.remove(folder)) + ", " + outcome(f.remove("a/b")) + ", " + outcome(f.remove(folder)) +
+                ", " + status_of(f, "a");
+       }},
+      {"remove the tree", [](Files& f, const std::string&, const std::string& folder) {
+         return outcome(f.remove_tree(folder)) + ", " + status_of(f, "a/b") + ", " + status_of(f, "a");
+       }},
+      {"rename the folder", [](Files& f, const std::string&, const std::string& folder) {
+         return outcome(f.rename(folder, "z")) + ", " + outcome(f.read("z/b")) + ", " + status_of(f, "a");
+       }},
+  };
+  return all;
+}
+
+}  // namespace
+
+// MemoryFiles names a file as the disk does: by its lexically normal path relative to the
+// current folder. Every operation, through every spelling of the file a/b (and of its folder
+// a), against SystemFiles in a real folder and MemoryFiles whose cwd is that folder.
+TEST_CASE("files: one file however its path is spelled (a/b, ./a/b, a//b, a/./b, absolute), both implementations") {
+  for (const auto& operation : operations()) {
+    testing::TempDir tmp;
+    const std::string abs = tmp.path().string();
+    const std::vector<std::pair<std::string, std::string>> spellings{
+        {"a/b", "a"},   {"./a/b", "./a"}, {"a//b", "a//"}, {"a/./b", "./a/"},
+        {abs + "/a/b", abs + "/a"}, {abs + "//a/./b", abs + "/./a/"}, {"a/../a/b", "a/../a"}};
+    for (const auto& [file, folder] : spellings) {
+      INFO(operation.name << " through " << file << " and " << folder);
+      std::vector<std::string> seen;
+      for (const auto& subject : subjects()) {
+        const InFolder in(tmp.path());
+        auto files = subject.make();
+        if (auto* memory = dynamic_cast<MemoryFiles*>(files.get())) memory->cwd = tmp.path();
+        REQUIRE(files->remove_tree("a").ok());
+        REQUIRE(files->remove_tree("z").ok());
+        REQUIRE(files->make_directories("a").ok());
+        REQUIRE(files->create("a/b", "one").ok());
+        seen.push_back(operation.run(*files, file, folder));
+        REQUIRE(files->remove_tree("a").ok());
+        REQUIRE(files->remove_tree("z").ok());
+      }
+      INFO("SystemFiles: " << seen[0]);
+      CHECK(seen[1] == seen[0]);
+    }
+  }
+}
+
+TEST_CASE("files: MemoryFiles keys a new entry by its path made lexically normal, and finds a test's entry by any spelling") {
+  MemoryFiles files;
+  files.cwd = "/work/repo";
+  REQUIRE(files.make_directories("./out//reports/").ok());
+  REQUIRE(files.create("./out//reports/./r.json", "{}").ok());
+  CHECK(files.files == std::map<std::string, std::string>{{"out/reports/r.json", "{}"}});
+  CHECK(files.folders == std::set<std::string>{"out/reports"});
+  files.files["/work/repo/rules.yml"] = "rules";
+  files.executables.insert("bin//tool");
+  files.files["bin/tool"] = "#!/bin/sh";
+  files.links["./latest"] = "out/reports";
+  CHECK(*files.read("rules.yml") == "rules");
+  CHECK(*files.read("../repo/rules.yml") == "rules");
+  CHECK(files.stat("/work/repo/bin/tool")->executable);
+  CHECK(*files.read_link("/work/repo/latest") == "out/reports");
+  REQUIRE(files.replace("./rules.yml", "new").ok());
+  CHECK(files.files.at("/work/repo/rules.yml") == "new");  // the same file, under the name it has
+  CHECK(files.files.count("rules.yml") == 0);
+  CHECK(*files.list_folder("/work/repo") == std::vector<std::string>{"bin", "latest", "out", "rules.yml"});
 }

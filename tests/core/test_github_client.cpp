@@ -90,15 +90,17 @@ TEST_CASE("github client: requests carry auth, API version, Accept and a gatekit
   CHECK(client.requests_sent() == 1);
 }
 
-TEST_CASE("github client: options come from the environment; an explicit token wins") {
-  MapEnvironment env({{"GITHUB_API_URL", "https://ghe.example/api/v3/"}, {"GH_TOKEN", "gh"}});
-  auto o = options_from_environment(env);
+TEST_CASE("github client: the API from the run, the token from the environment; an explicit token wins") {
+  RunInfo run;
+  run.api_url = "https://ghe.example/api/v3/";
+  MapEnvironment env({{"GH_TOKEN", "gh"}, {"GITHUB_API_URL", "https://not.read.from.env"}});
+  auto o = options_for(run, env);
   CHECK(o.base_url == "https://ghe.example/api/v3");
   CHECK(o.token == "gh");
   env.set("GITHUB_TOKEN", "gt");
-  CHECK(options_from_environment(env).token == "gt");
-  CHECK(options_from_environment(env, "explicit").token == "explicit");
-  CHECK(options_from_environment(MapEnvironment{}).base_url == "https://api.github.com");
+  CHECK(options_for(run, env).token == "gt");
+  CHECK(options_for(run, env, "explicit").token == "explicit");
+  CHECK(options_for(RunInfo{}, env).base_url == "https://api.github.com");
 }
 
 TEST_CASE("github client: 5xx and connection errors are retried with backoff on the clock") {
@@ -439,6 +441,40 @@ TEST_CASE("github client: a total budget is one deadline for every call, cutting
   CHECK(t.timeouts == std::vector<std::chrono::milliseconds>{2000ms, 500ms});
 }
 
+// The wall clock set back an hour during every request (NTP, a person): the budget is a
+// deadline on the monotonic clock, so it is spent as before, not stretched by the hour.
+class SetBackTransport final : public HttpTransport {
+ public:
+  explicit SetBackTransport(DelayedTransport& inner) : inner_(inner) {}
+  std::variant<HttpResponse, TransportError> send(const HttpRequest& request) override {
+    // A client whose budget the set-back stretched would page on without end: stop it.
+    if (++sent_ > 10) return TransportError{TransportErrorKind::other, "the budget was not kept"};
+    inner_.clock.set_wall_clock(inner_.clock.now() - 1h);
+    return inner_.send(request);
+  }
+
+ private:
+  DelayedTransport& inner_;
+  int sent_ = 0;
+};
+
+TEST_CASE("github client: the budget is measured on the monotonic clock, whatever the wall clock does") {
+  FakeClock clock;
+  const auto start = clock.monotonic();
+  DelayedTransport delayed(clock, 1500ms);
+  SetBackTransport t(delayed);
+  auto o = test_options();
+  o.budget = 2s;
+  o.total_budget = 2s;
+  Client client(o, t, clock, nullptr, 1);
+  REQUIRE(ok(client.get_pull_request("o/r", 1)));
+  const auto e = error_of(client.list_pull_request_files("o/r", 1));
+  CHECK(e.message == "GET /api/v3/repos/o/r/pulls/1/files?per_page=100: the time budget of 2 s for all calls is spent (last attempt: timed out: Operation timed out "
+                     "after 500 milliseconds)");
+  CHECK(clock.monotonic() - start == 2s);
+  CHECK(delayed.timeouts == std::vector<std::chrono::milliseconds>{2000ms, 500ms});
+}
+
 TEST_CASE("github client: without a total budget each call has its own") {
   FakeClock clock;
   const auto start = clock.now();
@@ -608,9 +644,9 @@ class SharedLogTransport final : public HttpTransport {
 
 }  // namespace
 
-TEST_CASE("github connect: the client from the Context's environment, transport, clock and workflow") {
+TEST_CASE("github connect: the client from the Context's run, environment, transport, clock and workflow") {
   FakeSeams seams;
-  seams.env.set("GITHUB_API_URL", "https://ghe.example/api/v3/");
+  seams.run.api_url = "https://ghe.example/api/v3/";
   seams.env.set("GITHUB_TOKEN", "s3cret-token");
   auto seen = std::make_shared<std::vector<HttpRequest>>();
   int connections = 0;
@@ -630,7 +666,7 @@ TEST_CASE("github connect: the client from the Context's environment, transport,
   CHECK((*seen)[0].url.starts_with("https://ghe.example/api/v3/repos/o/r/commits/"));
   CHECK(header((*seen)[0], "Authorization") == "Bearer s3cret-token");
   // Options the caller adjusted are the ones used.
-  auto options = options_from_environment(seams.env, "explicit-token");
+  auto options = options_for(context, "explicit-token");
   auto adjusted = connect(context, options);
   REQUIRE(adjusted.ok());
   REQUIRE(adjusted->list_statuses("o/r", std::string(40, 'b')).ok());

@@ -54,7 +54,7 @@ std::string report_with_flakes(int from, int to) {
 
 TEST_CASE("issues: a disk that fills up mid-write leaves the journal as it was, and says why") {
   FakeSeams seams;
-  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.run.repository = "o/r";
   seams.env.set("GITHUB_TOKEN", "t0ken");
   seams.make_transport = [] { return std::make_unique<Refusing>(); };
   IssuesOptions o;

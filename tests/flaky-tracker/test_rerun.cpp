@@ -40,7 +40,7 @@ TEST_CASE("rerun over fakes: the run's report is streamed through the Files seam
     ran.exit_code = 0;
     return ran;
   }};
-  Context context{seams.env,      seams.clock, files,     pytest,     seams.make_transport,
+  Context context{seams.env, seams.run,      seams.clock, files,     pytest,     seams.make_transport,
                   seams.workflow, seams.in,    seams.out, seams.gpus, seams.err};
   RerunOptions options;
   options.report = "out/report.xml";
@@ -75,7 +75,7 @@ TEST_CASE("rerun over fakes: a disk that fills up mid-write keeps the run's repo
     ran.exit_code = 0;
     return ran;
   }};
-  Context context{seams.env,      seams.clock, seams.files, pytest,     seams.make_transport,
+  Context context{seams.env, seams.run,      seams.clock, seams.files, pytest,     seams.make_transport,
                   seams.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   RerunOptions options;
   options.report = "out/report.xml";

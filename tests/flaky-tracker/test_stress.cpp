@@ -40,7 +40,7 @@ TEST_CASE("stress over fakes: each copy's report is read once, an earlier run's 
     ran.exit_code = copy == "--copy=1" ? 1 : copy == "--copy=2" ? 0 : 5;
     return ran;
   }};
-  Context context{seams.env,      seams.clock, files,     pytest,     seams.make_transport,
+  Context context{seams.env, seams.run,      seams.clock, files,     pytest,     seams.make_transport,
                   seams.workflow, seams.in,    seams.out, seams.gpus, seams.err};
   StressOptions options;
   options.command = {"pytest", "--copy={copy}", "--junitxml={junit}"};

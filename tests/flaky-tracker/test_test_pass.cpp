@@ -45,7 +45,7 @@ TEST_CASE("run_pass: the report is read once, the prefix stripped, in-process at
     ran.exit_code = 0;
     return ran;
   }};
-  Context context{seams.env,      seams.clock, files,     pytest,     seams.make_transport,
+  Context context{seams.env, seams.run,      seams.clock, files,     pytest,     seams.make_transport,
                   seams.workflow, seams.in,    seams.out, seams.gpus, seams.err};
   auto ran = run_pass(context, pass_of());
   REQUIRE(ran);

@@ -32,7 +32,7 @@ class Canned final : public github::HttpTransport {
 };
 
 void serve(FakeSeams& seams, Canned& canned) {
-  seams.env.set("GITHUB_API_URL", "https://api.github.test");
+  seams.run.api_url = "https://api.github.test";
   seams.env.set("GITHUB_TOKEN", "s3cret");
   struct Forward final : github::HttpTransport {
     explicit Forward(Canned& c) : target(c) {}

@@ -23,7 +23,7 @@ inline Framed ci_status_framed(const gpu_gate::CiStatusOptions& options, Context
       gpu_gate::ci_status_no_verdict)};
   const char* argv[] = {"gpu-gate", "ci-status"};
   std::ostringstream err;  // the frame prints to the Context's stderr: this run's is read here
-  Context framed{context.env, context.clock,  context.files, context.processes, context.make_transport,
+  Context framed{context.env, context.run, context.clock,  context.files, context.processes, context.make_transport,
                  context.workflow, context.in, context.out, context.gpus, err};
   const int code = run_tool({"gpu-gate", ""}, 2, argv, framed, table);
   return {code, err.str()};

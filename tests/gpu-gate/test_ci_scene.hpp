@@ -163,12 +163,13 @@ class CiScene {
 
 // Real seams, but the workflow recorded and the API at the test server.
 struct CiSeams {
-  explicit CiSeams(const std::string& api_url) : env{{"GITHUB_API_URL", api_url}, {"GITHUB_TOKEN", "t0ken"}} {}
+  explicit CiSeams(const std::string& api_url) : env{{"GITHUB_TOKEN", "t0ken"}} { run.api_url = api_url; }
   Context context() {
-    return Context{env, clock,    files, processes, [this] { return github::make_curl_transport(env); },
-                   workflow, in, out, gpus,      err};
+    return Context{env,      run, clock, files, processes, [this] { return github::make_curl_transport(env); },
+                   workflow, in,  out,   gpus,  err};
   }
   MapEnvironment env;
+  RunInfo run;
   SystemClock clock;
   SystemFiles files;
   SystemProcessRunner processes;

@@ -554,7 +554,7 @@ TEST_CASE("ci-status trusts the default branch, never a base that the event or t
   scene.publish(head, Verdict::pass, "mallory-box", &mallory);
   GitHubServer server(kState);
   CiSeams seams(server.url());
-  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  seams.run.event_name = "workflow_run";
   auto context = seams.context();
   auto options = options_for(scene.ci_clone(), head);
   options.mode = "strict";

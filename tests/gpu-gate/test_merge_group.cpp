@@ -128,7 +128,7 @@ void advance_main(CiScene& scene, const std::string& path, const std::string& te
 std::string group_status(CiScene& scene, const std::string& group, int number, const std::string& main_tip) {
   GitHubServer server(kState);
   CiSeams seams(server.url());
-  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  seams.run.event_name = "workflow_run";
   auto context = seams.context();
   CiStatusOptions o;
   o.repo_dir = scene.ci_clone("ci-" + group.substr(0, 8)).string();
@@ -258,7 +258,7 @@ namespace {
 std::string posted_on(GitHubServer& server, CiScene& scene, const std::string& sha, const std::string& merge_group,
                       const std::string& pr = "") {
   CiSeams seams(server.url());
-  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  seams.run.event_name = "workflow_run";
   auto context = seams.context();
   CiStatusOptions o;
   o.repo_dir = scene.ci_clone("ci-" + std::to_string(server.stats().at("requests").as_array().size())).string();

@@ -76,7 +76,7 @@ TEST_CASE("ci-status in strict mode: a pull_request run posts nothing, a workflo
   for (const std::string& event : std::vector<std::string>{"pull_request", "merge_group"}) {
     GitHubServer server(kState);
     CiSeams seams(server.url());
-    seams.env.set("GITHUB_EVENT_NAME", event);
+    seams.run.event_name = event;
     auto context = seams.context();
     INFO(event);
     const auto ran = gatekit::testing::ci_status_framed(o, context);
@@ -91,7 +91,7 @@ TEST_CASE("ci-status in strict mode: a pull_request run posts nothing, a workflo
   }
   GitHubServer server(kState);
   CiSeams seams(server.url());
-  seams.env.set("GITHUB_EVENT_NAME", "workflow_run");
+  seams.run.event_name = "workflow_run";
   auto context = seams.context();
   CHECK(run_ci_status(o, context) == ExitCode::pass);
   CHECK(posts(server) == 1);

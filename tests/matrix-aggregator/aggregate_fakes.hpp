@@ -53,8 +53,8 @@ class JobsApi final : public github::HttpTransport {
 // The run's identity and a token, and every connection answered by `api`.
 inline void serve_legs(FakeSeams& seams, JobsApi& api) {
   seams.env.set("GITHUB_TOKEN", "t0ken");
-  seams.env.set("GITHUB_REPOSITORY", "o/r");
-  seams.env.set("GITHUB_RUN_ID", "42");
+  seams.run.repository = "o/r";
+  seams.run.run_id = "42";
   struct Forward final : github::HttpTransport {
     explicit Forward(JobsApi& a) : target(a) {}
     std::variant<github::HttpResponse, github::TransportError> send(const github::HttpRequest& r) override {

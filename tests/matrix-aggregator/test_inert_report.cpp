@@ -62,8 +62,8 @@ TEST_CASE("aggregator: under Actions the log and annotations carry job names ine
   options.gated = {"tests=cpu"};
   options.title = "CPU tests";
   auto context = seams.context();
-  CHECK(aggregate(options, Context{context.env, context.clock, context.files, context.processes, context.make_transport,
-                                   *wf, context.in, context.out, context.gpus, context.err})
+  CHECK(aggregate(options, Context{context.env, context.run, context.clock, context.files, context.processes,
+                                   context.make_transport, *wf, context.in, context.out, context.gpus, context.err})
             .code == ExitCode::verdict_fail);
   std::vector<std::string> names;
   for (const auto& c : gatekit::fuzzing::runner_commands(out.str())) names.push_back(c.name + ": " + c.data);

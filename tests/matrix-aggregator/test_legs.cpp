@@ -143,21 +143,21 @@ TEST_CASE("legs: the jobs API listing for the current run") {
 
 TEST_CASE("legs: without a token or a run id no connection is made") {
   struct Row {
-    std::vector<std::pair<std::string, std::string>> env;
+    std::string token, repository, run_id;
     std::string reason;
   };
   const std::vector<Row> rows = {
-      {{{"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "42"}},
-       "no token (set the action's token input, or GITHUB_TOKEN)"},
-      {{{"GITHUB_TOKEN", "t"}, {"GITHUB_REPOSITORY", "o/r"}},
-       "GITHUB_REPOSITORY or GITHUB_RUN_ID is not set (not running in GitHub Actions?)"},
-      {{{"GITHUB_TOKEN", "t"}, {"GITHUB_REPOSITORY", "o/r"}, {"GITHUB_RUN_ID", "4x"}},
-       "GITHUB_RUN_ID '4x' is not a run id"},
+      {"", "o/r", "42", "no token (set the action's token input, or GITHUB_TOKEN)"},
+      {"t", "o/r", "", "GITHUB_REPOSITORY or GITHUB_RUN_ID is not set (not running in GitHub Actions?)"},
+      {"t", "", "42", "GITHUB_REPOSITORY or GITHUB_RUN_ID is not set (not running in GitHub Actions?)"},
+      {"t", "o/r", "4x", "GITHUB_RUN_ID '4x' is not a run id"},
   };
   for (const auto& row : rows) {
     INFO(row.reason);
     FakeSeams seams;  // no transport: a connection would throw
-    for (const auto& [k, v] : row.env) seams.env.set(k, v);
+    if (!row.token.empty()) seams.env.set("GITHUB_TOKEN", row.token);
+    seams.run.repository = row.repository;
+    seams.run.run_id = row.run_id;
     auto context = seams.context();
     auto view = list_legs(context);
     CHECK_FALSE(view.available);

@@ -70,9 +70,9 @@ TransportFactory forward_to(CannedTransport& canned) {
 
 // A pull_request run: event payload at /event.json (when given), token, repository.
 void pull_request_run(FakeSeams& seams, const std::string& payload) {
-  seams.env.set("GITHUB_EVENT_NAME", "pull_request");
-  seams.env.set("GITHUB_EVENT_PATH", "/event.json");
-  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.run.event_name = "pull_request";
+  seams.run.event_path = "/event.json";
+  seams.run.repository = "o/r";
   seams.env.set("GITHUB_TOKEN", "tok");
   if (!payload.empty()) seams.files.files["/event.json"] = payload;
 }
@@ -240,7 +240,7 @@ TEST_CASE("gate: --explain on a guarded file says self-protect decides, or that 
   struct Row {
     const char* name;
     std::string rules;
-    std::string env_ref;  // GITHUB_WORKFLOW_REF
+    std::string env_ref;  // the run's workflow ref (GITHUB_WORKFLOW_REF)
     std::string path;
     std::string says;     // the line after the heading
     std::string cpu;      // cpu's conclusion
@@ -266,7 +266,7 @@ TEST_CASE("gate: --explain on a guarded file says self-protect decides, or that 
     INFO(row.name);
     FakeSeams seams;
     seams.files.files["/repo/.github/path-gate.yml"] = row.rules;
-    if (!row.env_ref.empty()) seams.env.set("GITHUB_WORKFLOW_REF", row.env_ref);
+    seams.run.workflow_ref = row.env_ref;
     Options o;
     o.rules_file = "/repo/.github/path-gate.yml";
     o.repo_dir = "/repo";

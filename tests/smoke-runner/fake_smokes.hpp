@@ -22,6 +22,10 @@ class SharedFakeClock final : public Clock {
     std::lock_guard lock(mutex_);
     return fake_.now();
   }
+  duration monotonic() const override {
+    std::lock_guard lock(mutex_);
+    return fake_.monotonic();
+  }
   void sleep_for(duration d) override {
     std::lock_guard lock(mutex_);
     fake_.sleep_for(d);

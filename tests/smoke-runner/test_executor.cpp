@@ -10,6 +10,7 @@
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -23,6 +24,7 @@ namespace {
 struct Setup {
   Manifest manifest;
   gatekit::MapEnvironment env;
+  gatekit::RunInfo run_info;
   gatekit::RecordingWorkflow workflow;
   std::ostringstream out;
   std::istringstream in;
@@ -47,7 +49,7 @@ struct Setup {
     options.gpus = gpus;
     auto decisions = select_smokes(manifest, Tier::full, gpus);
     auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    gatekit::Context context{env, clock, files, runner, {}, workflow, in, out, probe, err};
+    gatekit::Context context{env, run_info, clock, files, runner, {}, workflow, in, out, probe, err};
     Executor executor(context);
     return executor.run(manifest, decisions, plan, options, nullptr);
   }

@@ -12,6 +12,7 @@
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/gpu.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/termination.hpp"
 #include "gatekit/workflow.hpp"
 
@@ -44,6 +45,7 @@ std::string name_of(const ProcessSpec& spec) { return spec.env_set.at("GATEKIT_S
 struct FakeSetup {
   Manifest manifest;
   gatekit::MapEnvironment env;
+  gatekit::RunInfo run_info;
   testing::SharedFakeClock clock;
   gatekit::MemoryFiles files;
   gatekit::FakeGpuProbe probe;
@@ -81,7 +83,7 @@ struct FakeSetup {
     options.gpus = gpus;
     const auto decisions = select_smokes(manifest, Tier::full, gpus);
     const auto plan = plan_runs(make_jobs(manifest, decisions, {}), gpus, options.serial);
-    gatekit::Context context{env, clock, files, processes ? *processes : runner, {}, workflow, in, out, probe, err};
+    gatekit::Context context{env, run_info, clock, files, processes ? *processes : runner, {}, workflow, in, out, probe, err};
     Executor executor(context);
     return executor.run(manifest, decisions, plan, options, [this](const std::vector<SmokeResult>&) { ++notified; });
   }

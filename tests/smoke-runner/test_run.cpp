@@ -42,7 +42,7 @@ struct RunSetup {
     options.report_dir = (tmp / "reports").string();
   }
   gatekit::ExitCode run() {
-    gatekit::Context context{seams.env,      seams.clock, files,     seams.processes, seams.make_transport,
+    gatekit::Context context{seams.env, seams.run,      seams.clock, files,     seams.processes, seams.make_transport,
                              seams.workflow, seams.in,    seams.out, seams.gpus,      seams.err};
     return run_smokes(options, context);
   }

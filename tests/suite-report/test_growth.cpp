@@ -28,7 +28,7 @@ struct GrowthSetup {
     seams.files.files["ci/suite.yml"] = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {markers: gpu}\n";
     seams.files.files["base.xml"] =
         "<testsuite name='pytest'><testcase classname='tests.test_a' name='test_x' time='1.0'/></testsuite>";
-    seams.env.set("GITHUB_SHA", "0123456789abcdef");
+    seams.run.sha = "0123456789abcdef";
     options.selection = "ci/suite.yml";
     options.leg = "cpu";
     options.context = "pr";
@@ -65,7 +65,7 @@ TEST_CASE("growth: the next baseline is written while the report is read once, a
   s.seams.files.files["cpu.xml"] = large_report(20000);
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
   testing::CountingFiles files(s.seams.files);
-  Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
+  Context context{s.seams.env, s.seams.run,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
                   s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
   REQUIRE(run_growth(s.options, context) == ExitCode::pass);
   CHECK(s.seams.workflow.lines.back() == "wrote the next baseline (20000 tests) to next/suite-baseline.json");
@@ -88,7 +88,7 @@ TEST_CASE("growth: a next baseline that cannot be written whole leaves the last 
   s.seams.files.files["next/suite-baseline.json"] = "the last baseline";
   testing::CountingFiles files(s.seams.files);
   files.failing_prefix = "next/";  // the disk fills after the first MiB
-  Context context{s.seams.env,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
+  Context context{s.seams.env, s.seams.run,      s.seams.clock, files,       s.seams.processes, s.seams.make_transport,
                   s.seams.workflow, s.seams.in,    s.seams.out, s.seams.gpus,      s.seams.err};
   REQUIRE(run_growth(s.options, context) == ExitCode::pass);
   REQUIRE(s.seams.workflow.annotations.size() == 2);  // the warning, then the growth notice

@@ -54,7 +54,7 @@ Run run_with(FakeProcessRunner& runner, const std::string& selection_yaml, std::
   options.selection = "ci/suite.yml";
   options.contexts = std::move(contexts);
   Run run;
-  Context context{seams.env,    seams.clock, seams.files, runner,     seams.make_transport,
+  Context context{seams.env, seams.run,    seams.clock, seams.files, runner,     seams.make_transport,
                   run.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   try {
     run.code = run_partition(options, context);

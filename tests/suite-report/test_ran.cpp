@@ -46,7 +46,7 @@ TEST_CASE("ran over fakes: the report comes through the Files seam and each extr
     if (spec.argv.back() == "json") return exited(0);
     return exited(1, "Traceback (most recent call last):\nModuleNotFoundError: No module named 'missing_mod'\n");
   }};
-  Context context{seams.env,      seams.clock, seams.files, imports,    seams.make_transport,
+  Context context{seams.env, seams.run,      seams.clock, seams.files, imports,    seams.make_transport,
                   seams.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   CHECK(run_ran(ran_options(), context) == ExitCode::could_not_evaluate);
   REQUIRE(imports.calls.size() == 2);

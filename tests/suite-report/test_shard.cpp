@@ -31,19 +31,21 @@ struct Run {
 const std::string kYaml = "version: 1\nlegs:\n  cpu: {markers: not gpu}\n  gpu: {device: gpu, markers: gpu}\n";
 
 Run shard(const std::string& pytest_out, ShardOptions options, const std::string& baseline = "",
-          std::chrono::milliseconds collection_takes = std::chrono::milliseconds(0)) {
+          std::chrono::milliseconds collection_takes = std::chrono::milliseconds(0),
+          std::chrono::milliseconds wall_clock_set_back = std::chrono::milliseconds(0)) {
   FakeSeams seams;
   seams.files.files["suite.yml"] = kYaml;
   if (!baseline.empty()) seams.files.files["base.xml"] = baseline;
   FakeProcessRunner runner([&](const ProcessSpec&) -> Result<ProcessResult> {
     seams.clock.advance(collection_takes);
+    seams.clock.set_wall_clock(seams.clock.now() - wall_clock_set_back);  // NTP, mid-collection
     return collected(pytest_out);
   });
   options.selection = "suite.yml";
   options.leg = "gpu";
   options.context = "pr";
   Run run;
-  Context context{seams.env,    seams.clock, seams.files, runner,     seams.make_transport,
+  Context context{seams.env, seams.run,    seams.clock, seams.files, runner,     seams.make_transport,
                   run.workflow, seams.in,    seams.out,   seams.gpus, seams.err};
   try {
     run.code = run_shard(options, context);
@@ -102,6 +104,20 @@ TEST_CASE("shard: each prediction includes the shard's start, measured as this j
   CHECK(plan.find("\"start_ms\":2100") != std::string::npos);
   CHECK(plan.find("\"durations\":{\"from\":\"the baseline base.xml, 4 of 4 tests recorded\",\"recorded\":4}") !=
         std::string::npos);
+}
+
+TEST_CASE("shard: the collection is timed on the monotonic clock, so the time set back meanwhile changes nothing") {
+  ShardOptions options;
+  options.shards = 2;
+  options.index = 1;
+  options.out = "mine.txt";
+  options.baseline = "base.xml";
+  options.plan = "plan.json";
+  auto run = shard("t.py::test_a\nt.py::test_slow\nt.py::test_b\nt.py::test_c\n\n4 tests\n", options, kBaseline,
+                   std::chrono::milliseconds(2100), std::chrono::hours(1));
+  REQUIRE(run.code == ExitCode::pass);
+  CHECK(run.workflow.outputs.at("predicted-seconds") == "11.100");
+  CHECK(run.files.at("plan.json").find("\"start_ms\":2100") != std::string::npos);
 }
 
 TEST_CASE("shard: a baseline named but missing stops the job, none named splits by count") {

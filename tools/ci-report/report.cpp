@@ -9,6 +9,7 @@
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
 #include "gatekit/github_cache.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/text.hpp"
 #include "history_json.hpp"
 #include "render.hpp"
@@ -33,9 +34,7 @@ struct Window {
 
 Window window_of(const Options& o, Context& ctx) {
   Window w;
-  w.until = o.until.empty() ? std::chrono::duration_cast<std::chrono::seconds>(
-                                  ctx.clock.now().time_since_epoch()).count()
-                            : read_time_option("--until", o.until);
+  w.until = o.until.empty() ? ctx.clock.epoch_seconds() : read_time_option("--until", o.until);
   w.since = o.since.empty() ? w.until - 7 * kDay : read_time_option("--since", o.since);
   if (w.since >= w.until)
     fail_bad_input("--since (" + format_utc(w.since) + ") must be before --until (" + format_utc(w.until) + ")");
@@ -75,10 +74,9 @@ History read_history(const Options& o, const Window& w, Context& ctx) {
         ctx.files.for_each_line(o.history_file, [&](std::string_view line) { return lines.add(line); })));
     return value_or_throw(lines.finish());
   }
-  std::string repo = o.repo;
-  if (repo.empty()) repo = ctx.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  const std::string repo = ctx.run.repository_or(o.repo);
   if (repo.empty()) fail_bad_input("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY");
-  auto options = github::options_from_environment(ctx.env);
+  auto options = github::options_for(ctx);
   options.total_budget = std::chrono::milliseconds(std::int64_t{o.api_budget_s} * 1000);
   auto client = value_or_throw(github::connect(ctx, options));
   GatherPlan plan{repo,

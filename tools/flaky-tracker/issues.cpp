@@ -6,12 +6,11 @@
 
 #include "flaky-tracker.hpp"
 #include "gatekit/clock.hpp"
-#include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "gatekit/workflow_run.hpp"
 #include "issues_summary.hpp"
 #include "summary.hpp"
 #include "tracker.hpp"
@@ -20,22 +19,18 @@ namespace gatekit::flaky_tracker {
 
 namespace {
 
-std::string env_or(const Environment& env, const std::string& name, const std::string& fallback) {
-  auto value = env.get(name);
-  return value && !value->empty() ? *value : fallback;
-}
-
 RunStamp stamp_of(const IssuesOptions& o, Context& ctx) {
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(ctx.clock.now().time_since_epoch()).count();
+  const auto seconds = ctx.clock.epoch_seconds();
   RunStamp run;
-  run.kind = o.kind ? *o.kind : run_kind_of_event(env_or(ctx.env, "GITHUB_EVENT_NAME", ""));
+  run.kind = o.kind ? *o.kind : run_kind_of_event(ctx.run.event_name);
   run.scope = o.scope;
   run.time = format_utc(seconds);
-  const std::string run_id = env_or(ctx.env, "GITHUB_RUN_ID", "");
+  const std::string& run_id = ctx.run.run_id;
+  const std::string& attempt = ctx.run.run_attempt;
   run.key = !o.run_key.empty() ? o.run_key
-            : !run_id.empty()  ? run_id + "." + env_or(ctx.env, "GITHUB_RUN_ATTEMPT", "1")
+            : !run_id.empty()  ? run_id + "." + (attempt.empty() ? "1" : attempt)
                                : "local-" + std::to_string(seconds);
-  run.url = !o.run_url.empty() ? o.run_url : workflow_run_url(ctx.env).value_or("");
+  run.url = !o.run_url.empty() ? o.run_url : ctx.run.url().value_or("");
   return run;
 }
 
@@ -285,7 +280,7 @@ void warn_about(const IssuesOptions& o, const Tracker& tracker, Context& ctx) {
 }
 
 github::ClientOptions client_options(const IssuesOptions& o, Context& ctx) {
-  auto options = github::options_from_environment(ctx.env);
+  auto options = github::options_for(ctx);
   options.budget = std::chrono::seconds(o.api_budget_s);
   options.total_budget = std::chrono::seconds(o.api_budget_s);
   return options;
@@ -294,14 +289,14 @@ github::ClientOptions client_options(const IssuesOptions& o, Context& ctx) {
 }  // namespace
 
 RunKind run_kind_of_event(std::string_view event_name) {
-  if (event_name == "pull_request" || event_name == "pull_request_target" || event_name == "merge_group")
-    return RunKind::pr;
-  if (event_name == "schedule") return RunKind::daily;
+  const RunEvent event = run_event_of(event_name);
+  if (reviews_a_change(event)) return RunKind::pr;
+  if (event == RunEvent::schedule) return RunKind::daily;
   return RunKind::main;
 }
 
 ExitCode run_issues(const IssuesOptions& o, Context& ctx) {
-  const std::string repo = !o.repo.empty() ? o.repo : env_or(ctx.env, "GITHUB_REPOSITORY", "");
+  const std::string repo = ctx.run.repository_or(o.repo);
   if (repo.empty()) fail_bad_input("--repo: not given, and GITHUB_REPOSITORY is not set");
   for (const auto& c : o.creators)
     if (!github::is_login(c)) fail_bad_input("--creator: '" + shorten(c, 100) + "' is not a GitHub login (NAME, or SLUG[bot] for an app)");

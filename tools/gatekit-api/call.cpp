@@ -23,8 +23,8 @@ std::optional<std::string> read_input(const std::string& input, Context& context
   return value_or_throw(as_bad_input(context.files.read(input)));
 }
 
-github::ClientOptions client_options(const Options& options, const Environment& env) {
-  auto out = github::options_from_environment(env, options.token);
+github::ClientOptions client_options(const Options& options, const Context& context) {
+  auto out = github::options_for(context, options.token);
   out.budget = std::chrono::milliseconds(static_cast<std::int64_t>(options.budget_s * 1000));
   out.request_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_s * 1000));
   out.max_attempts = options.max_attempts;
@@ -35,7 +35,7 @@ github::ClientOptions client_options(const Options& options, const Environment& 
 
 ExitCode run_call(const Options& options, Context& context) {
   const auto call = value_or_throw(build_call(options, read_input(options.input, context)));
-  auto client = value_or_throw(github::connect(context, client_options(options, context.env)));
+  auto client = value_or_throw(github::connect(context, client_options(options, context)));
   auto result = github::request(client, call.method, call.path, call.body, options.paginate);
   const auto value = value_or_throw(std::move(result));
   if (!value.is_null()) context.out << inert_json(value) << '\n';

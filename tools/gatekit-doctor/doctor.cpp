@@ -5,6 +5,7 @@
 #include "decide.hpp"
 #include "gatekit-doctor.hpp"
 #include "gather.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/workflow.hpp"
 #include "report.hpp"
 
@@ -15,7 +16,7 @@ ExitCode run_doctor(const Options& options, Context& context) {
   const auto report = decide(setup);
   for (const auto& line : report_lines(setup, report)) context.workflow.log(line);
   // On the run's page under Actions; in a terminal the lines above say it all.
-  if (context.env.get("GITHUB_ACTIONS") == std::optional<std::string>("true"))
+  if (context.run.actions)
     for (const auto& finding : report.findings)
       context.workflow.annotate({Severity::error, finding.check + ": " + finding.problem + ". Fix: " + finding.fix,
                                  "gatekit-doctor: " + std::string(to_string(finding.kind))});

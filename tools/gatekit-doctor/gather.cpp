@@ -10,6 +10,7 @@
 #include "gatekit/files.hpp"
 #include "gatekit/github.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit::gatekit_doctor {
@@ -36,8 +37,8 @@ T must(Result<T> result, const std::string& what, const char* permission) {
   fail(std::move(error));
 }
 
-std::string repository_of(const Options& options, const Environment& env) {
-  std::string repo = options.repo.empty() ? env.get("GITHUB_REPOSITORY").value_or("") : options.repo;
+std::string repository_of(const Options& options, const RunInfo& run) {
+  std::string repo = run.repository_or(options.repo);
   if (repo.empty()) fail_bad_input("no repository: give --repo OWNER/NAME (or set GITHUB_REPOSITORY)");
   const auto slash = repo.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == repo.size() || repo.find('/', slash + 1) != std::string::npos)
@@ -45,8 +46,8 @@ std::string repository_of(const Options& options, const Environment& env) {
   return repo;
 }
 
-github::ClientOptions client_options(const Options& options, const Environment& env) {
-  auto out = github::options_from_environment(env, options.token);
+github::ClientOptions client_options(const Options& options, const Context& context) {
+  auto out = github::options_for(context, options.token);
   out.total_budget = std::chrono::milliseconds(static_cast<std::int64_t>(options.budget_s * 1000));
   return out;
 }
@@ -228,9 +229,9 @@ void read_gate(const Options& options, github::Client& client, Setup& setup) {
 
 Setup gather(const Options& options, Context& context) {
   Setup setup;
-  setup.repository = repository_of(options, context.env);
-  if (auto server = context.env.get("GITHUB_SERVER_URL"); server && !server->empty()) setup.server_url = *server;
-  auto client = value_or_throw(github::connect(context, client_options(options, context.env)));
+  setup.repository = repository_of(options, context.run);
+  if (!context.run.server_url.empty()) setup.server_url = context.run.server_url;
+  auto client = value_or_throw(github::connect(context, client_options(options, context)));
   const auto repository = must(client.get_repository(setup.repository), "the repository " + setup.repository, kMetadata);
   setup.default_branch = repository.default_branch;
   setup.branch = options.branch.empty() ? repository.default_branch : options.branch;

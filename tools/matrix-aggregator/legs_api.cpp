@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "gatekit/environment.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/github.hpp"
 
 namespace gatekit::matrix_aggregator {
@@ -25,20 +25,20 @@ std::optional<std::int64_t> run_id_of(const std::string& text) {
 
 LegView list_legs(Context& context) {
   LegView view;
-  auto options = github::options_from_environment(context.env);
+  auto options = github::options_for(context);
   if (options.token.empty()) {
     view.unavailable_reason = "no token (set the action's token input, or GITHUB_TOKEN)";
     return view;
   }
-  auto repo = context.env.get_nonempty("GITHUB_REPOSITORY");
-  auto run = context.env.get_nonempty("GITHUB_RUN_ID");
-  if (!repo || !run) {
+  const std::string& repo = context.run.repository;
+  const std::string& run = context.run.run_id;
+  if (repo.empty() || run.empty()) {
     view.unavailable_reason = "GITHUB_REPOSITORY or GITHUB_RUN_ID is not set (not running in GitHub Actions?)";
     return view;
   }
-  const auto run_id = run_id_of(*run);
+  const auto run_id = run_id_of(run);
   if (!run_id) {
-    view.unavailable_reason = "GITHUB_RUN_ID '" + *run + "' is not a run id";
+    view.unavailable_reason = "GITHUB_RUN_ID '" + run + "' is not a run id";
     return view;
   }
   options.budget = std::chrono::milliseconds(60'000);  // one aggregator step; retries included
@@ -47,7 +47,7 @@ LegView list_legs(Context& context) {
     view.unavailable_reason = client.error().message;
     return view;
   }
-  auto jobs = client->list_run_jobs(*repo, *run_id);
+  auto jobs = client->list_run_jobs(repo, *run_id);
   if (!jobs) {
     view.unavailable_reason = "jobs API: " + jobs.error().message;
     return view;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gatekit/json.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/glob.hpp"
 #include "gatekit/text.hpp"
 
@@ -173,11 +174,14 @@ std::string event_revisions_problem(const EventInfo& event) {
 }
 
 EventKind event_kind(std::string_view name) {
-  if (name.empty() || name == "local") return EventKind::local;
-  if (name == "pull_request" || name == "pull_request_target") return EventKind::pull_request;
-  if (name == "merge_group") return EventKind::merge_group;
-  if (name == "push") return EventKind::push;
-  return EventKind::other;
+  if (name == "local") return EventKind::local;  // --event local: the gate run by hand
+  switch (run_event_of(name)) {
+    case RunEvent::none: return EventKind::local;
+    case RunEvent::pull_request: return EventKind::pull_request;
+    case RunEvent::merge_group: return EventKind::merge_group;
+    case RunEvent::push: return EventKind::push;
+    default: return EventKind::other;
+  }
 }
 
 namespace {

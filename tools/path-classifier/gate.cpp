@@ -13,6 +13,7 @@
 #include "classify.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "list_files.hpp"
@@ -52,13 +53,13 @@ std::vector<std::string> report_rule_warnings(const Rules& rules, Workflow& work
   return lines;
 }
 
-// The workflow event from --event/--event-path or GITHUB_EVENT_NAME/GITHUB_EVENT_PATH. An
+// The workflow event from --event/--event-path, else the run's (RunInfo). An
 // unreadable payload is a fail-open cause (EventInfo::problem) naming the file and the reason.
 EventInfo read_event(const Options& o, Context& ctx) {
-  const auto path = !o.event_path.empty() ? o.event_path : ctx.env.get("GITHUB_EVENT_PATH").value_or("");
+  const auto path = !o.event_path.empty() ? o.event_path : ctx.run.event_path;
   Result<std::string> payload = path.empty() ? Result<std::string>(std::string()) : ctx.files.read(path);
-  const auto name = !o.event.empty() ? o.event : ctx.env.get("GITHUB_EVENT_NAME").value_or("");
-  const auto repo = !o.repo.empty() ? o.repo : ctx.env.get("GITHUB_REPOSITORY").value_or("");
+  const auto name = !o.event.empty() ? o.event : ctx.run.event_name;
+  const auto repo = ctx.run.repository_or(o.repo);
   auto event = parse_event(name, payload ? *payload : std::string(), repo);
   if (!payload && !event.problem.empty())
     event.problem = "the " + event.name + " event payload cannot be read: " + payload.error().message;
@@ -71,7 +72,7 @@ EventInfo read_event(const Options& o, Context& ctx) {
 
 // The files whose change makes every filter relevant (classify.hpp, GuardedFile): the rules
 // file, when it lies inside the repository (--repo-dir), and the running workflow.
-std::vector<GuardedFile> guarded_files(const Options& o, const Environment& env, const Files& files) {
+std::vector<GuardedFile> guarded_files(const Options& o, const RunInfo& run, const Files& files) {
   std::vector<GuardedFile> out;
   if (!o.rules_file.empty()) {
     const auto file = files.absolute(o.rules_file);
@@ -79,8 +80,7 @@ std::vector<GuardedFile> guarded_files(const Options& o, const Environment& env,
     if (file && root)
       if (auto inside = path_inside(file->string(), root->string())) out.push_back({*inside, "the gate's rules file"});
   }
-  if (auto ref = env.get("GITHUB_WORKFLOW_REF"))
-    if (auto workflow = workflow_path_from_ref(*ref)) out.push_back({*workflow, "the workflow running the gate"});
+  if (auto workflow = workflow_path_from_ref(run.workflow_ref)) out.push_back({*workflow, "the workflow running the gate"});
   return out;
 }
 
@@ -139,13 +139,13 @@ ExitCode run_gate(const Options& o, Context& ctx) {
   const Rules rules = load_rules(o, ctx);
   const auto warnings = report_rule_warnings(rules, ctx.workflow);
   if (!o.explain.empty()) {
-    ctx.out << inert_lines(explain(rules, o.explain, guarded_files(o, ctx.env, ctx.files)));
+    ctx.out << inert_lines(explain(rules, o.explain, guarded_files(o, ctx.run, ctx.files)));
     return ExitCode::pass;
   }
   const auto event = read_event(o, ctx);
   const auto plan = gather(o, rules.evaluate_non_pr, event, ctx);
   for (const auto& note : plan.listing.notes) ctx.workflow.log(note);
-  const auto decision = decide(rules, plan.listing, event.name, plan.evaluate, guarded_files(o, ctx.env, ctx.files));
+  const auto decision = decide(rules, plan.listing, event.name, plan.evaluate, guarded_files(o, ctx.run, ctx.files));
   report(o, decision, plan.evaluate, warnings, ctx);
   return ExitCode::pass;
 }

@@ -5,10 +5,10 @@
 #include <string>
 #include <utility>
 
-#include "gatekit/environment.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/git.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/run_info.hpp"
 
 namespace gatekit::path_classifier {
 namespace {
@@ -28,9 +28,9 @@ ChangeListing list_from_files(const Options& o, Context& ctx) {
   return make_list_source(std::move(text), "the list in " + o.files)->list();
 }
 
-// Whether `base` names the branch the push event is for (GITHUB_REF_NAME / GITHUB_REF).
-bool names_pushed_branch(const std::string& base, const Environment& env) {
-  const auto ref = env.get("GITHUB_REF").value_or("");
+// Whether `base` names the branch the push event is for (the run's ref, GITHUB_REF).
+bool names_pushed_branch(const std::string& base, const RunInfo& run) {
+  const std::string& ref = run.ref;
   const std::string prefix = "refs/heads/";
   if (ref.rfind(prefix, 0) != 0) return false;
   const auto name = ref.substr(prefix.size());
@@ -76,7 +76,7 @@ ChangeListing pushed_branch_listing(const EventInfo& event, Differ& differ) {
 ChangeListing pull_request_listing(const Options& o, const EventInfo& event, Differ& differ, Context& ctx) {
   if (!event.problem.empty()) return failed(differ.source(), event.problem);
   const auto number = o.pr > 0 ? o.pr : *event.pr_number;
-  auto options = github::options_from_environment(ctx.env);
+  auto options = github::options_for(ctx);
   options.budget = std::chrono::seconds(o.api_budget_s);
   options.total_budget = options.budget;  // the pull request and every page of files together
   if (!options.token.empty() && !event.repo.empty()) {
@@ -105,7 +105,7 @@ ChangeListing push_listing(const EventInfo& event, Differ& differ) {
 Plan gather(const Options& o, bool evaluate_non_pr, const EventInfo& event, Context& ctx) {
   if (!o.files.empty()) return {true, list_from_files(o, ctx)};
   Differ differ(o, event, ctx);
-  if (!o.base.empty() && event.kind == EventKind::push && names_pushed_branch(o.base, ctx.env))
+  if (!o.base.empty() && event.kind == EventKind::push && names_pushed_branch(o.base, ctx.run))
     return {true, pushed_branch_listing(event, differ)};
   if (!o.base.empty()) {
     const auto head = !o.head.empty() ? o.head : (event.head_sha.empty() ? "HEAD" : event.head_sha);

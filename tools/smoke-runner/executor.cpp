@@ -184,7 +184,7 @@ class Execution {
     spec.argv = smoke.command;
     spec.env_set = smoke.env;
     spec.env_set["GATEKIT_SMOKE_NAME"] = smoke.name;
-    spec.env_unset.assign(kWorkflowFileVariables.begin(), kWorkflowFileVariables.end());
+    spec.env_unset.assign(step_file_variables().begin(), step_file_variables().end());
     // Serial runs see every device the runner sees, as the smokes would without gatekit.
     if (!options_.serial) {
       for (auto& [k, v] : child_visibility_env(context_.env, options_.gpus, devices)) spec.env_set[k] = v;

@@ -10,6 +10,7 @@
 #include "gatekit/gpu_backends.hpp"
 #include "gatekit/regex.hpp"
 #include "gatekit/text.hpp"
+#include "gatekit/workflow.hpp"
 
 namespace gatekit::smoke_runner {
 
@@ -87,7 +88,9 @@ std::optional<std::map<std::string, std::string>> read_env(const Entry& e, const
       ok = false;
       continue;
     }
-    if (std::find(kWorkflowFileVariables.begin(), kWorkflowFileVariables.end(), name) != kWorkflowFileVariables.end()) {
+    // The files through which a step talks to the runner (step_file_variables, the Workflow
+    // seam's list): smokes never get them, so a manifest may not set them.
+    if (const auto& step = step_file_variables(); std::find(step.begin(), step.end(), name) != step.end()) {
       errors.add(item.first, item_field,
                  "is a workflow file of the step; smokes never get it, so they cannot change the step's outputs, "
                  "environment, PATH or summary; remove it");

@@ -22,12 +22,6 @@ using std::chrono::milliseconds;
 inline constexpr milliseconds kDefaultTimeout{30 * 60 * 1000};
 inline constexpr milliseconds kDefaultKillGrace{10 * 1000};
 
-// The files through which a step talks to the runner (outputs, environment, PATH, summary,
-// state). Smokes never get these variables, so neither a smoke nor anything it leaves behind
-// can write into the step's outputs; a manifest may not set them.
-inline constexpr std::array<std::string_view, 5> kWorkflowFileVariables{
-    "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"};
-
 struct Smoke {
   std::string name;
   std::vector<std::string> command;  // argv; tokens are taken as text

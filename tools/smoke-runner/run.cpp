@@ -63,8 +63,7 @@ class SmokeRun {
     // A process a smoke leaves behind, even outside its process group, stays below the runner
     // and is ended in conclude().
     adopt_orphans();
-    report_.started_at =
-        format_utc(std::chrono::duration_cast<std::chrono::seconds>(context_.clock.now().time_since_epoch()).count());
+    report_.started_at = format_utc(context_.clock.epoch_seconds());
     started_ = context_.clock.monotonic();
     auto verdict = evaluate();
     if (!verdict) stop(verdict.error());

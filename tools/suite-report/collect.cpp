@@ -68,9 +68,9 @@ std::string describe_expression(const std::string& expression) {
 }
 
 Result<Collection> collect(ProcessRunner& runner, Clock& clock, const CollectSpec& spec, const std::string& expression) {
-  const auto started = clock.now();
+  const auto started = clock.monotonic();
   auto result = runner.run(collect_process(spec, expression));
-  const auto pytest_time = clock.now() - started;
+  const auto pytest_time = clock.monotonic() - started;
   const std::string what = "pytest --collect-only " + describe_expression(expression);
   if (!result) return could_not_evaluate(what + " could not start: " + result.error().message);
   const auto& done = *result;

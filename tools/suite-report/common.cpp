@@ -10,13 +10,13 @@ Selection load_selection(const SelectionOptions& options, const Files& files) {
   return value_or_throw(load_selection_file(files, options.selection));
 }
 
-std::string resolve_context(const ContextOptions& options, const Environment& env) {
+std::string resolve_context(const ContextOptions& options, const RunInfo& run) {
   if (!options.context.empty()) {
     if (!known_context(options.context))
       fail_bad_input("unknown context '" + options.context + "' (contexts: pr, main, daily, gate, gate-full)");
     return options.context;
   }
-  return value_or_throw(context_from_event(env.get("GITHUB_EVENT_NAME").value_or("")));
+  return value_or_throw(context_from_event(run.event_name));
 }
 
 std::vector<std::string> matrix_values(const VariantsOptions& options) {

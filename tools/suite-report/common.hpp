@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gatekit/environment.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/result.hpp"
 #include "gatekit/workflow.hpp"
 #include "selection.hpp"
@@ -19,8 +19,8 @@ namespace gatekit::suite_report {
 
 // The selection file named by --selection, read through `files`.
 Selection load_selection(const SelectionOptions& options, const Files& files);
-// --context, else the context of the workflow event.
-std::string resolve_context(const ContextOptions& options, const Environment& env);
+// --context, else the context of the run's event.
+std::string resolve_context(const ContextOptions& options, const RunInfo& run);
 // --variants split at commas and spaces, each value checked (one line, at most 100
 // characters); a usage error otherwise.
 std::vector<std::string> matrix_values(const VariantsOptions& options);

@@ -26,19 +26,19 @@ using IdentitySet = std::unordered_set<TestIdentity, TestIdentityHash, TestIdent
 
 // The workflow's file name (what the runs API takes), from --workflow or GITHUB_WORKFLOW_REF;
 // nullopt when neither says it (a local run, or a runner that does not set the ref).
-std::optional<std::string> known_workflow_file(const GrowthOptions& options, const Environment& env) {
+std::optional<std::string> known_workflow_file(const GrowthOptions& options, const RunInfo& run) {
   if (!options.workflow.empty()) return options.workflow;
-  if (auto ref = env.get_nonempty("GITHUB_WORKFLOW_REF")) {
-    std::string path = ref->substr(0, ref->find('@'));
+  if (const std::string& ref = run.workflow_ref; !ref.empty()) {
+    std::string path = ref.substr(0, ref.find('@'));
     return path.substr(path.rfind('/') + 1);
   }
   return std::nullopt;
 }
 
 // The key's workflow: the file name, else the display name (keys stay distinct locally).
-std::string workflow_file(const GrowthOptions& options, const Environment& env) {
-  if (auto file = known_workflow_file(options, env)) return *file;
-  return env.get_nonempty("GITHUB_WORKFLOW").value_or("local");
+std::string workflow_file(const GrowthOptions& options, const RunInfo& run) {
+  if (auto file = known_workflow_file(options, run)) return *file;
+  return run.workflow.empty() ? "local" : run.workflow;
 }
 
 std::string python_version(const GrowthOptions& options, Context& context) {
@@ -56,8 +56,8 @@ std::string python_version(const GrowthOptions& options, Context& context) {
 ConfigKey make_key(const GrowthOptions& options, Context& context, const Selection& selection, const Leg& leg,
                    const std::string& ctx) {
   ConfigKey key;
-  key.workflow = workflow_file(options, context.env);
-  key.job = options.job.empty() ? context.env.get_nonempty("GITHUB_JOB").value_or("local") : options.job;
+  key.workflow = workflow_file(options, context.run);
+  key.job = !options.job.empty() ? options.job : context.run.job.empty() ? "local" : context.run.job;
   key.python = python_version(options, context);
   key.selection = leg_expression(selection, leg, ctx);
   return key;
@@ -72,9 +72,9 @@ void notice(Workflow& workflow, const std::string& message) {
 }
 
 ExitCode find_baseline(const GrowthOptions& options, Context& context, const ConfigKey& key) {
-  const std::string repo = options.repo.empty() ? context.env.get_nonempty("GITHUB_REPOSITORY").value_or("") : options.repo;
+  const std::string repo = context.run.repository_or(options.repo);
   if (repo.empty()) fail_bad_input("--find-baseline needs --repo or GITHUB_REPOSITORY");
-  auto client_options = github::options_from_environment(context.env);
+  auto client_options = github::options_for(context);
   client_options.budget = std::chrono::seconds(options.api_budget_s);
   client_options.total_budget = std::chrono::seconds(options.api_budget_s);
   auto client = value_or_throw(github::connect(context, client_options));
@@ -82,7 +82,7 @@ ExitCode find_baseline(const GrowthOptions& options, Context& context, const Con
   context.workflow.set_output("artifact", artifact);
   context.workflow.set_output("key", key.text());
   context.workflow.log("baseline key: " + key.text());
-  if (!known_workflow_file(options, context.env)) {
+  if (!known_workflow_file(options, context.run)) {
     // The runs API takes a workflow file name or id; a display name would only find nothing.
     context.workflow.set_output("result", "pass");
     context.workflow.set_output("found", "false");
@@ -318,7 +318,7 @@ void report_uncompared(const GrowthOptions& options, const ConfigKey& key, const
 ExitCode run_growth(const GrowthOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
-  const std::string ctx = resolve_context(options, context.env);
+  const std::string ctx = resolve_context(options, context.run);
   const ConfigKey key = make_key(options, context, selection, leg, ctx);
   if (options.find_baseline) return find_baseline(options, context, key);
   if (options.report.empty()) fail_bad_input("growth needs --report (or --find-baseline)");
@@ -338,10 +338,8 @@ ExitCode run_growth(const GrowthOptions& options, Context& context) {
   if (!base) notice(context.workflow, base_note);
   const auto growth = compared_growth(base, tally, changed, thresholds, context);
   if (growth && !growth->removed.empty()) base->names = removed_names(options, context, tally, growth->removed.size());
-  const HistoryPoint point{context.env.get_nonempty("GITHUB_SHA").value_or(""),
-                           context.env.get_nonempty("GITHUB_RUN_ID").value_or(""),
-                           format_utc(std::chrono::duration_cast<std::chrono::seconds>(
-                                          context.clock.now().time_since_epoch()).count()),
+  const HistoryPoint point{context.run.sha, context.run.run_id,
+                           format_utc(context.clock.epoch_seconds()),
                            tally.tests(), tally.seconds()};
   IdentitySet wanted;
   if (growth)

@@ -60,7 +60,7 @@ void check_docs_variant(const NightlyOptions& options, const Selection& selectio
 ExitCode run_nightly(const NightlyOptions& options, Context& context) {
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
-  const std::string ctx = resolve_context(options, context.env);
+  const std::string ctx = resolve_context(options, context.run);
   check_docs_variant(options, selection, leg, context.workflow);
   const auto plan = plan_leg(selection, leg, ctx, options.docs_only, options.variant);
   context.workflow.set_output("markers", plan.markers);

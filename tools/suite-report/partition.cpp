@@ -112,7 +112,7 @@ std::string summary(const Selection& selection, const std::vector<ContextGroup>&
 }  // namespace
 
 ExitCode run_partition(const PartitionOptions& options, Context& context) {
-  const auto started = context.clock.now();
+  const auto started = context.clock.monotonic();
   const Selection selection = load_selection(options, context.files);
   // A docs variant that is none of the matrix's values: a documentation-only change would run
   // the docs tests on no job, and every job would pass.
@@ -147,7 +147,7 @@ ExitCode run_partition(const PartitionOptions& options, Context& context) {
   annotate_first(context.workflow, Severity::error, "suite-report partition", annotations(results));
   context.workflow.append_summary(summary(selection, groups, results));
   context.workflow.set_output("result", ok ? "pass" : "fail");
-  const auto own = std::chrono::duration_cast<milliseconds>(context.clock.now() - started) - collections.pytest_time();
+  const auto own = std::chrono::duration_cast<milliseconds>(context.clock.monotonic() - started) - collections.pytest_time();
   context.workflow.log("timing: " + std::to_string(collections.runs()) + " pytest collections took " +
                        std::to_string(collections.pytest_time().count()) + " ms; suite-report's own work took " +
                        std::to_string(own.count()) + " ms");

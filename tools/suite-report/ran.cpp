@@ -37,7 +37,7 @@ std::vector<ImportProblem> check_imports(const RanOptions& options, const Leg& l
 }
 
 std::size_t collect_selected(const RanOptions& options, const Selection& selection, const Leg& leg, Context& context) {
-  const std::string ctx = resolve_context(options, context.env);
+  const std::string ctx = resolve_context(options, context.run);
   CollectSpec spec;
   spec.python = options.python;
   spec.root = options.root;
@@ -90,7 +90,7 @@ ExitCode run_ran(const RanOptions& options, Context& context) {
   std::string ctx = options.context;
   if (facts.cases == 0 && facts.imports.empty()) {
     facts.selected = collect_selected(options, selection, leg, context);
-    ctx = resolve_context(options, context.env);
+    ctx = resolve_context(options, context.run);
   }
   const auto verdict = decide_ran(facts, ctx);
   const auto reasons = group_skip_reasons(skip_messages, 10);

@@ -153,11 +153,11 @@ ShardRecord plan_record(const ShardOptions& options, const ShardInput& input, co
 }  // namespace
 
 ExitCode run_shard(const ShardOptions& options, Context& context) {
-  const auto started = context.clock.now();
+  const auto started = context.clock.monotonic();
   check_options(options);
   const Selection selection = load_selection(options, context.files);
   const Leg& leg = require_leg(selection, options.leg);
-  const std::string ctx = resolve_context(options, context.env);
+  const std::string ctx = resolve_context(options, context.run);
   const std::string expression = leg_expression(selection, leg, ctx);
 
   CollectSpec spec;
@@ -175,10 +175,10 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
   input.seconds = durations.tests.seconds_of(collection.node_ids);
   input.shards = options.shards;
   input.start_ms = collection.pytest_time.count();
-  const auto plan_started = context.clock.now();
+  const auto plan_started = context.clock.monotonic();
   const ShardPlan plan = plan_shards(input);
   prove_partition(collection.node_ids, plan);
-  const auto plan_time = std::chrono::duration_cast<milliseconds>(context.clock.now() - plan_started);
+  const auto plan_time = std::chrono::duration_cast<milliseconds>(context.clock.monotonic() - plan_started);
 
   for (std::size_t k = 0; k < plan.shards.size(); ++k) {
     const int index = static_cast<int>(k + 1);
@@ -205,7 +205,7 @@ ExitCode run_shard(const ShardOptions& options, Context& context) {
   } else {
     context.workflow.set_output("tests", std::to_string(plan.tests));
   }
-  const auto own = std::chrono::duration_cast<milliseconds>(context.clock.now() - started) - collection.pytest_time;
+  const auto own = std::chrono::duration_cast<milliseconds>(context.clock.monotonic() - started) - collection.pytest_time;
   context.workflow.log("timing: the split took " + std::to_string(plan_time.count()) +
                        " ms; suite-report's own work took " + std::to_string(own.count()) + " ms");
   return ExitCode::pass;

@@ -45,12 +45,12 @@ struct ShardRun {
 };
 
 long run_attempt(Context& context) {
-  auto text = context.env.get_nonempty("GITHUB_RUN_ATTEMPT");
-  if (!text) return 1;
+  const std::string& text = context.run.run_attempt;
+  if (text.empty()) return 1;
   try {
-    return std::clamp(std::stol(*text), 1L, 1000L);
+    return std::clamp(std::stol(text), 1L, 1000L);
   } catch (const std::exception&) {
-    fail_bad_input("GITHUB_RUN_ATTEMPT is not a number: " + *text);
+    fail_bad_input("GITHUB_RUN_ATTEMPT is not a number: " + text);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/repo_path.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
@@ -26,9 +27,8 @@ constexpr std::size_t kRefsPerPush = 200;
 // Open pull requests' head commits, from the GitHub API (the issues listing names them, each
 // pull request gives its head). nullopt: no token or no repository, nothing checked.
 std::optional<std::vector<std::string>> open_pull_heads(Context& context, const PruneOptions& options) {
-  auto client_options = github::options_from_environment(context.env);
-  const std::string repo = !options.repository.empty() ? options.repository
-                                                        : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  auto client_options = github::options_for(context);
+  const std::string repo = context.run.repository_or(options.repository);
   if (client_options.token.empty() || repo.empty()) return std::nullopt;
   auto client = github::connect(context, client_options);
   if (!client) return std::nullopt;
@@ -162,7 +162,7 @@ ExitCode run_prune(const PruneOptions& options, Context& context) {
   if (!heads) context.workflow.log("no token or repository: open pull requests are not checked");
   std::vector<std::string> skipped;
   const auto relied_on = heads ? relied_on_trees(context, git, config, *heads, skipped) : std::set<std::string>{};
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
+  const std::int64_t now = context.clock.epoch_seconds();
   const auto verified = verified_results(context, git, options, config, records, now);
   const PruneDecision decision = decide_prune(records, now, config.expiry, relied_on, verified);
   for (const auto& r : decision.remove) context.workflow.log(std::string(options.dry_run ? "would delete " : "deleting ") + r.ref);

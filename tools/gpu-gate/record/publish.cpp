@@ -3,6 +3,7 @@
 #include "gatekit/clock.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/github.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
 #include "status/open_pulls.hpp"
@@ -26,9 +27,8 @@ Result<std::vector<std::string>> pulls_to_refresh(github::Client& client, const 
 }
 
 Status dispatch(Context& context, const Git& git, const RunOptions& options, const std::string& commit) {
-  auto client_options = github::options_from_environment(context.env);
-  const std::string repo = !options.repository.empty() ? options.repository
-                                                        : context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  auto client_options = github::options_for(context);
+  const std::string repo = context.run.repository_or(options.repository);
   if (client_options.token.empty() || repo.empty()) {
     context.workflow.log("CI was not asked to refresh the status (" +
                          std::string(client_options.token.empty() ? "no token: GITHUB_TOKEN or GH_TOKEN" : "no repository: --repository or GITHUB_REPOSITORY") +

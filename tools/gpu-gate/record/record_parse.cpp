@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "gatekit/clock.hpp"
 #include "gatekit/gpu_backends.hpp"
 #include "gatekit/text.hpp"
 #include "record/record.hpp"
@@ -200,8 +201,7 @@ std::optional<std::int64_t> epoch_of(int year, int month, int day, int hour, int
   const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
                                          std::chrono::day(static_cast<unsigned>(day))};
   if (!date.ok() || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return std::nullopt;
-  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
-  return std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+  return epoch_seconds_of(date) + hour * 3600 + minute * 60 + second;
 }
 
 std::optional<std::int64_t> parse_utc(std::string_view v) {

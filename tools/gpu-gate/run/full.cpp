@@ -26,7 +26,7 @@ std::string write_test_map(Context& context, const Config& config, const TestMap
   // The Python that reads coverage: the test command's own when it is one, else python3.
   auto coverage = read_coverage(context.processes, test_interpreter(config).value_or("python3"), data_file, worktree);
   if (!coverage) return "not written: " + coverage.error().message;
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
+  const auto now = context.clock.epoch_seconds();
   const auto map = TestMap::from(now, commit, *coverage);
   if (auto made = context.files.make_directories(place.path.parent_path()); !made) return "not written: " + made.error().message;
   if (auto written = context.files.replace(place.path, format_test_map(map)); !written) {

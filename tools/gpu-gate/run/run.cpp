@@ -68,13 +68,9 @@ void announce(Context& context, const RunPlan& plan, const Config& config, const
                        std::to_string(o.paths.size()) + " test files, " + std::to_string(o.workers) + " workers");
 }
 
-std::int64_t now_seconds(const Context& context) {
-  return std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
-}
-
 // The result as a ref of this machine's (signed when the configuration says so).
 GateRecord record_result(Context& context, const Git& git, const Config& config, const RunPlan& plan, RunOutcome& outcome) {
-  GateRecord record = record_of(outcome, plan, config, now_seconds(context));
+  GateRecord record = record_of(outcome, plan, config, context.clock.epoch_seconds());
   const RefHalf half = half_for(record.device, config.cpu_gate);
   outcome.ref = value_or_throw(write_record(git, config.namespace_, record, config.sign, half));
   context.workflow.log(std::string(plan.full ? "Verdict: " : "verdict: ") + std::string(to_string(record.verdict)) +
@@ -114,7 +110,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   RunOutcome outcome = outcome_of_head(git, machine, plan.workers);
   outcome.config_digest = gate_config.digest;
   outcome.config_from = gate_config.from;
-  const auto started = context.clock.now();
+  const auto started = context.clock.monotonic();
   outcome.device = probe_device_facts(context, config, options.allow_no_gpu);
   const auto change = plan.stress ? change_since_base(context, git, options) : std::vector<FileChange>{};
 
@@ -131,7 +127,7 @@ ExitCode run_run(const RunOptions& options, Context& context) {
   run_passes(context, config, plan, worktree, outcome);
   check_passes(context, git, options.repo_dir, config, plan, scope, worktree, outcome);
   throw_if_error(unless_cancelled("the run"));
-  outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.now() - started);
+  outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(context.clock.monotonic() - started);
 
   const GateRecord record = record_result(context, git, config, plan, outcome);
   const Status published = publish(context, git, options, config, plan, outcome);

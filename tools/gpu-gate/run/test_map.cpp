@@ -126,12 +126,12 @@ Result<TestMap> read_test_map(const Files& files, const std::filesystem::path& p
 }
 
 std::int64_t age_in_days(const TestMap& map, Clock::time_point now) {
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count() - map.created;
+  const auto seconds = epoch_seconds_of(now) - map.created;
   return seconds < 0 ? 0 : seconds / 86400;
 }
 
 bool is_stale(const TestMap& map, Clock::time_point now) {
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count() - map.created;
+  const auto seconds = epoch_seconds_of(now) - map.created;
   return seconds > std::chrono::duration_cast<std::chrono::seconds>(kTestMapMaxAge).count();
 }
 

@@ -16,7 +16,7 @@
 #include "gatekit/git.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/workflow.hpp"
-#include "gatekit/workflow_run.hpp"
+#include "gatekit/run_info.hpp"
 #include "scope/docs_rule.hpp"
 #include "scope/gpu_filter.hpp"
 #include "status/merge_group.hpp"
@@ -75,8 +75,7 @@ std::string poster_login(const CiStatusOptions& o, PostingMode mode) {
 }
 
 std::string repository_of(const CiStatusOptions& o, const Context& context) {
-  if (!o.repository.empty()) return o.repository;
-  auto repository = context.env.get_nonempty("GITHUB_REPOSITORY").value_or("");
+  const std::string repository = context.run.repository_or(o.repository);
   if (repository.empty() && o.post) fail_bad_input("posting the status needs --repository or GITHUB_REPOSITORY");
   return repository;
 }
@@ -150,10 +149,6 @@ void fetch_results(const Git& git, const CiStatusOptions& o, const Config& confi
   throw_if_error(git.fetch(o.remote, {"+" + prefix + "*:" + prefix + "*"}, mirror));
 }
 
-std::int64_t epoch_seconds(const Clock& clock) {
-  return std::chrono::duration_cast<std::chrono::seconds>(clock.now().time_since_epoch()).count();
-}
-
 struct Evaluated {
   CiReport report;
   StatusInput input;  // what the decision was made from (the walk, the results)
@@ -171,7 +166,7 @@ Evaluated evaluate(const CiStatusOptions& o, Context& context, Git& git, const R
   StatusQuery query;
   query.rev = sha;
   query.base = trusted.rev;
-  query.now = epoch_seconds(context.clock);
+  query.now = context.clock.epoch_seconds();
   query.stop_at_exact = false;  // untrusted results are dropped below: gather every candidate
   query.config_digest = trusted_config_digest(git, trusted.rev, config);  // the scope is the base's too
   query.gpu_filter = resolved.gpu_filter ? &*resolved.gpu_filter : nullptr;
@@ -316,7 +311,7 @@ CiReport evaluate_merge_group(const CiStatusOptions& o, Context& context, Git& g
 
 void write_report(const CiReport& report, Context& context) {
   for (const auto& [name, value] : ci_outputs(report)) context.workflow.set_output(name, value);
-  context.workflow.append_summary(ci_summary(report, epoch_seconds(context.clock)));
+  context.workflow.append_summary(ci_summary(report, context.clock.epoch_seconds()));
 }
 
 // A failure after the head is known still sets the status, as `error`: the check shows why
@@ -334,7 +329,7 @@ void post_error(const CiStatusOptions& o, Context& context, const Resolved& reso
 ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
   CiStatusOptions given = asked;
   // The status links to this workflow run unless --target-url says otherwise.
-  if (given.target_url.empty()) given.target_url = workflow_run_url(context.env).value_or("");
+  if (given.target_url.empty()) given.target_url = context.run.url().value_or("");
   Git git(context.processes, given.repo_dir);
   Resolved resolved;  // the head is known (an error can be posted on it) once checked
   bool posting = false;
@@ -342,7 +337,7 @@ ExitCode run_ci_status(const CiStatusOptions& asked, Context& context) {
     const CiStatusOptions options = with_merge_group(given);
     check_options(options);
     const auto mode = value_or_throw(parse_posting_mode(options.mode));
-    if (options.post) throw_if_error(check_posting(mode, context.env.get_nonempty("GITHUB_EVENT_NAME").value_or("")));
+    if (options.post) throw_if_error(check_posting(mode, context.run.event_name));
     resolved.poster = poster_login(options, mode);
     resolved.repository = repository_of(options, context);
     resolved.sha = options.sha;

@@ -52,7 +52,7 @@ struct CiStatusOptions {
   // configuration's `allowed-signers` (none there: results are not verified).
   std::string allowed_signers;
   bool post = false;        // post the status (needs a token: GITHUB_TOKEN or GH_TOKEN)
-  std::string target_url;   // the status link ("" = this workflow run's, workflow_run_url; none outside one)
+  std::string target_url;   // the status link ("" = this workflow run's, RunInfo::url; none outside one)
   // Which runs may post (posting_mode.hpp): "strict", "pull-request", "" = not checked.
   std::string mode;
   // The login that creates gatekit's statuses (their `creator`): only its earlier failures are

@@ -59,7 +59,7 @@ std::string status_description(std::string_view text) {
 Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string& repository, const std::string& sha,
                                                                Context& context) {
   if (auto ok = check_target(repository, sha); !ok) return ok.error();
-  auto options = github::options_from_environment(context.env);
+  auto options = github::options_for(context);
   if (options.token.empty()) return bad_input("reading the statuses of " + sha + " needs a token: set GITHUB_TOKEN");
   auto client = github::connect(context, options);
   if (!client) return client.error();
@@ -74,7 +74,7 @@ Result<std::vector<github::CommitStatus>> read_commit_statuses(const std::string
 
 Status post_commit_status(const StatusPost& post, Context& context) {
   if (auto ok = check_post(post); !ok) return ok;
-  auto options = github::options_from_environment(context.env);
+  auto options = github::options_for(context);
   if (options.token.empty())
     return bad_input("posting the " + post.context + " status needs a token: set GITHUB_TOKEN (statuses: write)");
   auto client = github::connect(context, options);

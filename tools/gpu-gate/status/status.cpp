@@ -153,7 +153,7 @@ ExitCode run_status(const StatusOptions& options, Context& context) {
   // The base for "no code change": the option, else the remote's default branch, as read above.
   query.base = !options.base.empty() || !options.config.empty() ? resolve_base(git, options.base, options.remote)
                                                                : gate_config.base_rev;
-  query.now = std::chrono::duration_cast<std::chrono::seconds>(context.clock.now().time_since_epoch()).count();
+  query.now = context.clock.epoch_seconds();
   auto gathered = value_or_throw(gather_status_input(git, config, query));
   const auto remote = remote_results(git, options.remote, config.namespace_);
   std::set<std::string> stale = remote ? stale_refs(gathered.input.records, *remote) : std::set<std::string>{};

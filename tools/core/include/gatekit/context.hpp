@@ -20,6 +20,7 @@ class Files;
 class GpuProbe;
 class ProcessRunner;
 class Workflow;
+struct RunInfo;
 namespace github {
 class HttpTransport;
 }
@@ -29,6 +30,7 @@ using TransportFactory = std::function<std::unique_ptr<github::HttpTransport>()>
 
 struct Context {
   const Environment& env;
+  const RunInfo& run;  // the CI run's identity (gatekit/run_info.hpp), resolved once from env
   Clock& clock;
   Files& files;
   ProcessRunner& processes;
@@ -40,7 +42,7 @@ struct Context {
   std::ostream& err;  // stderr: what must not mix with stdout (a tool whose stdout is data)
 };
 
-// The real seams: environment, system clock, files, processes, libcurl, the workflow
+// The real seams: environment, the run's identity read from it, system clock, files, processes, libcurl, the workflow
 // protocol when GITHUB_ACTIONS=true (plain text otherwise), GPU discovery, stdin, stdout and
 // stderr. Owned by the frame.
 class SystemSeams {

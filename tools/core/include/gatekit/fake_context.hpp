@@ -4,11 +4,12 @@
 //   FakeSeams seams;
 //   seams.files.files["rules.yml"] = "...";
 //   seams.gpus.set_devices({"NVIDIA H100"});
+//   seams.run.repository = "o/r";  // the CI run (gatekit/run_info.hpp); empty: outside one
 //   auto code = run(options, seams.context());
 //   CHECK(seams.workflow.outputs["result"] == "pass");
 // RealFilesSeams: real files and processes (so real git in a temporary repository) and real
 // GPU discovery (steered by the test's environment: GATEKIT_HIP_LIBRARY,
-// GATEKIT_CUDA_LIBRARY), the rest fake: a test's clock, environment, workflow and streams.
+// GATEKIT_CUDA_LIBRARY), the rest fake: a test's clock, environment, run, workflow and streams.
 //   RealFilesSeams seams;  // or seams{FakeClock::time_point(std::chrono::seconds(1'800'000'000))}
 //   Git git(seams.processes, repo);
 #include <sstream>
@@ -20,12 +21,16 @@
 #include "gatekit/files.hpp"
 #include "gatekit/gpu.hpp"
 #include "gatekit/process.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit {
 
 struct FakeSeams {
   MapEnvironment env;
+  // The CI run's identity, as a test sets it; the frame reads it from GITHUB_* once, a test
+  // never goes through the environment for it (run_info_from is tested on its own).
+  RunInfo run;
   FakeClock clock;
   MemoryFiles files;
   // Fails every start unless a test sets a handler: a command that runs a process it should
@@ -41,7 +46,7 @@ struct FakeSeams {
   std::ostringstream err;
 
   Context context() {
-    return Context{env, clock, files, processes, make_transport, workflow, in, out, gpus, err};
+    return Context{env, run, clock, files, processes, make_transport, workflow, in, out, gpus, err};
   }
 };
 
@@ -53,6 +58,7 @@ struct RealFilesSeams {
   explicit RealFilesSeams(FakeClock::time_point start) : clock(start) {}
 
   MapEnvironment env;
+  RunInfo run;
   FakeClock clock;
   SystemFiles files;
   SystemProcessRunner processes;
@@ -64,7 +70,7 @@ struct RealFilesSeams {
   std::ostringstream err;
 
   Context context() {
-    return Context{env, clock, files, processes, make_transport, workflow, in, out, gpus, err};
+    return Context{env, run, clock, files, processes, make_transport, workflow, in, out, gpus, err};
   }
 };
 

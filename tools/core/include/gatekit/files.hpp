@@ -201,10 +201,13 @@ class SystemFiles final : public Files {
   Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
 };
 
-// In-memory fake: a map from path (as written) to content, and the folders made. A file's
-// parent folders exist implicitly (a test puts files["a/b.yml"] without making "a"); a
-// folder made or implied is a directory to stat(). Paths are kept as written, so "a/b" and
-// "./a/b" are two files, as the tools' tests expect.
+// In-memory fake: a map from path to content, and the folders made. A file's parent folders
+// exist implicitly (a test puts files["a/b.yml"] without making "a"); a folder made or
+// implied is a directory to stat(). As on the disk, a path names a file by its lexically
+// normal form relative to `cwd`: "a/b", "./a/b", "a//b", "a/./b" and CWD/a/b are one file,
+// whichever spelling a test put in the maps; an entry a call makes is keyed by its path made
+// lexically normal ("./out//r.json" is files["out/r.json"]). Links are not followed, so ".."
+// is taken lexically (tests/core/test_files.cpp compares both implementations).
 class MemoryFiles final : public Files {
  public:
   MemoryFiles() = default;
@@ -248,6 +251,8 @@ class MemoryFiles final : public Files {
   Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override;
 
  private:
+  // Whether `path` lies on `disk`.
+  bool on_disk(const std::filesystem::path& path) const;
   // The failure a change of `path` meets (write_failure on the disk), or "".
   std::string failure_at(const std::filesystem::path& path) const;
   // Takes the room for `bytes` more at `path`; what does not fit makes the Error, and `fits`

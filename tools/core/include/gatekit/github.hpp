@@ -43,6 +43,7 @@
 #include "gatekit/context.hpp"
 #include "gatekit/environment.hpp"
 #include "gatekit/result.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/workflow.hpp"
 
 namespace gatekit::github {
@@ -99,8 +100,11 @@ struct ClientOptions {
   std::string api_version = "2022-11-28";
 };
 
-// Reads GITHUB_API_URL, GITHUB_TOKEN, GH_TOKEN; `explicit_token` wins when non-empty.
-ClientOptions options_from_environment(const Environment& env, const std::string& explicit_token = "");
+// The options of a connection for this run: the API from the run's identity (RunInfo::api_url,
+// GITHUB_API_URL; a trailing '/' dropped) and the token, a credential the client alone reads
+// from the environment: GITHUB_TOKEN, else GH_TOKEN; `explicit_token` wins when non-empty.
+ClientOptions options_for(const RunInfo& run, const Environment& env, const std::string& explicit_token = "");
+ClientOptions options_for(const Context& context, const std::string& explicit_token = "");
 
 struct PullFile {
   std::string filename;
@@ -396,8 +400,8 @@ class Client {
   std::shared_ptr<Impl> impl_;
 };
 
-// The one way a tool builds a client: `options` (options_from_environment(context.env):
-// GITHUB_API_URL, GITHUB_TOKEN / GH_TOKEN, as the caller adjusts them), a new connection from
+// The one way a tool builds a client: `options` (options_for(context): the run's API URL and
+// GITHUB_TOKEN / GH_TOKEN, as the caller adjusts them), a new connection from
 // context.make_transport that the client owns, the Context's clock, and its workflow, which
 // masks the token. could_not_evaluate "no HTTP transport to reach GitHub" when the Context has
 // no transport (a test without HTTP).

@@ -3,6 +3,7 @@
 // Under GitHub Actions this speaks the workflow-command protocol; in a terminal the same
 // calls print readable text. GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files are written
 // whenever those variables are set, in either mode.
+#include <array>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -156,6 +157,12 @@ class StreamWorkflow final : public Workflow {
 // GITHUB_ACTIONS=true selects the protocol; GITHUB_OUTPUT / GITHUB_STEP_SUMMARY the files.
 // The files are appended to through `disk`.
 std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out, Files& disk);
+
+// The variables naming the files through which a step talks to the runner (outputs,
+// environment, PATH, summary, state): GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH,
+// GITHUB_STEP_SUMMARY, GITHUB_STATE. A child that must not write into the step (a smoke) is
+// started without them.
+const std::array<std::string_view, 5>& step_file_variables();
 
 // In-memory fake for tests.
 class RecordingWorkflow final : public Workflow {

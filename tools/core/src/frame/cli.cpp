@@ -211,8 +211,8 @@ class FrameSeams {
     if (!info.data_on_stdout) return;
     Context& c = system_.context();
     workflow_ = make_workflow(c.env, c.err, c.files);
-    context_.emplace(Context{c.env, c.clock, c.files, c.processes, c.make_transport, *workflow_, c.in, c.out, c.gpus,
-                             c.err});
+    context_.emplace(Context{c.env, c.run, c.clock, c.files, c.processes, c.make_transport, *workflow_, c.in, c.out,
+                             c.gpus, c.err});
   }
   Context& context() { return context_ ? *context_ : system_.context(); }
 

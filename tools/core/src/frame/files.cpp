@@ -378,10 +378,64 @@ bool inside(const std::string& key, const std::string& folder) {
   return key.size() > folder.size() + 1 && key.compare(0, folder.size(), folder) == 0 && key[folder.size()] == '/';
 }
 
+// Whether a key is already lexically normal: no empty, "." or ".." part and no trailing '/'
+// (most keys a test writes), so its identity needs no std::filesystem normalisation.
+bool plain(std::string_view key) {
+  if (key.empty() || (key.size() > 1 && key.back() == '/')) return false;
+  std::size_t start = key.front() == '/' ? 1 : 0;
+  while (start <= key.size()) {
+    const auto end = std::min(key.find('/', start), key.size());
+    const auto part = key.substr(start, end - start);
+    if ((part.empty() && key != "/") || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+// The file a path names, as the disk resolves it (links aside): absolute against the current
+// folder, lexically normal, without a trailing '/'. "a/b", "./a/b", "a//b", "a/./b" and
+// "CWD/a/b" are one file.
+class Identity {
+ public:
+  explicit Identity(const std::filesystem::path& cwd) : base_(folder_key(cwd.lexically_normal())) {}
+  std::string of(std::string_view key) const {
+    if (plain(key)) {
+      if (key.front() == '/') return std::string(key);
+      return base_ == "/" ? "/" + std::string(key) : base_ + "/" + std::string(key);
+    }
+    const std::filesystem::path path(key);
+    return folder_key((path.is_absolute() ? path : std::filesystem::path(base_) / path).lexically_normal());
+  }
+  std::string of(const std::filesystem::path& path) const { return of(std::string_view(path.string())); }
+
+ private:
+  std::string base_;
+};
+
+const std::string& key_of(const std::string& key) { return key; }
+const std::string& key_of(const std::pair<const std::string, std::string>& entry) { return entry.first; }
+
+// The entry of a map or set (keyed as a test or a call wrote the path) that names the same
+// file as `path`: the key as written first, else any key of the same identity.
+template <class Entries>
+auto find_entry(Entries& entries, const std::filesystem::path& path, const Identity& identity) {
+  if (auto it = entries.find(path.string()); it != entries.end()) return it;
+  const std::string wanted = identity.of(path);
+  for (auto it = entries.begin(); it != entries.end(); ++it)
+    if (identity.of(std::string_view(key_of(*it))) == wanted) return it;
+  return entries.end();
+}
+
+// The key a new entry gets: the path as written, lexically normal ("./out//a" is "out/a").
+std::string new_key(const std::filesystem::path& path) {
+  const auto normal = path.lexically_normal();
+  return folder_key(normal.empty() ? std::filesystem::path(".") : normal);
+}
+
 }  // namespace
 
 Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std::size_t limit) const {
-  auto it = files.find(path.string());
+  auto it = find_entry(files, path, Identity(cwd));
   if (it == files.end()) {
     if (stat(path)->is_directory()) return read_error(path, "is a directory");
     return read_error(path, std::strerror(ENOENT));
@@ -392,7 +446,7 @@ Result<std::string> MemoryFiles::do_read(const std::filesystem::path& path, std:
 
 Status MemoryFiles::do_read_pieces(const std::filesystem::path& path, const PieceHandler& on_piece,
                                    std::size_t limit) const {
-  auto it = files.find(path.string());
+  auto it = find_entry(files, path, Identity(cwd));
   if (it == files.end()) return do_read(path, limit).error();
   const std::string_view text = it->second;
   if (text.size() > limit) return read_error(path, too_large(limit));
@@ -401,16 +455,23 @@ Status MemoryFiles::do_read_pieces(const std::filesystem::path& path, const Piec
   return {};
 }
 
+// Whether `path` lies on the disk that write_failure and space_left stand for.
+bool MemoryFiles::on_disk(const std::filesystem::path& path) const {
+  if (disk.empty()) return true;
+  const Identity identity(cwd);
+  const std::string key = identity.of(path);
+  const std::string mount = identity.of(std::string_view(disk));
+  return key == mount || inside(key, mount);
+}
+
 std::string MemoryFiles::failure_at(const std::filesystem::path& path) const {
   if (write_failure.empty()) return {};
-  const std::string key = path.string();
-  return disk.empty() || key == folder_key(disk) || inside(key, folder_key(disk)) ? write_failure : std::string();
+  return on_disk(path) ? write_failure : std::string();
 }
 
 Status MemoryFiles::take_space(const std::filesystem::path& path, std::size_t bytes, std::size_t& fits) {
   fits = bytes;
-  const std::string key = path.string();
-  if (!space_left || !(disk.empty() || inside(key, folder_key(disk)))) return {};
+  if (!space_left || !on_disk(path)) return {};
   fits = std::min(bytes, *space_left);
   *space_left -= fits;
   if (fits < bytes) return write_error(path, std::strerror(ENOSPC));
@@ -418,7 +479,7 @@ Status MemoryFiles::take_space(const std::filesystem::path& path, std::size_t by
 }
 
 void MemoryFiles::give_space(const std::filesystem::path& path, std::size_t bytes) {
-  if (space_left && (disk.empty() || inside(path.string(), folder_key(disk)))) *space_left += bytes;
+  if (space_left && on_disk(path)) *space_left += bytes;
 }
 
 Status MemoryFiles::create(const std::filesystem::path& path, std::string_view content) {
@@ -429,7 +490,7 @@ Status MemoryFiles::create(const std::filesystem::path& path, std::string_view c
     give_space(path, fits);  // the part written is removed again
     return taken;
   }
-  files[path.string()] = std::string(content);
+  files[new_key(path)] = std::string(content);
   return {};
 }
 
@@ -455,27 +516,34 @@ Status MemoryFiles::create_streamed(const std::filesystem::path& path, const Pro
     give_space(path, taken);
     return full;
   }
-  files[path.string()] = std::move(content);
+  files[new_key(path)] = std::move(content);
   return {};
 }
 
 Status MemoryFiles::append(const std::filesystem::path& path, std::string_view content) {
   if (auto failure = failure_at(path); !failure.empty()) return write_error(path, failure);
-  if (folders.count(folder_key(path)) > 0) return write_error(path, "is a directory");
+  const Identity identity(cwd);
+  if (find_entry(folders, path, identity) != folders.end()) return write_error(path, "is a directory");
   std::size_t fits = 0;
   auto taken = take_space(path, content.size(), fits);
-  files[path.string()] += content.substr(0, fits);  // a full disk keeps the part it took
+  auto it = find_entry(files, path, identity);
+  const std::string key = it != files.end() ? it->first : new_key(path);
+  files[key] += content.substr(0, fits);  // a full disk keeps the part it took
   return taken;
 }
 
 Result<std::optional<FileLock>> MemoryFiles::try_lock(const std::filesystem::path& path) {
-  const std::string key = path.string();
-  if (locked.count(key) > 0) return std::optional<FileLock>();
+  const Identity identity(cwd);
+  if (find_entry(locked, path, identity) != locked.end()) return std::optional<FileLock>();
+  std::string key;
   if (!stat(path)->exists()) {
     if (auto failure = failure_at(path); !failure.empty()) return lock_error(path, failure);
+    key = new_key(path);
     files[key];
   } else if (!stat(path)->is_file()) {
     return lock_error(path, std::strerror(EISDIR));
+  } else {
+    key = find_entry(files, path, identity)->first;
   }
   locked.insert(key);
   return std::optional<FileLock>(FileLock([this, key] { locked.erase(key); }));
@@ -483,88 +551,108 @@ Result<std::optional<FileLock>> MemoryFiles::try_lock(const std::filesystem::pat
 
 Result<FileStatus> MemoryFiles::stat(const std::filesystem::path& path) const {
   FileStatus out;
-  const std::string key = path.string();
-  if (auto it = files.find(key); it != files.end()) {
+  const Identity identity(cwd);
+  if (auto it = find_entry(files, path, identity); it != files.end()) {
     out.type = FileStatus::Type::file;
     out.size = it->second.size();
-    out.executable = executables.count(key) > 0;
+    out.executable = find_entry(executables, it->first, identity) != executables.end();
     return out;
   }
-  const std::string folder = folder_key(path);
-  if (folders.count(folder) > 0) {
-    out.type = FileStatus::Type::directory;
-    return out;
+  const std::string folder = identity.of(path);
+  for (const auto& made : folders) {
+    const std::string key = identity.of(std::string_view(made));
+    if (key == folder || inside(key, folder)) out.type = FileStatus::Type::directory;
   }
-  for (const auto& made : folders)
-    if (inside(made, folder)) out.type = FileStatus::Type::directory;
   for (const auto& [name, content] : files)
-    if (inside(name, folder)) out.type = FileStatus::Type::directory;
+    if (inside(identity.of(std::string_view(name)), folder)) out.type = FileStatus::Type::directory;
   return out;
 }
 
 Status MemoryFiles::make_directories(const std::filesystem::path& path) {
   if (auto failure = failure_at(path); !failure.empty()) return folder_error(path, failure);
-  for (auto at = std::filesystem::path(folder_key(path)); !at.empty(); at = at.parent_path()) {
-    if (files.count(at.string()) > 0) return folder_error(path, std::strerror(ENOTDIR));
+  const Identity identity(cwd);
+  for (auto at = std::filesystem::path(identity.of(path)); !at.empty(); at = at.parent_path()) {
+    if (find_entry(files, at, identity) != files.end()) return folder_error(path, std::strerror(ENOTDIR));
     if (at == at.parent_path()) break;
   }
-  folders.insert(folder_key(path));
+  if (find_entry(folders, path, identity) == folders.end()) folders.insert(new_key(path));
   return {};
 }
 
 Status MemoryFiles::rename(const std::filesystem::path& from, const std::filesystem::path& to) {
   if (auto failure = failure_at(to); !failure.empty()) return rename_error(from, to, failure);
-  const std::string source = from.string();
-  if (source == to.string()) return {};
-  if (auto it = files.find(source); it != files.end()) {
+  const Identity identity(cwd);
+  if (identity.of(from) == identity.of(to)) return {};
+  if (auto it = find_entry(files, from, identity); it != files.end()) {
     if (stat(to)->is_directory()) return rename_error(from, to, std::strerror(EISDIR));
-    if (auto replaced = files.find(to.string()); replaced != files.end()) give_space(to, replaced->second.size());
-    files[to.string()] = std::move(it->second);
-    files.erase(source);
-    if (executables.erase(source) > 0) executables.insert(to.string());
+    std::string target = new_key(to);
+    if (auto replaced = find_entry(files, to, identity); replaced != files.end()) {
+      give_space(to, replaced->second.size());
+      target = replaced->first;  // the same file, under the name it has
+      files.erase(replaced);
+    }
+    const std::string source = it->first;
+    std::string content = std::move(it->second);
+    files.erase(it);
+    files[target] = std::move(content);
+    // The file keeps its mode: `to` is executable exactly when `from` was.
+    if (auto was = find_entry(executables, to, identity); was != executables.end()) executables.erase(was);
+    if (auto is = find_entry(executables, source, identity); is != executables.end()) {
+      executables.erase(is);
+      executables.insert(target);
+    }
     return {};
   }
-  const std::string folder = folder_key(from);
   if (!stat(from)->is_directory()) return rename_error(from, to, std::strerror(ENOENT));
-  const std::string target = folder_key(to);
-  auto moved = [&](const std::string& key) { return target + key.substr(folder.size()); };
+  const std::string folder = identity.of(from);
+  const std::string target = new_key(to);
+  auto moves = [&](const std::string& key) {
+    const std::string id = identity.of(std::string_view(key));
+    return id == folder || inside(id, folder) ? std::optional<std::string>(target + id.substr(folder.size()))
+                                              : std::nullopt;
+  };
   std::map<std::string, std::string> kept_files;
-  for (auto& [name, content] : files) kept_files[name == folder || inside(name, folder) ? moved(name) : name] = std::move(content);
+  for (auto& [name, content] : files) kept_files[moves(name).value_or(name)] = std::move(content);
   files = std::move(kept_files);
   std::set<std::string> kept_folders;
-  for (const auto& name : folders) kept_folders.insert(name == folder || inside(name, folder) ? moved(name) : name);
+  for (const auto& name : folders) kept_folders.insert(moves(name).value_or(name));
   folders = std::move(kept_folders);
   return {};
 }
 
 Status MemoryFiles::remove(const std::filesystem::path& path) {
   if (auto failure = failure_at(path); !failure.empty()) return remove_error(path, failure);
-  if (auto it = files.find(path.string()); it != files.end()) {
+  const Identity identity(cwd);
+  if (auto it = find_entry(files, path, identity); it != files.end()) {
     give_space(path, it->second.size());
+    if (auto exec = find_entry(executables, it->first, identity); exec != executables.end()) executables.erase(exec);
     files.erase(it);
-    executables.erase(path.string());
     return {};
   }
-  const std::string folder = folder_key(path);
+  const std::string folder = identity.of(path);
   for (const auto& [name, content] : files)
-    if (inside(name, folder)) return remove_error(path, std::strerror(ENOTEMPTY));
+    if (inside(identity.of(std::string_view(name)), folder)) return remove_error(path, std::strerror(ENOTEMPTY));
   for (const auto& name : folders)
-    if (inside(name, folder)) return remove_error(path, std::strerror(ENOTEMPTY));
-  folders.erase(folder);
+    if (inside(identity.of(std::string_view(name)), folder)) return remove_error(path, std::strerror(ENOTEMPTY));
+  std::erase_if(folders, [&](const std::string& name) { return identity.of(std::string_view(name)) == folder; });
   return {};
 }
 
 Status MemoryFiles::remove_tree(const std::filesystem::path& path) {
   if (auto failure = failure_at(path); !failure.empty()) return remove_error(path, failure);
-  const std::string folder = folder_key(path);
+  const Identity identity(cwd);
+  const std::string folder = identity.of(path);
+  auto under = [&](const std::string& key) {
+    const std::string id = identity.of(std::string_view(key));
+    return id == folder || inside(id, folder);
+  };
   std::erase_if(files, [&](const auto& entry) {
-    const bool gone = entry.first == path.string() || inside(entry.first, folder);
+    const bool gone = under(entry.first);
     if (gone) give_space(entry.first, entry.second.size());
     return gone;
   });
-  executables.erase(path.string());
-  std::erase_if(executables, [&](const std::string& name) { return inside(name, folder); });
-  std::erase_if(folders, [&](const std::string& name) { return name == folder || inside(name, folder); });
+  std::erase_if(executables, under);
+  std::erase_if(folders, under);
   return {};
 }
 
@@ -573,9 +661,11 @@ Result<std::vector<std::string>> MemoryFiles::list_folder(const std::filesystem:
   if (!status) return status.error();
   if (status->is_file()) return list_error(path, std::strerror(ENOTDIR));
   if (!status->is_directory()) return list_error(path, std::strerror(ENOENT));
-  const std::string folder = folder_key(path);
+  const Identity identity(cwd);
+  const std::string folder = identity.of(path);
   std::set<std::string> names;
-  auto take = [&](const std::string& key) {
+  auto take = [&](const std::string& name) {
+    const std::string key = identity.of(std::string_view(name));
     if (!inside(key, folder)) return;
     const auto rest = key.substr(folder == "/" ? 1 : folder.size() + 1);
     names.insert(rest.substr(0, rest.find('/')));
@@ -587,7 +677,7 @@ Result<std::vector<std::string>> MemoryFiles::list_folder(const std::filesystem:
 }
 
 Result<std::filesystem::path> MemoryFiles::read_link(const std::filesystem::path& path) const {
-  auto it = links.find(path.string());
+  auto it = find_entry(links, path, Identity(cwd));
   if (it == links.end()) return could_not_evaluate("cannot read link " + path.string() + ": " + std::strerror(EINVAL));
   return std::filesystem::path(it->second);
 }

@@ -343,6 +343,12 @@ void StreamWorkflow::log(std::string_view line) {
   out_.flush();
 }
 
+const std::array<std::string_view, 5>& step_file_variables() {
+  static constexpr std::array<std::string_view, 5> names{"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH",
+                                                         "GITHUB_STEP_SUMMARY", "GITHUB_STATE"};
+  return names;
+}
+
 std::unique_ptr<StreamWorkflow> make_workflow(const Environment& env, std::ostream& out, Files& disk) {
   WorkflowFiles files;
   if (auto p = env.get_nonempty("GITHUB_OUTPUT")) files.output = *p;

@@ -14,12 +14,14 @@ namespace gatekit::github {
 
 using namespace std::chrono_literals;
 
-ClientOptions options_from_environment(const Environment& env, const std::string& explicit_token) {
+ClientOptions options_for(const RunInfo& run, const Environment& env, const std::string& explicit_token) {
   ClientOptions options;
-  if (auto url = env.get_nonempty("GITHUB_API_URL")) {
-    options.base_url = *url;
+  if (!run.api_url.empty()) {
+    options.base_url = run.api_url;
     while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
   }
+  // The token is a credential, not the run's identity: read here, where the connection is
+  // made, and nowhere else (docs/architecture.md, "Design rules": the run's identity is read once).
   if (!explicit_token.empty()) {
     options.token = explicit_token;
   } else if (auto token = env.get_nonempty("GITHUB_TOKEN")) {
@@ -28,6 +30,10 @@ ClientOptions options_from_environment(const Environment& env, const std::string
     options.token = *gh;
   }
   return options;
+}
+
+ClientOptions options_for(const Context& context, const std::string& explicit_token) {
+  return options_for(context.run, context.env, explicit_token);
 }
 
 Client::Client(ClientOptions options, HttpTransport& transport, Clock& clock, Workflow* workflow,
@@ -49,18 +55,18 @@ Result<Client> connect(Context& context, ClientOptions options) {
   return Client(std::move(options), std::move(transport), context.clock, &context.workflow);
 }
 
-Result<Client> connect(Context& context) { return connect(context, options_from_environment(context.env)); }
+Result<Client> connect(Context& context) { return connect(context, options_for(context)); }
 
 int Client::requests_sent() const { return impl_->requests_sent; }
 
 Client::Impl::Impl(ClientOptions o, HttpTransport& t, Clock& c, std::uint64_t seed)
     : options(std::move(o)), transport(t), clock(c), rng(seed != 0 ? seed : std::random_device{}()) {
-  if (options.total_budget > 0ms) total_deadline = clock.now() + options.total_budget;
+  if (options.total_budget > 0ms) total_deadline = clock.monotonic() + options.total_budget;
   secret_forms = detail::secret_forms(options.token);
 }
 
 Client::Impl::Deadline Client::Impl::start_call() const {
-  auto deadline = clock.now() + options.budget;
+  auto deadline = clock.monotonic() + options.budget;
   if (total_deadline && *total_deadline < deadline) deadline = *total_deadline;
   return deadline;
 }
@@ -146,7 +152,7 @@ Result<HttpResponse> Client::Impl::exchange(const std::string& method, const std
   };
   for (int attempt = 1;; ++attempt) {
     // Slow pages count too: no request starts after the budget is spent.
-    const auto now = clock.now();
+    const auto now = clock.monotonic();
     if (now >= deadline) return fail(budget_text(deadline) + " is spent");
     // A request in flight ends at the deadline too: a slow server cannot stretch the budget.
     request.timeout = std::min(options.request_timeout, std::max(std::chrono::milliseconds(deadline - now), 1ms));
@@ -158,7 +164,7 @@ Result<HttpResponse> Client::Impl::exchange(const std::string& method, const std
     const int status = response != nullptr ? response->status : 0;
     auto assessment = response != nullptr ? detail::assess_response(*response, clock.now())
                                           : detail::assess_transport_error(std::get<TransportError>(result));
-    auto left = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.now()), 0ms);
+    auto left = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.monotonic()), 0ms);
     const bool retryable = assessment.verdict == detail::Verdict::retry_backoff ||
                            assessment.verdict == detail::Verdict::retry_wait;
     if (retryable && left == 0ms)

@@ -12,7 +12,7 @@ namespace gatekit::github {
 class ResponseCache;  // gatekit/github_cache.hpp
 
 struct Client::Impl {
-  using Deadline = Clock::time_point;
+  using Deadline = Clock::duration;  // a reading of the monotonic clock (Clock::monotonic)
 
   // A listing read page by page: the items of every page, each once, and the first page as
   // it came (for wrapped listings such as {"total_count": n, "workflow_runs": [...]}).

@@ -46,8 +46,8 @@ Assessment assess_response(const HttpResponse& response, Clock::time_point now, 
   auto remaining = parse_int(response.header("x-ratelimit-remaining"));
   auto reset = parse_int(response.header("x-ratelimit-reset"));
   if (remaining && *remaining == 0 && reset) {
-    auto now_ms = now.time_since_epoch();
-    auto wait = std::max(milliseconds{*reset * 1000} - now_ms, milliseconds{0}) + policy.reset_margin;
+    const Clock::time_point reset_at{std::chrono::seconds{*reset}};
+    auto wait = std::max(milliseconds{reset_at - now}, milliseconds{0}) + policy.reset_margin;
     return {Verdict::retry_wait, wait, *reset,
             "HTTP " + std::to_string(status) + ": " + kind + " exceeded (x-ratelimit-remaining: 0)"};
   }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "gatekit/clock.hpp"
 #include "gatekit/json.hpp"
 #include "gatekit/gpu.hpp"
 #include "gatekit/metal.hpp"
@@ -195,13 +196,13 @@ enum class ProbeEnd { finished, timed_out, cancelled };
 // Waits until `pid` has exited, without reaping it (WNOWAIT): while it is a zombie its
 // process group id cannot be reused, so ending the group afterwards cannot hit a stranger.
 bool wait_exited(pid_t pid, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+  const auto deadline = SystemClock().monotonic() + limit;
   for (;;) {
     siginfo_t info{};
     const int rc = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | WNOHANG);
     if (rc == 0 && info.si_pid == pid) return true;
     if (rc < 0 && errno != EINTR) return false;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (SystemClock().monotonic() >= deadline) return false;
     ::usleep(5000);
   }
 }
@@ -261,14 +262,14 @@ Result<GpuInventory> detect_gpus(const Environment& env, std::chrono::millisecon
   // A signal received from here on is forwarded to the probe's group at once.
   const ScopedProcessGroup forwarded(pid);
   std::string text;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto deadline = SystemClock().monotonic() + timeout;
   ProbeEnd end = ProbeEnd::finished;
   for (;;) {
     if (termination_signal() != 0) {
       end = ProbeEnd::cancelled;
       break;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SystemClock().monotonic());
     if (left.count() <= 0) {
       end = ProbeEnd::timed_out;
       break;

@@ -45,6 +45,7 @@
 #include <mutex>
 #include <optional>
 
+#include "gatekit/clock.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/platform.hpp"
 #include "gatekit/termination.hpp"
@@ -60,7 +61,10 @@ namespace gatekit {
 
 namespace {
 
-using steady = std::chrono::steady_clock;
+// Timeouts, grace periods and durations on the machine's monotonic clock, read through
+// SystemClock (gatekit/clock.hpp), the one reader of the standard clocks.
+using Instant = Clock::duration;
+Instant monotonic_now() { return SystemClock().monotonic(); }
 
 // Spawning is serialised so that no child inherits another child's pipe between pipe()
 // and the close-on-exec marking below.
@@ -146,7 +150,7 @@ void adopt_orphans() { platform::become_subreaper(); }
 int end_child_processes(std::chrono::milliseconds limit) {
   int running = 0;
   std::vector<pid_t> seen;
-  const auto deadline = steady::now() + limit;
+  const auto deadline = monotonic_now() + limit;
   for (;;) {
     const auto children = platform::stray_processes();
     if (children.empty()) break;
@@ -161,7 +165,7 @@ int end_child_processes(std::chrono::milliseconds limit) {
       int status = 0;
       if (child.own_child) ::waitpid(child.pid, &status, WNOHANG);
     }
-    if (steady::now() >= deadline) break;
+    if (monotonic_now() >= deadline) break;
     ::usleep(2000);
   }
   return running;
@@ -244,7 +248,7 @@ Result<std::unique_ptr<Spawned>> start_child(const ProcessSpec& spec, const std:
 class Supervision {
  public:
   // started: when the spawn began (the timeout and the duration count from there).
-  Supervision(const ProcessSpec& spec, Spawned& child, steady::time_point started)
+  Supervision(const ProcessSpec& spec, Spawned& child, Instant started)
       : spec_(spec), child_(child), pgid_(static_cast<pid_t>(child.group.native_handle())), started_(started) {
     if (input_.empty()) close_fd(child_.in_fd);
     else ::fcntl(child_.in_fd, F_SETFL, ::fcntl(child_.in_fd, F_GETFL) | O_NONBLOCK);
@@ -257,7 +261,7 @@ class Supervision {
     if (!spec_.cleanup) forwarded.emplace(pgid_);
     while (!exited_ || child_.out_fd >= 0 || child_.err_fd >= 0) {
       pump_pipes();
-      const auto now = steady::now();
+      const auto now = monotonic_now();
       if (!exited_) check_exit(now);
       if (!exited_) enforce_limits(now);
       if (exited_) end_leftovers(now);
@@ -266,7 +270,7 @@ class Supervision {
     std::error_code ignored;
     child_.group.terminate(ignored);  // leftovers of the group, if any
     child_.group.detach();
-    result_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - started_);
+    result_.duration = std::chrono::duration_cast<std::chrono::milliseconds>(monotonic_now() - started_);
     return std::move(result_);
   }
 
@@ -305,7 +309,7 @@ class Supervision {
     }
   }
 
-  void check_exit(steady::time_point now) {
+  void check_exit(Instant now) {
     std::error_code ec;
     if (child_.child.running(ec)) return;
     exited_ = true;
@@ -317,7 +321,7 @@ class Supervision {
 
   // The timeout or a termination signal sends SIGTERM to the group; SIGKILL follows after
   // the grace period (the shorter runner grace for a termination signal).
-  void enforce_limits(steady::time_point now) {
+  void enforce_limits(Instant now) {
     if (spec_.timeout.count() > 0 && !term_sent_ && now - started_ >= spec_.timeout) {
       result_.timed_out = true;
       term_sent_ = true;
@@ -337,7 +341,7 @@ class Supervision {
 
   // The leader is gone but something it left behind still holds the pipes: the process
   // group is ours alone, so end it rather than wait on it.
-  void end_leftovers(steady::time_point now) {
+  void end_leftovers(Instant now) {
     if (child_.out_fd < 0 && child_.err_fd < 0) return;
     if (now - exited_at_ <= std::chrono::milliseconds(200)) return;
     result_.leftovers_killed = true;
@@ -351,7 +355,7 @@ class Supervision {
   const ProcessSpec& spec_;
   Spawned& child_;
   const pid_t pgid_;
-  const steady::time_point started_;
+  const Instant started_;
   ProcessResult result_;
   const std::string input_ = spec_.stdin_data.value_or("");
   std::size_t input_offset_ = 0;
@@ -359,7 +363,7 @@ class Supervision {
   Capture err_capture_{&result_.err, &result_.err_bytes, spec_.capture_limit};
   bool exited_ = false;
   bool term_sent_ = false;
-  steady::time_point kill_at_{}, exited_at_{};
+  Instant kill_at_{}, exited_at_{};
   std::vector<char> buffer_ = std::vector<char>(64 * 1024);
 };
 
@@ -374,7 +378,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   if (auto it = env.find("PATH"); it != env.end()) path_var = it->to_string();
   auto program = find_program(system_files(), spec.argv.front(), path_var);
   if (!program) return program.error();
-  const auto started = steady::now();
+  const auto started = monotonic_now();
   auto spawned = start_child(spec, *program, env);
   if (!spawned) return spawned.error();
   return Supervision(spec, **spawned, started).run();

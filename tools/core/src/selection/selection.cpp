@@ -6,6 +6,7 @@
 #include "gatekit/config.hpp"
 #include "gatekit/files.hpp"
 #include "gatekit/regex.hpp"
+#include "gatekit/run_info.hpp"
 #include "gatekit/text.hpp"
 #include "gatekit/yaml.hpp"
 
@@ -353,11 +354,11 @@ bool known_context(std::string_view context) {
 }
 
 Result<std::string> context_from_event(std::string_view event_name) {
-  if (event_name == "pull_request" || event_name == "pull_request_target" || event_name == "merge_group")
-    return std::string("pr");
-  if (event_name == "push" || event_name == "workflow_dispatch") return std::string("main");
-  if (event_name == "schedule") return std::string("daily");
-  if (event_name.empty())
+  const RunEvent event = run_event_of(event_name);
+  if (reviews_a_change(event)) return std::string("pr");
+  if (event == RunEvent::push || event == RunEvent::workflow_dispatch) return std::string("main");
+  if (event == RunEvent::schedule) return std::string("daily");
+  if (event == RunEvent::none)
     return bad_input("no --context given and GITHUB_EVENT_NAME is not set (contexts: pr, main, daily, gate, gate-full)");
   return bad_input("no --context given and the event '" + std::string(event_name) +
                         "' has no context of its own: pass --context (pr, main, daily, gate, gate-full)");

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "gatekit/clock.hpp"
 #include "gatekit/utf8.hpp"
 
 namespace gatekit {
@@ -216,8 +217,7 @@ std::optional<std::int64_t> parse_utc(std::string_view v) {
   const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
                                          std::chrono::day(static_cast<unsigned>(day))};
   if (!date.ok() || hour > 23 || minute > 59 || second > 59) return std::nullopt;
-  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
-  return std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+  return epoch_seconds_of(date) + hour * 3600 + minute * 60 + second;
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
