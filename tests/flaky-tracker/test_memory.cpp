@@ -195,7 +195,7 @@ TEST_CASE("memory: the merge of a failing report holds none of its cases while i
       "file=\"tests/unit/test_module_0.py\"/></testsuite></testsuites>");
   RealFilesSeams seams;
   WatchedFiles files;
-  Context context{seams.env,      seams.clock, files,     seams.processes, seams.make_transport,
+  Context context{seams.env, seams.run, seams.clock, files,     seams.processes, seams.make_transport,
                   seams.workflow, seams.in,    seams.out, seams.gpus,      seams.err};
   RerunOptions options;
   options.report = (tmp / "report.xml").string();
