@@ -90,7 +90,7 @@ TEST_CASE("issues: a disk that fills up mid-write leaves the journal as it was, 
 
 TEST_CASE("issues: an unreadable journal that cannot be set aside stops the run before anything is written") {
   FakeSeams seams;
-  seams.env.set("GITHUB_REPOSITORY", "o/r");
+  seams.run.repository = "o/r";
   seams.env.set("GITHUB_TOKEN", "t0ken");
   int requests = 0;
   seams.make_transport = [&requests] {

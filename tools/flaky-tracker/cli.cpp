@@ -17,7 +17,7 @@ void command_options(gatekit::CliCommand& sub, std::string& text, std::vector<st
 void configure_rerun(gatekit::CliCommand& s, RerunOptions& o) {
   s.option("--report", o.report, "The run's JUnit XML report").required();
   s.option("--output", o.output, "Where the merged report goes (default: over --report)");
-  command_options(s, o.command_text, o.command, "Rerun command template with {tests} or {names}, and {report} (default: pytest)");
+  command_options(s, o.command_text, o.command, "Rerun command template with {tests} or {names}, and {junit} (default: pytest)");
   s.option("--max-failures", o.max_failures, "More failed tests than this is breakage: nothing is rerun")
       .range(0, 100000);
   s.option("--times", o.times, "Reruns of a test that keeps failing").range(1, 20);
@@ -57,7 +57,7 @@ void configure_issues(gatekit::CliCommand& s, IssuesOptions& o) {
 }
 
 void configure_stress(gatekit::CliCommand& s, StressOptions& o) {
-  command_options(s, o.command_text, o.command, "Command template with {report} (and {copy})");
+  command_options(s, o.command_text, o.command, "Command template with {junit} (and {copy})");
   s.option("--times", o.times, "Copies of the run in all").range(1, 1000);
   s.option("--parallel", o.parallel, "Copies at a time").range(1, 64);
   s.option("--hog", o.hog, "Busy threads competing for the CPU meanwhile").range(0, 256);

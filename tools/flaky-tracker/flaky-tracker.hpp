@@ -54,7 +54,7 @@ struct IssuesOptions {
 };
 
 struct StressOptions {
-  std::string command_text;          // --command TEMPLATE ({report} and {copy} placeholders)
+  std::string command_text;          // --command TEMPLATE ({junit} and {copy} placeholders)
   std::vector<std::string> command;  // or the command's words after `--` (one of them is required)
   int times = 10;                    // --times N copies in all
   int parallel = 1;                  // --parallel P copies at a time

@@ -50,7 +50,15 @@ ExitCode run_gate(const Options& options, Context& context);
 // (suite-report gpu-filter) without reading the rules itself.
 ExitCode run_match_batch(const Options& options, Context& context);
 
+}  // namespace gatekit::path_classifier
+
+namespace gatekit::path_rules {
 struct Rules;
+}  // namespace gatekit::path_rules
+
+namespace gatekit::path_classifier {
+
+using path_rules::Rules;
 // The rules from --rules FILE (unreadable: bad input) or --rules-text; a bad_input Failure
 // naming every problem, or when neither is given.
 Rules load_rules(const Options& options, Context& context);
