@@ -93,7 +93,7 @@ TEST_CASE("an untrusted result counts as absent; the note appears only when it m
 
 TEST_CASE("CI remembers the newest failure it posted on the commit", "[ci-status][decide]") {
   const std::string app = "gatekit-gate[bot]";
-  auto posted = [&app](const std::string& state, const std::string& description, const std::string& context = "gate/gpu",
+  auto posted = [](const std::string& state, const std::string& description, const std::string& context = "gate/gpu",
                        const std::string& creator = "gatekit-gate[bot]") {
     github::CommitStatus s;
     s.state = state;
