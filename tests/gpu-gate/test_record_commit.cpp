@@ -26,17 +26,21 @@ TEST_CASE("a record commit has exactly the headers gpu-gate writes, once each, i
   const std::string tree = "tree " + kTree + "\n";
   const std::string message = "\ngpu-gate: pass\n";
   SECTION("the forms gpu-gate writes: unsigned, signed, signed in a SHA-256 repository") {
-    auto plain = parse_record_commit(tree + kAuthor + kCommitter + message);
+    // The message is a view into the object: each object outlives its parse.
+    const std::string plain_object = tree + kAuthor + kCommitter + message;
+    auto plain = parse_record_commit(plain_object);
     REQUIRE(plain.ok());
     CHECK(plain->tree == kTree);
     CHECK(plain->committer_time == 1'800'000'000);
     CHECK(plain->signature.empty());
     CHECK(plain->message == "gpu-gate: pass\n");
-    auto signed_ = parse_record_commit(tree + kAuthor + kCommitter + kSignature + message);
+    const std::string signed_object = tree + kAuthor + kCommitter + kSignature + message;
+    auto signed_ = parse_record_commit(signed_object);
     REQUIRE(signed_.ok());
     CHECK(signed_->signature == "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQ\n\n-----END SSH SIGNATURE-----");
     CHECK(signed_->message == "gpu-gate: pass\n");
-    auto sha256 = parse_record_commit(tree + kAuthor + kCommitter + "gpgsig-sha256 x\n y\n" + message);
+    const std::string sha256_object = tree + kAuthor + kCommitter + "gpgsig-sha256 x\n y\n" + message;
+    auto sha256 = parse_record_commit(sha256_object);
     REQUIRE(sha256.ok());
     CHECK(sha256->signature == "x\ny");
   }

@@ -262,7 +262,8 @@ struct Reader::Impl {
       case Elem::result:
         return name == "failure" ? detail::TapElement::failure
                : name == "error" ? detail::TapElement::error
-                                 : detail::TapElement::other;
+               : name == "skipped" ? detail::TapElement::skipped
+                                   : detail::TapElement::other;
       case Elem::rerun: return name == "rerunFailure" ? detail::TapElement::rerun_failure : detail::TapElement::rerun_error;
       default: return detail::TapElement::other;
     }

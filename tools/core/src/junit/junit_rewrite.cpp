@@ -26,11 +26,13 @@ Error changed(const std::string& path, const std::string& why) {
 }
 
 // The first pass: the suites around each case an edit makes pass, and how many <failure> and
-// <error> elements that case has (pytest 9 writes one per failed subtest).
+// <error> elements that case has (pytest 9 writes one per failed subtest); and the first such
+// case that is marked skipped too, which no edit can make read as passed.
 class RecountTap final : public detail::Tap {
  public:
   explicit RecountTap(const Edits& edits) : edits_(edits) {}
   Recounts recounts;
+  const CaseEdit* skipped_too = nullptr;
 
   void bytes(std::string_view) override {}
   void text(std::uint64_t) override {}
@@ -40,7 +42,9 @@ class RecountTap final : public detail::Tap {
     if (element == TapElement::test) {
       const auto edit = edits_.find(begin);
       counting_ = edit != edits_.end() && edit->second->passed;
+      case_ = counting_ ? edit->second : nullptr;
     }
+    if (counting_ && element == TapElement::skipped && skipped_too == nullptr) skipped_too = case_;
     if (counting_ && (element == TapElement::failure || element == TapElement::error))
       for (const std::uint64_t suite : open_) {
         Recount& r = recounts[suite];
@@ -57,6 +61,7 @@ class RecountTap final : public detail::Tap {
   const Edits& edits_;
   std::vector<std::uint64_t> open_;  // the open suites' start tags, outermost first
   bool counting_ = false;
+  const CaseEdit* case_ = nullptr;  // the edit of the case being counted
 };
 
 // A count lowered by `by`; nullopt when the value is not a plain count (left as written).
@@ -247,6 +252,11 @@ Result<RewriteStats> rewrite(const Files& files, const std::string& path, const 
     RecountTap counting(by_offset);
     auto read = read_with(counting, files, path, [](const TestCase&) {}, options);
     if (!read) return read.error();
+    if (counting.skipped_too != nullptr)
+      return could_not_evaluate(path + ": the test case " + counting.skipped_too->base_id + " at byte " +
+                                std::to_string(counting.skipped_too->byte_offset) +
+                                " is marked both failed and skipped: a rerun that passed cannot be written into it; "
+                                "it was not written again");
     recounts = std::move(counting.recounts);
     first_bytes = read->bytes;
   }

@@ -14,7 +14,7 @@ namespace gatekit::junit::detail {
 // in another); `failure` and `error` are those elements directly inside such a case (the ones
 // that decide its outcome and count against its suites), `rerun_failure` and `rerun_error`
 // Surefire's <rerunFailure>/<rerunError> there; everything else is `other`.
-enum class TapElement { suites, suite, test, failure, error, rerun_failure, rerun_error, other };
+enum class TapElement { suites, suite, test, failure, error, skipped, rerun_failure, rerun_error, other };
 
 class Tap {
  public:
