@@ -13,14 +13,15 @@ Each is named by file and line, with what to use instead. The library file names
 loads live in the platform part (tools/core/src/platform/names.cpp), as every name that
 differs between Linux and macOS does (tests/core/test_platform_isolation.py).
 """
-import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-SOURCE = Path(os.environ.get("GATEKIT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-TOOLS = SOURCE / "tools"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from source_scan import SOURCE, TOOLS, findings  # noqa: E402
+
 TABLE = TOOLS / "core" / "src" / "gpu" / "gpu_backends.cpp"
 ALLOWED = ("tools/core/src/gpu/gpu_backends.cpp", "tools/core/include/gatekit/gpu_backends.hpp")
 PSEUDO = {"override", "none", "fake"}
@@ -90,15 +91,6 @@ def spellings(text, names, words):
     return found
 
 
-def sources():
-    for path in sorted(TOOLS.rglob("*")):
-        if path.suffix not in {".cpp", ".hpp", ".h", ".inc"} or not path.is_file():
-            continue
-        relative = path.relative_to(SOURCE).as_posix()
-        if relative not in ALLOWED:
-            yield relative, path
-
-
 def test_the_table_names_the_backends_and_their_variables():
     names, words = table_words(TABLE.read_text())
     assert names == {"cuda", "hip", "metal"}
@@ -140,11 +132,7 @@ const char* j = "it runs on hip.";
 
 def test_no_file_outside_the_table_names_a_backend():
     names, words = table_words(TABLE.read_text())
-    problems = [
-        f"{relative}:{line}: {what}"
-        for relative, path in sources()
-        for line, what in spellings(path.read_text(encoding="utf-8", errors="replace"), names, words)
-    ]
+    problems = findings(ALLOWED, lambda text: spellings(text, names, words))
     assert not problems, (
         "GPU backends named outside the backend table (gatekit/gpu_backends.hpp: read the entry "
         "through gpu_backends() or find_gpu_backend(), its variables through gpu_visibility_variables(), "

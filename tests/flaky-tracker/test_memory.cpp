@@ -13,6 +13,7 @@
 
 #include "catch.hpp"
 #include "flaky-tracker.hpp"
+#include "forwarding_files.hpp"
 #include "gatekit/fake_context.hpp"
 #include "temp_dir.hpp"
 
@@ -110,54 +111,24 @@ void put(const std::filesystem::path& path, const std::string& content) {
 
 // A Files that notes how the merged report was written: streamed (and the most the heap held
 // above its start while it was), or whole in one string.
-class WatchedFiles final : public Files {
+class WatchedFiles final : public testing::ForwardingFiles {
  public:
+  WatchedFiles() : ForwardingFiles(disk_) {}
   std::int64_t streamed_peak = -1;  // -1: not streamed
   std::size_t written_whole = 0;    // the largest content created in one call
 
   Status create(const std::filesystem::path& p, std::string_view content) override {
     written_whole = std::max(written_whole, content.size());
-    return inner_.create(p, content);
+    return inner().create(p, content);
   }
   Status create_streamed(const std::filesystem::path& p, const Producer& produce) override {
     Status result;
-    streamed_peak = heap::peak_during([&] { result = inner_.create_streamed(p, produce); });
+    streamed_peak = heap::peak_during([&] { result = inner().create_streamed(p, produce); });
     return result;
-  }
-  Status append(const std::filesystem::path& p, std::string_view content) override { return inner_.append(p, content); }
-  Result<std::optional<FileLock>> try_lock(const std::filesystem::path& p) override { return inner_.try_lock(p); }
-  Result<FileStatus> stat(const std::filesystem::path& p) const override { return inner_.stat(p); }
-  Status make_directories(const std::filesystem::path& p) override { return inner_.make_directories(p); }
-  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override {
-    return inner_.rename(from, to);
-  }
-  Status remove(const std::filesystem::path& p) override { return inner_.remove(p); }
-  Status remove_tree(const std::filesystem::path& p) override { return inner_.remove_tree(p); }
-  Result<std::vector<std::string>> list_folder(const std::filesystem::path& p) const override {
-    return inner_.list_folder(p);
-  }
-  Result<std::filesystem::path> read_link(const std::filesystem::path& p) const override { return inner_.read_link(p); }
-  Result<std::filesystem::path> current_folder() const override { return inner_.current_folder(); }
-  Result<std::filesystem::path> canonical(const std::filesystem::path& p) const override { return inner_.canonical(p); }
-
- protected:
-  Result<std::string> do_read(const std::filesystem::path& p, std::size_t limit) const override {
-    return inner_.read(p, limit);
-  }
-  Status do_read_pieces(const std::filesystem::path& p, const PieceHandler& on_piece, std::size_t limit) const override {
-    return inner_.read_pieces(p, on_piece, limit);
-  }
-  Result<std::filesystem::path> do_make_temp_folder(std::string_view prefix) override {
-    auto folder = inner_.make_temp_folder(prefix);
-    if (!folder) return folder.error();
-    auto path = folder->path();
-    held_.push_back(std::move(*folder));
-    return path;
   }
 
  private:
-  SystemFiles inner_;
-  std::vector<TempFolder> held_;
+  SystemFiles disk_;
 };
 
 }  // namespace

@@ -61,3 +61,11 @@ def sources(allowed=()):
         relative = path.relative_to(SOURCE).as_posix()
         if not relative.startswith(tuple(allowed)):
             yield relative, path
+
+
+def findings(allowed, violations):
+    """"path:line: what" for each violation(text) -> [(line, what)] in each C++ source under
+    tools/ outside `allowed`: what a seam test lists when it fails."""
+    return [f"{relative}:{line}: {what}"
+            for relative, path in sources(allowed)
+            for line, what in violations(path.read_text(encoding="utf-8", errors="replace"))]

@@ -1,10 +1,9 @@
 // The path gate's GPU filter as the gate reads it: see gpu_filter.hpp.
 #include "scope/gpu_filter.hpp"
 
-#include <variant>
-
 #include "gatekit/git.hpp"
 #include "gatekit/text.hpp"
+#include "scope/scope.hpp"
 
 namespace gatekit::gpu_gate {
 namespace {
@@ -12,20 +11,6 @@ namespace {
 const std::string& text_of(const std::vector<path_rules::PatternSource>& list, int index) {
   static const std::string none;
   return index < 0 ? none : list[static_cast<std::size_t>(index)].text;
-}
-
-Result<glob::PatternList> scope_patterns(const Config& config) {
-  std::vector<glob::Pattern> compiled;
-  std::vector<std::string> texts;
-  for (const auto& folder : config.scope_folders) texts.push_back(folder + (folder.ends_with('/') ? "**" : "/**"));
-  texts.insert(texts.end(), config.extras.begin(), config.extras.end());
-  for (const auto& text : texts) {
-    auto p = glob::Pattern::compile(text, glob::Dialect::github);
-    if (auto* error = std::get_if<glob::PatternError>(&p))
-      return bad_input("scope pattern " + quote_for_message(text) + ": " + error->message);
-    compiled.push_back(std::move(std::get<glob::Pattern>(p)));
-  }
-  return glob::PatternList(std::move(compiled), glob::Dialect::github);
 }
 
 std::string filter_names(const path_rules::Rules& rules) {
@@ -39,9 +24,11 @@ std::string filter_names(const path_rules::Rules& rules) {
 std::string GpuFilter::why_taken(std::string_view path, std::string_view type) const {
   if (self_protect && path == rules_path)
     return "it is the path gate's rules file: a change to it makes every filter relevant (self-protect)";
-  if (const auto in_scope = scope.empty() ? glob::ListVerdict{} : scope.evaluate(path); in_scope.included)
+  if (const auto folder = scope_folder_holding(path, scope_folders))
+    return "the gate's scope holds it (" + quote_for_message(*folder + (folder->ends_with('/') ? "**" : "/**")) + ")";
+  if (const auto extra = scope_extras.empty() ? glob::ListVerdict{} : scope_extras.evaluate(path); extra.included)
     return "the gate's scope holds it (" +
-           quote_for_message(scope.patterns()[static_cast<std::size_t>(in_scope.decisive)].text()) + ")";
+           quote_for_message(scope_extras.patterns()[static_cast<std::size_t>(extra.decisive)].text()) + ")";
   const auto relevance = path_rules::relevance(filter, path, type);
   if (!relevance.relevant) return "";
   const std::string named = "the " + quote_for_message(filter.name) + " filter";
@@ -76,14 +63,15 @@ Result<std::optional<GpuFilter>> gpu_filter_of(const Config& config, const std::
     return bad_input(origin + ": no filter " + quote_for_message(setting.filter) + " (its filters: " + filter_names(*rules) +
                      "): name the filter that runs the GPU suites in gpu_filter.filter" +
                      (setting.at.empty() ? std::string(" (default 'gpu')") : " (" + setting.at + ")"));
-  auto scope = scope_patterns(config);
-  if (!scope) return scope.error();
+  auto extras = compile_extras(config);
+  if (!extras) return extras.error();
   GpuFilter out;
   out.filter = std::move(rules->filters[static_cast<std::size_t>(found - rules->filters.data())]);
   out.rules_path = setting.rules;
   out.self_protect = rules->self_protect;
   out.origin = origin;
-  out.scope = std::move(*scope);
+  out.scope_folders = config.scope_folders;
+  out.scope_extras = std::move(*extras);
   return std::optional<GpuFilter>(std::move(out));
 }
 

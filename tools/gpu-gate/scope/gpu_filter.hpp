@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config.hpp"
 #include "gatekit/glob.hpp"
@@ -27,7 +28,8 @@ struct GpuFilter {
   std::string rules_path;    // the rules file in the repository
   bool self_protect = true;  // the rules' `self-protect`: a change to the rules file needs a result
   std::string origin;        // where it was read: "origin/HEAD:.github/gatekit/filters.yml"
-  glob::PatternList scope;   // the gate's scope.folders (as `<folder>/**`) and scope.extras
+  std::vector<std::string> scope_folders;  // the gate's scope.folders, judged by the scope's folder rule
+  glob::PatternList scope_extras;          // and its scope.extras (scope.hpp: compile_extras)
 
   const std::string& name() const { return filter.name; }
   // "" when the filter, self-protection and the scope let a change of `path` (of change type

@@ -71,24 +71,9 @@ std::map<std::string, Reach> all_reaches(const Config& config, const std::vector
   return reaches;
 }
 
-Result<glob::PatternList> compile_extras(const Config& config) {
-  std::vector<glob::Pattern> patterns;
-  for (const auto& text : config.extras) {
-    auto compiled = glob::Pattern::compile(text, glob::Dialect::github);
-    if (auto* error = std::get_if<glob::PatternError>(&compiled)) {
-      const std::string file = config.source.empty() ? "the configuration" : config.source.string();
-      return bad_input(file + ": scope.extras: " + quote_for_message(text) + ": " + error->message);
-    }
-    patterns.push_back(std::move(std::get<glob::Pattern>(compiled)));
-  }
-  return glob::PatternList(std::move(patterns), glob::Dialect::github);
-}
-
 std::optional<ScopeEntry> rule_for(const std::string& path, const Config& config,
                                    const std::map<std::string, Reach>& reaches, const glob::PatternList& extras) {
-  for (const auto& folder : config.scope_folders) {
-    if (under(path, folder_of(folder))) return ScopeEntry{path, ScopeRule::folder, folder_of(folder)};
-  }
+  if (auto folder = scope_folder_holding(path, config.scope_folders)) return ScopeEntry{path, ScopeRule::folder, folder_of(*folder)};
   if (auto reach = reaches.find(path); reach != reaches.end()) {
     return ScopeEntry{path, ScopeRule::import, reach->second.module};
   }
@@ -137,6 +122,26 @@ std::string listed(const std::vector<std::string>& items) {
 }
 
 }  // namespace
+
+std::optional<std::string> scope_folder_holding(std::string_view path, const std::vector<std::string>& folders) {
+  for (const auto& folder : folders)
+    if (under(path, folder_of(folder))) return folder;
+  return std::nullopt;
+}
+
+Result<glob::PatternList> compile_extras(const Config& config) {
+  std::vector<glob::Pattern> patterns;
+  for (const auto& text : config.extras) {
+    auto compiled = glob::Pattern::compile(text, glob::Dialect::github);
+    if (auto* error = std::get_if<glob::PatternError>(&compiled)) {
+      const std::string file = config.source.empty() ? "the configuration" : config.source.string();
+      return bad_input(file + ": scope.extras: " + quote_for_message(text) + ": " + error->message);
+    }
+    patterns.push_back(std::move(std::get<glob::Pattern>(compiled)));
+  }
+  return glob::PatternList(std::move(patterns), glob::Dialect::github);
+}
+
 
 std::string_view to_string(ScopeRule rule) {
   switch (rule) {

@@ -13,6 +13,7 @@
 // more files than Python would, never fewer.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "config.hpp"
 #include "gatekit/context.hpp"
 #include "gatekit/exit_code.hpp"
+#include "gatekit/glob.hpp"
 #include "gatekit/process.hpp"
 #include "gatekit/python_imports.hpp"
 #include "gatekit/python_modules.hpp"
@@ -66,6 +68,14 @@ struct Scope {
   const ScopeEntry* find(std::string_view path) const;
   std::vector<std::string> paths() const;      // the files in scope, sorted
 };
+
+// The folder of `folders` (scope.folders, as configured) that holds `path` by the folder rule;
+// nullopt when none does.
+std::optional<std::string> scope_folder_holding(std::string_view path, const std::vector<std::string>& folders);
+
+// `scope.extras` compiled (github dialect); a pattern that does not compile is bad_input
+// naming the configuration file.
+Result<glob::PatternList> compile_extras(const Config& config);
 
 // test_*.py or *_test.py (pytest's default `python_files`).
 bool is_test_file(std::string_view path);
