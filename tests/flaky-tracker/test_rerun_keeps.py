@@ -284,3 +284,24 @@ def rerun_keys(ids: str, report: bytes) -> set[str]:
         if any(i == k or i.endswith("::" + k) or i.endswith("::" + e["attrs"].get("name", "")) for i in wanted):
             keys.add(k)
     return keys
+
+
+def test_a_case_marked_both_failed_and_skipped_is_not_merged_when_its_rerun_passed(tmp_path):
+    """The reader takes the worse result (failed); with the failure made a flaky attempt, the
+    <skipped> left beside it would make a test that passed in the end read as skipped. Two
+    contradicting results are not merged into a third: exit 3, nothing written."""
+    report = tmp_path / "report.xml"
+    report.write_text('<testsuite name="s" tests="2" failures="1" skipped="1">'
+                      '<testcase classname="c" name="a"/>'
+                      '<testcase classname="c" name="b"><failure message="f"/><skipped message="s"/></testcase>'
+                      '</testsuite>')
+    before = report.read_bytes()
+    rerun = tmp_path / "rerun.xml"
+    rerun.write_text('<testsuite name="s" tests="1"><testcase classname="c" name="b"/></testsuite>')
+    run = run_tool("rerun", "--report", report, "--output", tmp_path / "merged.xml", "--",
+                   "sh", "-c", 'cp "$0" "$1"', rerun, "{junit}", "{names}", cwd=tmp_path)
+    assert run.code == 3, run.stdout + run.stderr
+    assert "is marked both failed and skipped: a rerun that passed cannot be written into it" in run.stderr + run.stdout
+    assert report.read_bytes() == before
+    assert not (tmp_path / "merged.xml").exists()
+    assert run.outputs.get("result") == "error"
